@@ -1,0 +1,19 @@
+/**
+ * Changes one top-level scalar field of a markdown file's frontmatter by editing that line only, so
+ * the researcher's formatting, comments and field order survive an app edit such as a stage change.
+ */
+export function setFrontmatterField(text: string, key: string, value: string): string {
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const match = /^---\r?\n([\s\S]*?)(\r?\n)---(\r?\n|$)/.exec(text);
+  if (!match) return `---${newline}${key}: ${value}${newline}---${newline}${text}`;
+  const block = match[1] as string;
+  const lines = block.split(/\r?\n/);
+  const pattern = new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
+  const at = lines.findIndex((line) => pattern.test(line));
+  if (at >= 0) {
+    // Keep a trailing comment on the line (`stage: SPARK  # first draft`).
+    const comment = /\s+#.*$/.exec((lines[at] as string).replace(pattern, ''))?.[0] ?? '';
+    lines[at] = `${key}: ${value}${comment}`;
+  } else lines.push(`${key}: ${value}`);
+  return `---${newline}${lines.join(newline)}${match[2]}---${match[3]}${text.slice(match[0].length)}`;
+}

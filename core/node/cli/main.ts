@@ -1,0 +1,82 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TaxonomyError } from '../../taxonomy/taxonomy';
+import { UserError } from '../workspace/workspace';
+import { ArgError, formatHelp, parseArgs } from './args';
+import { type CliIo, processIo } from './io';
+import { type Command, workspaceCommands } from './workspace-commands';
+
+export const commands: Command[] = [...workspaceCommands];
+
+function overview(): string {
+  const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;
+  return [
+    'Crucible — ideas as markdown, indexed and stress-tested.',
+    '',
+    'usage: npm run cli -- <command> [options]     (every command takes --help; most take --json)',
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.spec.name.padEnd(width)}${c.spec.summary}`),
+  ].join('\n');
+}
+
+/**
+ * Runs one CLI invocation and returns its exit code: 0 done, 1 a problem with what was asked
+ * (one line on stderr, no stack trace), 2 a bad script file, 3 a bug in Crucible.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(overview());
+    return name === undefined ? 1 : 0;
+  }
+  const command = commands.find((c) => c.spec.name === name);
+  if (!command) {
+    io.err(`unknown command "${name}" (run with --help to see the commands)`);
+    return 1;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(formatHelp(command.spec));
+    return 0;
+  }
+  try {
+    const args = parseArgs(rest, command.spec);
+    return (await command.run(args, io)) ?? 0;
+  } catch (error) {
+    if (error instanceof ArgError || error instanceof UserError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof TaxonomyError) {
+      io.err(`error: the taxonomy or templates are invalid:\n${error.problems.map((p) => `  ${p}`).join('\n')}`);
+      return 1;
+    }
+    const exitCode = (error as { exitCode?: unknown }).exitCode;
+    if (typeof exitCode === 'number') {
+      io.err(`error: ${(error as Error).message}`);
+      return exitCode;
+    }
+    io.err(`internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 3;
+  }
+}
+
+const invokedDirectly = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`internal error: ${String(error)}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

@@ -1,0 +1,360 @@
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { IdeaListRow } from '../sqlite/index-sql';
+import { appRoot } from '../app-root';
+import type { SyncReport } from '../workspace/sync-pass';
+import { WorkspaceWatcher } from '../workspace/watcher';
+import { UserError, Workspace } from '../workspace/workspace';
+import type { CommandSpec, OptionSpec, ParsedArgs } from './args';
+import type { CliIo } from './io';
+
+export interface Command {
+  spec: CommandSpec;
+  run(args: ParsedArgs, io: CliIo): Promise<number | undefined> | number | undefined;
+}
+
+const json: OptionSpec = { type: 'boolean', description: 'print machine-readable JSON on stdout' };
+const workspaceOption: OptionSpec = {
+  type: 'string',
+  value: 'DIR',
+  description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)',
+};
+
+function workspaceDir(args: ParsedArgs): string {
+  const chosen = (args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd();
+  return resolve(chosen);
+}
+
+/** Opens the workspace and reconciles it with the folder, so every command sees the folder as it is. */
+function openSynced(args: ParsedArgs): { ws: Workspace; report: SyncReport } {
+  const ws = Workspace.open(workspaceDir(args));
+  try {
+    return { ws, report: ws.sync() };
+  } catch (error) {
+    ws.close();
+    throw error;
+  }
+}
+
+function withWorkspace<T>(args: ParsedArgs, body: (ws: Workspace, report: SyncReport) => T): T {
+  const { ws, report } = openSynced(args);
+  try {
+    return body(ws, report);
+  } finally {
+    ws.close();
+  }
+}
+
+function printJson(io: CliIo, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+function syncJson(report: SyncReport) {
+  const { slugs: _slugs, ...rest } = report;
+  return rest;
+}
+
+function describeErrors(errors: { file: string; reason: string }[]): string[] {
+  if (errors.length === 0) return [];
+  const files = new Set(errors.map((e) => e.file)).size;
+  return [
+    `${files} file${files === 1 ? '' : 's'} could not be indexed (the rest is):`,
+    ...errors.map((e) => `  ${e.file}: ${e.reason}`),
+  ];
+}
+
+function listJson(idea: IdeaListRow) {
+  const { contentHash: _hash, ...rest } = idea;
+  return rest;
+}
+
+function pad(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+export const workspaceCommands: Command[] = [
+  {
+    spec: {
+      name: 'init',
+      summary: 'Create a new workspace folder with the sample ideas.',
+      usage: 'init DIR',
+      positionals: ['DIR'],
+      options: { json },
+    },
+    run(args, io) {
+      const dir = resolve(args.positionals[0] as string);
+      if (existsSync(join(dir, 'ideas')) && readdirSync(join(dir, 'ideas')).length > 0) {
+        throw new UserError(`${dir} already holds ideas; init never overwrites a workspace`);
+      }
+      mkdirSync(join(dir, 'ideas'), { recursive: true });
+      mkdirSync(join(dir, 'personas'), { recursive: true });
+      const samples = join(appRoot(), 'ideas');
+      for (const entry of readdirSync(samples, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
+        cpSync(join(samples, entry.name), join(dir, 'ideas', entry.name), { recursive: true, errorOnExist: true, force: false });
+      }
+      const ws = Workspace.open(dir);
+      try {
+        const report = ws.sync();
+        if (args.options.json) printJson(io, { workspace: dir, ...syncJson(report) });
+        else io.out(`Created a workspace at ${dir} with ${report.ideas} sample ideas.\nNext: npm run cli -- list --workspace ${dir}`);
+      } finally {
+        ws.close();
+      }
+      return 0;
+    },
+  },
+  {
+    spec: {
+      name: 'sync',
+      summary: 'Bring the index up to date with the folder (a full reconcile) and report what changed.',
+      usage: 'sync --workspace DIR [--json]',
+      positionals: [],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws, report) => {
+        if (args.options.json) printJson(io, syncJson(report));
+        else {
+          const note = ws.rebuilt === 'corrupt' ? ' (the index was damaged and has been rebuilt from the folder)' : '';
+          io.out(
+            [
+              `Synced ${report.ideas} ideas, ${report.files} files in ${report.durationMs} ms${note}: ` +
+                `${report.added} added, ${report.changed} changed, ${report.removed} removed.`,
+              ...describeErrors(report.errors),
+            ].join('\n'),
+          );
+        }
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'watch',
+      summary: 'Keep the index following the folder until interrupted (Ctrl-C).',
+      usage: 'watch --workspace DIR [--json]',
+      positionals: [],
+      options: { workspace: workspaceOption, json },
+    },
+    async run(args, io) {
+      const { ws, report } = openSynced(args);
+      const print = (kind: string, r: SyncReport) => {
+        if (args.options.json) io.out(JSON.stringify({ event: kind, ...syncJson(r), slugs: r.slugs }));
+        else {
+          const what = [
+            ...r.slugs.added.map((s) => `+${s}`),
+            ...r.slugs.changed.map((s) => `~${s}`),
+            ...r.slugs.removed.map((s) => `-${s}`),
+          ];
+          io.out(`${new Date().toISOString()} ${kind}: ${what.join(' ') || 'no change'} (${r.ideas} ideas, ${r.errors.length} errors)`);
+        }
+      };
+      print('reconciled', report);
+      const watcher = new WorkspaceWatcher(ws, {
+        onPass: (r) => print('synced', r),
+        onError: (e) => io.err(`watch: ${e instanceof Error ? e.message : String(e)}`),
+      });
+      try {
+        await watcher.start();
+        if (!args.options.json) io.out(`Watching ${ws.root} (Ctrl-C to stop)`);
+        await io.untilStopped();
+      } finally {
+        await watcher.close();
+        ws.close();
+      }
+      return 0;
+    },
+  },
+  {
+    spec: {
+      name: 'capture',
+      summary: 'Create an idea from a title and text, or from a markdown/text (or any) file.',
+      usage: 'capture --workspace DIR (--title T [--text X] | --file F) [--type TYPE] [--stage STAGE] [--tags a,b] [--json]',
+      positionals: [],
+      options: {
+        workspace: workspaceOption,
+        title: { type: 'string', value: 'T', description: 'the idea title' },
+        text: { type: 'string', value: 'X', description: 'the idea text (markdown)' },
+        file: { type: 'string', value: 'F', description: 'a file to turn into an idea (.md/.txt become the README)' },
+        type: { type: 'string', value: 'TYPE', description: 'idea type (default research)' },
+        stage: { type: 'string', value: 'STAGE', description: 'lifecycle stage (default SPARK)' },
+        tags: { type: 'string', value: 'a,b', description: 'comma-separated tags' },
+        json,
+      },
+    },
+    run(args, io) {
+      const { title, text, file, type, stage, tags } = args.options as Record<string, string | undefined>;
+      if ((title === undefined) === (file === undefined)) {
+        throw new UserError('capture: give either --title (with optional --text) or --file');
+      }
+      if (file !== undefined && text !== undefined) throw new UserError('capture: --text goes with --title, not --file');
+      return withWorkspace(args, (ws) => {
+        const result =
+          file !== undefined
+            ? ws.captureFile(resolve(file), { ...(type ? { type } : {}), ...(stage ? { stage } : {}) })
+            : ws.capture({
+                title: title as string,
+                ...(text !== undefined ? { text } : {}),
+                ...(type ? { type } : {}),
+                ...(stage ? { stage } : {}),
+                ...(tags ? { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+              });
+        if (args.options.json) printJson(io, { slug: result.slug, path: result.path, conflict: result.conflict, idea: result.idea && listJson(result.idea) });
+        else io.out(`Captured "${result.idea?.title ?? result.slug}" as ${result.path}`);
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'attach',
+      summary: "Copy a file into an idea's assets/ folder.",
+      usage: 'attach SLUG FILE --workspace DIR [--json]',
+      positionals: ['SLUG', 'FILE'],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const result = ws.attach(args.positionals[0] as string, resolve(args.positionals[1] as string));
+        if (args.options.json) printJson(io, result);
+        else io.out(`Attached as ${result.path}`);
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'list',
+      summary: 'List ideas, optionally filtered; also lists files that could not be indexed.',
+      usage: 'list --workspace DIR [--stage STAGE] [--type TYPE] [--tag TAG] [--json]',
+      positionals: [],
+      options: {
+        workspace: workspaceOption,
+        stage: { type: 'string', value: 'STAGE', description: 'only ideas in this lifecycle stage' },
+        type: { type: 'string', value: 'TYPE', description: 'only ideas of this type' },
+        tag: { type: 'string', value: 'TAG', description: 'only ideas with this tag' },
+        json,
+      },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const { stage, type, tag } = args.options as Record<string, string | undefined>;
+        const ideas = ws.list({ ...(stage ? { stage } : {}), ...(type ? { type } : {}), ...(tag ? { tag } : {}) });
+        const errors = ws.errors();
+        if (args.options.json) {
+          printJson(io, { ideas: ideas.map(listJson), errors });
+          return 0;
+        }
+        const lines = ideas.map(
+          (i) =>
+            `${pad(i.slug, 32)} ${pad(i.stage, 10)} ${pad(i.type ?? '—', 10)} ${pad(i.tags.join(','), 28)}${
+              i.stale ? ' STALE' : ''
+            }`,
+        );
+        io.out(
+          [
+            `${pad('SLUG', 32)} ${pad('STAGE', 10)} ${pad('TYPE', 10)} TAGS`,
+            ...lines,
+            `${ideas.length} idea${ideas.length === 1 ? '' : 's'}`,
+            ...describeErrors(errors),
+          ].join('\n'),
+        );
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'show',
+      summary: 'Show one idea: its fields, files, relationships and README.',
+      usage: 'show SLUG --workspace DIR [--json]',
+      positionals: ['SLUG'],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const idea = ws.show(args.positionals[0] as string);
+        if (args.options.json) {
+          const { contentHash, ...rest } = idea;
+          printJson(io, { ...rest, contentHash });
+          return 0;
+        }
+        io.out(
+          [
+            `# ${idea.title}`,
+            `${idea.slug} · ${idea.type ?? 'untyped'} · ${idea.stage}${idea.stale ? ' · STALE evaluation' : ''}`,
+            idea.tags.length ? `tags: ${idea.tags.join(', ')}` : '',
+            idea.summary ? `\n${idea.summary}` : '',
+            '',
+            'files:',
+            ...idea.files.map((f) => `  ${f.path} (${f.kind}, ${f.size} bytes)`),
+            ...(idea.relationships.length
+              ? ['relationships:', ...idea.relationships.map((r) => `  ${r.source} —${r.type}→ ${r.target}${r.reason ? `: ${r.reason}` : ''}`)]
+              : []),
+            ...describeErrors(idea.errors),
+            '',
+            idea.readme.trim(),
+          ]
+            .filter((l, i, all) => !(l === '' && all[i - 1] === ''))
+            .join('\n'),
+        );
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'search',
+      summary: 'Full-text search over titles, summaries, tags and the text of every idea.',
+      usage: 'search "QUERY" --workspace DIR [--json]',
+      positionals: ['QUERY'],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const hits = ws.search(args.positionals[0] as string);
+        if (args.options.json) printJson(io, { hits });
+        else io.out(hits.length ? hits.map((h) => `${pad(h.slug, 32)} ${h.title}\n    ${h.snippet.replace(/\s+/g, ' ')}`).join('\n') : 'no match');
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'stage',
+      summary: "Move an idea to another lifecycle stage (edits only the README's stage and updated lines).",
+      usage: 'stage SLUG STAGE --workspace DIR [--json]',
+      positionals: ['SLUG', 'STAGE'],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const result = ws.setStage(args.positionals[0] as string, args.positionals[1] as string);
+        if (args.options.json) printJson(io, { ...result, idea: result.idea && listJson(result.idea) });
+        else if (result.conflict) {
+          io.out(`The README changed on disk while it was being updated; your version is kept and the app's is in ${result.path}`);
+        } else io.out(`${result.idea?.slug} is now ${result.idea?.stage}`);
+        return 0;
+      });
+    },
+  },
+  {
+    spec: {
+      name: 'index',
+      summary: 'Regenerate ideas/_index.md from the index.',
+      usage: 'index --workspace DIR [--json]',
+      positionals: [],
+      options: { workspace: workspaceOption, json },
+    },
+    run(args, io) {
+      return withWorkspace(args, (ws) => {
+        const result = ws.regenerateIndex();
+        if (args.options.json) printJson(io, result);
+        else if (result.conflict) io.out(`_index.md was edited by hand; kept it and wrote the new one to ${result.path}`);
+        else io.out(result.written ? `Wrote ${result.path}` : `${result.path} is up to date`);
+        return 0;
+      });
+    },
+  },
+];

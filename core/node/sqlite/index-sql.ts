@@ -1,0 +1,276 @@
+import type Database from 'better-sqlite3';
+import type { IndexedFile, IndexedIdea, SyncPlan } from '../../sync/types';
+import type { IdeaFileKind } from '../../idea/layout';
+
+/**
+ * SQL for the idea index as plain functions over a database handle. The planner in core decides
+ * what changes; these only read the current state and write a plan, in one transaction.
+ */
+
+export function loadIndexedFiles(db: Database.Database): Map<string, IndexedFile> {
+  const rows = db.prepare('SELECT path, slug, kind, size, mtime_ms AS mtimeMs, hash FROM files').all() as IndexedFile[];
+  return new Map(rows.map((r) => [r.path, r]));
+}
+
+export function loadIndexedFilesOf(db: Database.Database, slugs: Iterable<string>): Map<string, IndexedFile> {
+  const stmt = db.prepare('SELECT path, slug, kind, size, mtime_ms AS mtimeMs, hash FROM files WHERE slug = ?');
+  const out = new Map<string, IndexedFile>();
+  for (const slug of slugs) for (const row of stmt.all(slug) as IndexedFile[]) out.set(row.path, row);
+  return out;
+}
+
+export function loadIndexedIdeas(db: Database.Database): Map<string, IndexedIdea> {
+  const rows = db.prepare('SELECT slug, id, row_hash AS rowHash FROM ideas').all() as (IndexedIdea & { slug: string })[];
+  return new Map(rows.map((r) => [r.slug, { id: r.id, rowHash: r.rowHash }]));
+}
+
+export function loadIdOwners(db: Database.Database): Map<string, string> {
+  const rows = db.prepare('SELECT id, slug FROM ideas').all() as { id: string; slug: string }[];
+  return new Map(rows.map((r) => [r.id, r.slug]));
+}
+
+export function applySyncPlan(
+  db: Database.Database,
+  plan: SyncPlan,
+  options: { now: string; tagCategory: ReadonlyMap<string, string> },
+): void {
+  const deleteFile = db.prepare('DELETE FROM files WHERE path = ?');
+  const upsertFile = db.prepare(
+    `INSERT INTO files (path, slug, kind, size, mtime_ms, hash) VALUES (@path, @slug, @kind, @size, @mtimeMs, @hash)
+     ON CONFLICT(path) DO UPDATE SET slug = excluded.slug, kind = excluded.kind, size = excluded.size,
+       mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
+  );
+  const deleteIdea = db.prepare('DELETE FROM ideas WHERE slug = ?');
+  const deleteIdeaHoldingId = db.prepare('DELETE FROM ideas WHERE id = ? AND slug <> ?');
+  const deleteFts = db.prepare('DELETE FROM ideas_fts WHERE slug = ?');
+  const upsertIdea = db.prepare(
+    `INSERT INTO ideas (slug, id, title, type, stage, summary, created, updated, folder, content_hash, row_hash,
+       indexed_at, evaluated_hash, overall_score, confidence, evaluated_at)
+     VALUES (@slug, @id, @title, @type, @stage, @summary, @created, @updated, @folder, @contentHash, @rowHash,
+       @indexedAt, @evaluatedHash, @overallScore, @confidence, @evaluatedAt)
+     ON CONFLICT(slug) DO UPDATE SET id = excluded.id, title = excluded.title, type = excluded.type,
+       stage = excluded.stage, summary = excluded.summary, created = excluded.created, updated = excluded.updated,
+       folder = excluded.folder, content_hash = excluded.content_hash, row_hash = excluded.row_hash,
+       indexed_at = excluded.indexed_at, evaluated_hash = excluded.evaluated_hash,
+       overall_score = excluded.overall_score, confidence = excluded.confidence, evaluated_at = excluded.evaluated_at`,
+  );
+  const deleteTags = db.prepare('DELETE FROM idea_tags WHERE slug = ?');
+  const insertTag = db.prepare('INSERT OR IGNORE INTO idea_tags (slug, tag, position) VALUES (?, ?, ?)');
+  const ensureTag = db.prepare('INSERT OR IGNORE INTO tags (name, category) VALUES (?, ?)');
+  const deleteRelationships = db.prepare('DELETE FROM relationships WHERE source_slug = ?');
+  const insertRelationship = db.prepare(
+    'INSERT OR REPLACE INTO relationships (source_slug, target_slug, type, strength, reason) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertFts = db.prepare('INSERT INTO ideas_fts (slug, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
+  const clearErrors = db.prepare('DELETE FROM sync_errors WHERE slug = ?');
+  const insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
+
+  db.transaction(() => {
+    for (const path of plan.deleteFiles) deleteFile.run(path);
+    for (const file of plan.upsertFiles) upsertFile.run(file);
+    for (const slug of plan.deleteIdeas) {
+      deleteIdea.run(slug);
+      deleteFts.run(slug);
+    }
+    for (const row of plan.upsertIdeas) {
+      const { meta } = row;
+      // An id moving between folders (a rename) must free the old row before the unique index sees it.
+      deleteIdeaHoldingId.run(meta.id, meta.slug);
+      upsertIdea.run({
+        slug: meta.slug,
+        id: meta.id,
+        title: meta.title,
+        type: meta.type,
+        stage: meta.stage,
+        summary: meta.summary,
+        created: meta.created,
+        updated: meta.updated,
+        folder: row.folder,
+        contentHash: row.contentHash,
+        rowHash: row.rowHash,
+        indexedAt: options.now,
+        evaluatedHash: row.evaluatedHash,
+        overallScore: row.overallScore,
+        confidence: row.confidence,
+        evaluatedAt: row.evaluatedAt,
+      });
+      deleteTags.run(meta.slug);
+      meta.tags.forEach((tag, i) => {
+        ensureTag.run(tag, options.tagCategory.get(tag) ?? null);
+        insertTag.run(meta.slug, tag, i);
+      });
+      deleteRelationships.run(meta.slug);
+      for (const r of meta.relationships) insertRelationship.run(meta.slug, r.target, r.type, r.strength, r.reason);
+      deleteFts.run(meta.slug);
+      insertFts.run(meta.slug, meta.title, meta.summary, meta.tags.join(' '), row.searchText);
+    }
+    for (const slug of plan.clearErrorsFor) clearErrors.run(slug);
+    for (const error of plan.setErrors) {
+      const slug = error.path.split('/')[1] ?? '';
+      insertError.run(error.path, slug, error.reason, options.now);
+    }
+  })();
+}
+
+export interface IdeaListRow {
+  slug: string;
+  id: string;
+  title: string;
+  type: string | null;
+  stage: string;
+  tags: string[];
+  summary: string;
+  created: string | null;
+  updated: string | null;
+  stale: boolean;
+  overallScore: number | null;
+  confidence: number | null;
+  evaluatedAt: string | null;
+  contentHash: string;
+}
+
+export interface IdeaFilter {
+  stage?: string;
+  type?: string;
+  tag?: string;
+}
+
+interface RawIdea {
+  slug: string;
+  id: string;
+  title: string;
+  type: string | null;
+  stage: string;
+  summary: string;
+  created: string | null;
+  updated: string | null;
+  tags: string | null;
+  evaluated_hash: string | null;
+  content_hash: string;
+  overall_score: number | null;
+  confidence: number | null;
+  evaluated_at: string | null;
+}
+
+const SELECT_IDEAS = `
+  SELECT i.slug, i.id, i.title, i.type, i.stage, i.summary, i.created, i.updated, i.content_hash,
+    i.evaluated_hash, i.overall_score, i.confidence, i.evaluated_at,
+    (SELECT json_group_array(tag) FROM (SELECT tag FROM idea_tags t WHERE t.slug = i.slug ORDER BY position)) AS tags
+  FROM ideas i`;
+
+function toListRow(raw: RawIdea): IdeaListRow {
+  return {
+    slug: raw.slug,
+    id: raw.id,
+    title: raw.title,
+    type: raw.type,
+    stage: raw.stage,
+    tags: raw.tags ? (JSON.parse(raw.tags) as string[]) : [],
+    summary: raw.summary,
+    created: raw.created,
+    updated: raw.updated,
+    // Stale: the idea's inputs changed since the evaluation recorded their hash (seed, appendix H).
+    stale: raw.evaluated_hash !== null && raw.evaluated_hash !== raw.content_hash,
+    overallScore: raw.overall_score,
+    confidence: raw.confidence,
+    evaluatedAt: raw.evaluated_at,
+    contentHash: raw.content_hash,
+  };
+}
+
+export function listIdeas(db: Database.Database, filter: IdeaFilter = {}): IdeaListRow[] {
+  const where: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.stage) {
+    where.push('i.stage = @stage');
+    params.stage = filter.stage.toUpperCase();
+  }
+  if (filter.type) {
+    where.push('i.type = @type');
+    params.type = filter.type.toLowerCase();
+  }
+  if (filter.tag) {
+    where.push('EXISTS (SELECT 1 FROM idea_tags t WHERE t.slug = i.slug AND t.tag = @tag)');
+    params.tag = filter.tag.toLowerCase();
+  }
+  const sql = `${SELECT_IDEAS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.title COLLATE NOCASE, i.slug`;
+  return (db.prepare(sql).all(params) as RawIdea[]).map(toListRow);
+}
+
+export function getIdea(db: Database.Database, slug: string): IdeaListRow | null {
+  const raw = db.prepare(`${SELECT_IDEAS} WHERE i.slug = ?`).get(slug) as RawIdea | undefined;
+  return raw ? toListRow(raw) : null;
+}
+
+export function ideaFiles(db: Database.Database, slug: string): { path: string; kind: IdeaFileKind; size: number }[] {
+  return db.prepare('SELECT path, kind, size FROM files WHERE slug = ? ORDER BY path').all(slug) as {
+    path: string;
+    kind: IdeaFileKind;
+    size: number;
+  }[];
+}
+
+export function ideaRelationships(
+  db: Database.Database,
+  slug: string,
+): { source: string; target: string; type: string; strength: number | null; reason: string | null }[] {
+  return db
+    .prepare(
+      `SELECT source_slug AS source, target_slug AS target, type, strength, reason FROM relationships
+       WHERE source_slug = ? OR target_slug = ? ORDER BY source_slug, target_slug`,
+    )
+    .all(slug, slug) as { source: string; target: string; type: string; strength: number | null; reason: string | null }[];
+}
+
+export interface SearchHit {
+  slug: string;
+  title: string;
+  snippet: string;
+  rank: number;
+}
+
+/**
+ * Full-text search. The researcher types words, not FTS syntax, so each word becomes a quoted
+ * prefix term: `solar coop` finds "solar cooperative". Quotes inside words are doubled (FTS escaping).
+ */
+export function searchIdeas(db: Database.Database, query: string, limit = 50): SearchHit[] {
+  const terms = query
+    .split(/\s+/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+    .map((t) => `"${t.replaceAll('"', '""')}"*`);
+  if (terms.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT f.slug AS slug, i.title AS title,
+         snippet(ideas_fts, 4, '[', ']', '…', 12) AS snippet, bm25(ideas_fts, 0, 10, 5, 5, 1) AS rank
+       FROM ideas_fts f JOIN ideas i ON i.slug = f.slug
+       WHERE ideas_fts MATCH ? ORDER BY rank LIMIT ?`,
+    )
+    .all(terms.join(' '), limit) as SearchHit[];
+}
+
+export function syncErrors(db: Database.Database): { file: string; reason: string }[] {
+  return db.prepare('SELECT path AS file, reason FROM sync_errors ORDER BY path, rowid').all() as {
+    file: string;
+    reason: string;
+  }[];
+}
+
+export function indexCounts(db: Database.Database): { ideas: number; files: number } {
+  const ideas = (db.prepare('SELECT count(*) AS n FROM ideas').get() as { n: number }).n;
+  const files = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+  return { ideas, files };
+}
+
+export function getMeta(db: Database.Database, key: string): string | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function setMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
+}

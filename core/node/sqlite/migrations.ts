@@ -1,0 +1,211 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Numbered, append-only schema steps. `PRAGMA user_version` records how many have run. A step is
+ * never edited once released: a change is a new step. Each one has a test that migrates an empty
+ * database one step at a time and compares the resulting tables.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'ideas, files, tags, relationships, sync errors',
+    sql: `
+      CREATE TABLE ideas (
+        slug TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        type TEXT,
+        stage TEXT NOT NULL,
+        summary TEXT NOT NULL DEFAULT '',
+        created TEXT,
+        updated TEXT,
+        folder TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        row_hash TEXT NOT NULL,
+        indexed_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX ideas_id ON ideas(id);
+      CREATE INDEX ideas_stage ON ideas(stage);
+      CREATE INDEX ideas_type ON ideas(type);
+
+      CREATE TABLE files (
+        path TEXT PRIMARY KEY,
+        slug TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ms REAL NOT NULL,
+        hash TEXT
+      );
+      CREATE INDEX files_slug ON files(slug);
+
+      CREATE TABLE tags (
+        name TEXT PRIMARY KEY,
+        category TEXT
+      );
+      CREATE TABLE idea_tags (
+        slug TEXT NOT NULL REFERENCES ideas(slug) ON DELETE CASCADE,
+        tag TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (slug, tag)
+      );
+      CREATE INDEX idea_tags_tag ON idea_tags(tag);
+
+      CREATE TABLE relationships (
+        source_slug TEXT NOT NULL REFERENCES ideas(slug) ON DELETE CASCADE,
+        target_slug TEXT NOT NULL,
+        type TEXT NOT NULL,
+        strength REAL,
+        reason TEXT,
+        PRIMARY KEY (source_slug, target_slug, type)
+      );
+
+      CREATE TABLE sync_errors (
+        path TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        detected_at TEXT NOT NULL
+      );
+      CREATE INDEX sync_errors_slug ON sync_errors(slug);
+
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'full-text search over idea text',
+    sql: `
+      CREATE VIRTUAL TABLE ideas_fts USING fts5(
+        slug UNINDEXED,
+        title,
+        summary,
+        tags,
+        body,
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'evaluations, scores, development log, red-team log',
+    sql: `
+      ALTER TABLE ideas ADD COLUMN evaluated_hash TEXT;
+      ALTER TABLE ideas ADD COLUMN overall_score REAL;
+      ALTER TABLE ideas ADD COLUMN confidence REAL;
+      ALTER TABLE ideas ADD COLUMN evaluated_at TEXT;
+
+      CREATE TABLE evaluations (
+        id TEXT PRIMARY KEY,
+        idea_id TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        completed_at TEXT,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        lock_reason TEXT,
+        content_hash_at_evaluation TEXT,
+        overall_score REAL,
+        overall_confidence REAL,
+        red_team_survival REAL,
+        superseded_by TEXT,
+        cost_usd REAL NOT NULL DEFAULT 0
+      );
+      CREATE INDEX evaluations_idea ON evaluations(idea_id);
+
+      CREATE TABLE evaluation_scores (
+        evaluation_id TEXT NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        criterion TEXT NOT NULL,
+        category TEXT NOT NULL,
+        score INTEGER NOT NULL CHECK (score BETWEEN 1 AND 10),
+        confidence REAL NOT NULL,
+        reasoning TEXT,
+        PRIMARY KEY (evaluation_id, round, criterion)
+      );
+
+      CREATE TABLE development_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        idea_id TEXT NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT,
+        source TEXT NOT NULL,
+        gap TEXT,
+        asked_at TEXT NOT NULL,
+        answered_at TEXT
+      );
+      CREATE INDEX development_log_idea ON development_log(idea_id);
+
+      CREATE TABLE redteam_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        idea_id TEXT NOT NULL,
+        evaluation_id TEXT,
+        round INTEGER,
+        persona TEXT NOT NULL,
+        criterion TEXT,
+        severity TEXT NOT NULL,
+        challenge TEXT NOT NULL,
+        response TEXT,
+        outcome TEXT,
+        logged_at TEXT NOT NULL
+      );
+      CREATE INDEX redteam_log_idea ON redteam_log(idea_id);
+    `,
+  },
+  {
+    version: 4,
+    name: 'debates and their event logs',
+    sql: `
+      CREATE TABLE debates (
+        id TEXT PRIMARY KEY,
+        protocol TEXT NOT NULL,
+        idea_slug TEXT,
+        topic TEXT NOT NULL,
+        status TEXT NOT NULL,
+        provider TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        log_path TEXT,
+        result_json TEXT,
+        cost_usd REAL NOT NULL DEFAULT 0
+      );
+      CREATE INDEX debates_idea ON debates(idea_slug);
+
+      CREATE TABLE debate_events (
+        debate_id TEXT NOT NULL REFERENCES debates(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        PRIMARY KEY (debate_id, seq)
+      );
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** Runs the steps after the database's current version, each in its own transaction. */
+export function migrate(db: Database.Database, upTo: number = LATEST_VERSION): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > LATEST_VERSION) {
+    throw new Error(
+      `the index was written by a newer version of Crucible (schema ${current}, this one knows ${LATEST_VERSION})`,
+    );
+  }
+  for (const step of MIGRATIONS) {
+    if (step.version <= current || step.version > upTo) continue;
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+  return db.pragma('user_version', { simple: true }) as number;
+}

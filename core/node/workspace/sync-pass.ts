@@ -1,0 +1,94 @@
+import type Database from 'better-sqlite3';
+import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
+import type { SyncPlan } from '../../sync/types';
+import type { Taxonomy } from '../../taxonomy/taxonomy';
+import { readFolder } from '../fs/read-folder';
+import { scanIdea, scanIdeas } from '../fs/scan';
+import { nodeHasher } from '../hasher';
+import {
+  applySyncPlan,
+  indexCounts,
+  loadIdOwners,
+  loadIndexedFiles,
+  loadIndexedFilesOf,
+  loadIndexedIdeas,
+  syncErrors,
+} from '../sqlite/index-sql';
+
+export interface SyncReport {
+  ideas: number;
+  files: number;
+  added: number;
+  changed: number;
+  removed: number;
+  errors: { file: string; reason: string }[];
+  durationMs: number;
+  /** Slugs touched by this pass (not part of the `sync --json` shape's promise, but handy). */
+  slugs: { added: string[]; changed: string[]; removed: string[] };
+}
+
+const CLASH = 'is already used by';
+
+/**
+ * One sync pass: walk (all of `ideas/`, or only some folders), plan in core, apply in one transaction.
+ * Returns the plan so callers can tell whether anything changed.
+ */
+export function runSyncPass(
+  root: string,
+  db: Database.Database,
+  taxonomy: Taxonomy,
+  scope: ReadonlySet<string> | null,
+  now: () => Date,
+): { plan: SyncPlan; report: SyncReport } {
+  const started = performance.now();
+  const indexed = scope ? loadIndexedFilesOf(db, scope) : loadIndexedFiles(db);
+  const scanned = scope ? [...scope].flatMap((slug) => scanIdea(root, slug)) : scanIdeas(root);
+  const { dirty } = planScan(indexed, scanned, scope ?? undefined);
+
+  const bySlug = new Map<string, typeof scanned>();
+  for (const file of scanned) {
+    const slug = file.path.split('/')[1] as string;
+    if (!dirty.has(slug)) continue;
+    const list = bySlug.get(slug);
+    if (list) list.push(file);
+    else bySlug.set(slug, [file]);
+  }
+  const folders = [...dirty].map((slug) => readFolder(root, slug, bySlug.get(slug) ?? []));
+  const plan = planSync(folders, {
+    taxonomy,
+    hasher: nodeHasher,
+    indexedFiles: filesOfSlugs(indexed, dirty),
+    indexedIdeas: loadIndexedIdeas(db),
+    idOwners: loadIdOwners(db),
+  });
+  applySyncPlan(db, plan, { now: now().toISOString(), tagCategory: taxonomy.tagCategory });
+
+  const counts = indexCounts(db);
+  const report: SyncReport = {
+    ...counts,
+    added: plan.added.length,
+    changed: plan.changed.length,
+    removed: plan.removed.length,
+    errors: syncErrors(db),
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    slugs: { added: plan.added, changed: plan.changed, removed: plan.removed },
+  };
+  return { plan, report };
+}
+
+/**
+ * Folders that were refused because another folder held their id, where that other folder has just
+ * gone (a rename seen in two passes): they deserve another look.
+ */
+export function foldersToRetry(db: Database.Database, plan: SyncPlan): Set<string> {
+  const retry = new Set<string>();
+  if (plan.removed.length === 0) return retry;
+  const rows = db.prepare('SELECT slug, reason FROM sync_errors WHERE reason LIKE ?').all(`%${CLASH}%`) as {
+    slug: string;
+    reason: string;
+  }[];
+  for (const row of rows) {
+    if (plan.removed.some((slug) => row.reason.includes(`ideas/${slug}/`))) retry.add(row.slug);
+  }
+  return retry;
+}

@@ -1,0 +1,105 @@
+import { basename, join, relative, sep } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import { IDEAS_DIR, isTransientName } from '../../idea/layout';
+import type { SyncReport } from './sync-pass';
+import type { Workspace } from './workspace';
+
+export interface WatchOptions {
+  /** Quiet time after the last event before a pass runs (bursts become one pass). */
+  debounceMs?: number;
+  /** A pass that involves a vanished file waits this long, so a save-by-rename is not a delete. */
+  deleteConfirmMs?: number;
+  /** Upper bound on how long a continuous stream of events can postpone a pass. */
+  maxWaitMs?: number;
+  onPass?: (report: SyncReport) => void;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Keeps the index following the folder. Events only mark idea folders dirty; a debounced pass then
+ * re-reads exactly those folders. The app's own writes are recognised and skipped.
+ */
+export class WorkspaceWatcher {
+  private watcher: FSWatcher | null = null;
+  private readonly dirty = new Set<string>();
+  private sawUnlink = false;
+  private firstEventAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** Passes run so far (tests use it to see that an echo caused none). */
+  passes = 0;
+  echoesIgnored = 0;
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly options: WatchOptions = {},
+  ) {}
+
+  async start(): Promise<void> {
+    const root = join(this.workspace.root, IDEAS_DIR);
+    this.watcher = watch(root, {
+      ignoreInitial: true,
+      // Swap files, backups and our own temp files never matter; skipping them here also keeps
+      // their churn from waking the debounce.
+      ignored: (path: string) => isTransientName(basename(path)),
+      persistent: true,
+    });
+    const handler = (kind: string) => (path: string) => this.onEvent(kind, path);
+    for (const kind of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) this.watcher.on(kind, handler(kind));
+    this.watcher.on('error', (error) => this.options.onError?.(error));
+    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+  }
+
+  private onEvent(kind: string, absPath: string): void {
+    if (this.closed) return;
+    const rel = relative(this.workspace.root, absPath).split(sep).join('/');
+    const parts = rel.split('/');
+    const slug = parts[1];
+    if (parts[0] !== IDEAS_DIR || !slug || slug.startsWith('_')) return;
+    // A file inside `ideas/` itself (the generated _index.md) is not an idea.
+    if (parts.length === 2 && kind !== 'addDir' && kind !== 'unlinkDir') return;
+    if ((kind === 'add' || kind === 'change') && this.workspace.isOwnWrite(rel)) {
+      this.echoesIgnored++;
+      return;
+    }
+    if (kind === 'unlink' || kind === 'unlinkDir') this.sawUnlink = true;
+    if (this.dirty.size === 0) this.firstEventAt = Date.now();
+    this.dirty.add(slug);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    const debounce = this.options.debounceMs ?? 40;
+    const wait = this.sawUnlink ? Math.max(debounce, this.options.deleteConfirmMs ?? 300) : debounce;
+    const maxWait = this.options.maxWaitMs ?? 1000;
+    const remaining = Math.max(0, this.firstEventAt + maxWait - Date.now());
+    this.timer = setTimeout(() => this.flush(), Math.min(wait, remaining));
+  }
+
+  /** Runs the pending pass now (also used on close so nothing seen is left unindexed). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.dirty.size === 0 || !this.workspace.db.open) return;
+    const slugs = [...this.dirty];
+    this.dirty.clear();
+    this.sawUnlink = false;
+    try {
+      const report = this.workspace.syncSlugs(slugs);
+      this.passes++;
+      this.options.onPass?.(report);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // What was seen but not yet indexed is indexed now, so closing never drops a change.
+    this.flush();
+    this.closed = true;
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+}

@@ -1,0 +1,384 @@
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { firstHeading, normalizeDate } from '../../idea/frontmatter';
+import { setFrontmatterField } from '../../idea/frontmatter-edit';
+import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
+import { IDEAS_DIR, INDEX_FILE, ideaFile } from '../../idea/layout';
+import { uniqueSlug } from '../../idea/slug';
+import type { Clock } from '../../ports/clock';
+import type { Ids } from '../../ports/ids';
+import type { Taxonomy } from '../../taxonomy/taxonomy';
+import { renderTemplate } from '../../text/template';
+import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { ulidIds } from '../ids';
+import { parseMarkdown } from '../markdown';
+import {
+  getIdea,
+  getMeta,
+  type IdeaFilter,
+  type IdeaListRow,
+  ideaFiles,
+  ideaRelationships,
+  listIdeas,
+  type SearchHit,
+  searchIdeas,
+  setMeta,
+  syncErrors,
+} from '../sqlite/index-sql';
+import { openIndex } from '../sqlite/open';
+import { loadTaxonomy, loadTemplates, type Templates } from '../taxonomy-loader';
+import { foldersToRetry, runSyncPass, type SyncReport } from './sync-pass';
+
+/** A mistake in what the user asked for (unknown idea, bad stage …): one line, exit code 1. */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+export interface WorkspaceOptions {
+  clock?: Clock;
+  ids?: Ids;
+}
+
+export interface CaptureResult {
+  slug: string;
+  path: string;
+  idea: IdeaListRow | null;
+  conflict: boolean;
+}
+
+const systemClock: Clock = { now: () => new Date() };
+const TEXT_EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.text']);
+/** How long a record of the app's own write is kept to recognise the watcher's echo of it. */
+const OWN_WRITE_TTL_MS = 10_000;
+
+/**
+ * An open workspace: the folder, its index and the app's operations on both. The folder is the
+ * truth; every write goes through `safeWrite` and is indexed at once.
+ */
+export class Workspace {
+  private readonly ownWrites = new Map<string, { size: number; mtimeMs: number; at: number }>();
+  private readonly listeners = new Set<(report: SyncReport) => void>();
+
+  private constructor(
+    readonly root: string,
+    readonly db: Database.Database,
+    readonly taxonomy: Taxonomy,
+    readonly templates: Templates,
+    readonly rebuilt: null | 'missing' | 'corrupt',
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+  ) {}
+
+  static open(root: string, options: WorkspaceOptions = {}): Workspace {
+    if (!existsSync(root) || !statSync(root).isDirectory()) {
+      throw new UserError(`no workspace at ${root} (create one with: npm run cli -- init ${root})`);
+    }
+    if (!existsSync(join(root, IDEAS_DIR))) {
+      throw new UserError(`${root} is not a workspace: it has no ${IDEAS_DIR}/ folder (create one with: npm run cli -- init DIR)`);
+    }
+    const taxonomy = loadTaxonomy(root);
+    const templates = loadTemplates(root);
+    const opened = openIndex(join(root, '.crucible', 'index.db'));
+    return new Workspace(root, opened.db, taxonomy, templates, opened.rebuilt, options.clock ?? systemClock, options.ids ?? ulidIds);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Called with the report of every pass that changed the index. */
+  onChange(listener: (report: SyncReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Full reconcile: the whole folder against the whole index. */
+  sync(): SyncReport {
+    return this.pass(null);
+  }
+
+  /** Incremental pass over some idea folders (what the watcher calls). */
+  syncSlugs(slugs: Iterable<string>): SyncReport {
+    return this.pass(new Set(slugs));
+  }
+
+  private pass(scope: Set<string> | null): SyncReport {
+    const now = () => this.clock.now();
+    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now);
+    const retry = foldersToRetry(this.db, plan);
+    if (retry.size > 0) {
+      const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);
+      report = {
+        ...again.report,
+        added: report.added + again.report.added,
+        changed: report.changed + again.report.changed,
+        removed: report.removed + again.report.removed,
+        slugs: {
+          added: [...report.slugs.added, ...again.report.slugs.added],
+          changed: [...report.slugs.changed, ...again.report.slugs.changed],
+          removed: [...report.slugs.removed, ...again.report.slugs.removed],
+        },
+      };
+      plan = again.plan;
+    }
+    if (report.added + report.changed + report.removed > 0) {
+      this.regenerateIndex();
+      for (const listener of this.listeners) listener(report);
+    }
+    return report;
+  }
+
+  // ---- own writes -------------------------------------------------------------------------------
+
+  private write(relPath: string, content: string | Uint8Array, expected: string | null | 'any'): WriteOutcome {
+    const outcome = safeWrite(this.root, relPath, content, expected, this.clock.now());
+    this.ownWrites.set(outcome.path, { size: outcome.size, mtimeMs: outcome.mtimeMs, at: Date.now() });
+    return outcome;
+  }
+
+  /**
+   * True when the file at `relPath` is exactly what the app itself last wrote there: the watcher's
+   * event for it is an echo and needs no sync pass.
+   */
+  isOwnWrite(relPath: string): boolean {
+    const record = this.ownWrites.get(relPath);
+    if (!record) return false;
+    if (Date.now() - record.at > OWN_WRITE_TTL_MS) {
+      this.ownWrites.delete(relPath);
+      return false;
+    }
+    try {
+      const stat = statSync(join(this.root, relPath));
+      return stat.size === record.size && stat.mtimeMs === record.mtimeMs;
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- reading ----------------------------------------------------------------------------------
+
+  list(filter: IdeaFilter = {}): IdeaListRow[] {
+    if (filter.stage && !this.taxonomy.stageIds.has(filter.stage.toUpperCase())) {
+      throw new UserError(`unknown stage "${filter.stage}" (one of ${[...this.taxonomy.stageIds].join(', ')})`);
+    }
+    if (filter.type && !this.taxonomy.typeIds.has(filter.type.toLowerCase())) {
+      throw new UserError(`unknown idea type "${filter.type}" (one of ${[...this.taxonomy.typeIds].join(', ')})`);
+    }
+    return listIdeas(this.db, filter);
+  }
+
+  errors(): { file: string; reason: string }[] {
+    return syncErrors(this.db);
+  }
+
+  show(slug: string) {
+    const idea = getIdea(this.db, slug);
+    if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
+    let readme = '';
+    try {
+      readme = parseMarkdown(readFileSync(join(this.root, ideaFile(slug, 'README.md')), 'utf8')).body;
+    } catch {
+      readme = '';
+    }
+    return {
+      ...idea,
+      readme,
+      files: ideaFiles(this.db, slug),
+      relationships: ideaRelationships(this.db, slug),
+      errors: this.errors().filter((e) => e.file.startsWith(`${IDEAS_DIR}/${slug}/`)),
+    };
+  }
+
+  search(query: string): SearchHit[] {
+    if (query.trim() === '') throw new UserError('search needs some words to look for');
+    return searchIdeas(this.db, query);
+  }
+
+  // ---- writing ----------------------------------------------------------------------------------
+
+  private existingSlugs(): string[] {
+    try {
+      return readdirSync(join(this.root, IDEAS_DIR));
+    } catch {
+      return [];
+    }
+  }
+
+  private today(): string {
+    return this.clock.now().toISOString().slice(0, 10);
+  }
+
+  private checkType(type: string | undefined): string {
+    const chosen = (type ?? 'research').toLowerCase();
+    if (!this.taxonomy.typeIds.has(chosen)) {
+      throw new UserError(`unknown idea type "${type}" (one of ${[...this.taxonomy.typeIds].join(', ')})`);
+    }
+    return chosen;
+  }
+
+  private checkStage(stage: string | undefined): string {
+    const chosen = (stage ?? 'SPARK').toUpperCase();
+    if (!this.taxonomy.stageIds.has(chosen)) {
+      throw new UserError(`unknown stage "${stage}" (one of ${[...this.taxonomy.stageIds].join(', ')})`);
+    }
+    return chosen;
+  }
+
+  private finishCapture(slug: string, outcome: WriteOutcome): CaptureResult {
+    this.syncSlugs([slug]);
+    return { slug, path: outcome.path, idea: getIdea(this.db, slug), conflict: outcome.conflict };
+  }
+
+  /** A new idea from a title and some text, written from `templates/idea.md`. */
+  capture(input: { title: string; text?: string; type?: string; stage?: string; tags?: string[]; summary?: string }): CaptureResult {
+    const title = input.title.trim();
+    if (title === '') throw new UserError('an idea needs a title (--title "…")');
+    const type = this.checkType(input.type);
+    const stage = this.checkStage(input.stage);
+    const slug = uniqueSlug(title, this.existingSlugs());
+    const text = (input.text ?? '').trim();
+    const summary = (input.summary ?? text.split(/\n/)[0] ?? '').trim().slice(0, 200);
+    const today = this.today();
+    const content = renderTemplate(
+      this.templates.idea.text,
+      { id: this.ids.newId(), slug, title, summary, text },
+      {
+        file: this.templates.idea.file,
+        raw: { type, stage, tags: JSON.stringify(input.tags ?? []), created: today, updated: today },
+      },
+    );
+    return this.finishCapture(slug, this.write(ideaFile(slug, 'README.md'), content, null));
+  }
+
+  /**
+   * A new idea from a dropped file. Markdown and text become the README, their frontmatter kept and
+   * completed with what is missing; any other file becomes the idea's first asset.
+   */
+  captureFile(path: string, options: { type?: string; stage?: string } = {}): CaptureResult {
+    if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`no file at ${path}`);
+    const ext = extname(path).toLowerCase();
+    const stem = basename(path, extname(path));
+    if (!TEXT_EXTENSIONS.has(ext)) {
+      const result = this.capture({
+        title: stem.replace(/[-_]+/g, ' '),
+        text: `Captured from the file \`${basename(path)}\`, kept in \`assets/\`.`,
+        ...options,
+      });
+      this.attach(result.slug, path);
+      return { ...result, idea: getIdea(this.db, result.slug) };
+    }
+    const raw = readFileSync(path, 'utf8');
+    let data: Record<string, unknown> = {};
+    let body = raw;
+    if (ext === '.md' || ext === '.markdown') {
+      try {
+        ({ data, body } = parseMarkdown(raw));
+      } catch (error) {
+        throw new UserError(`${path}: ${(error as Error).message}`);
+      }
+    }
+    const titleField = data.title;
+    const title = (typeof titleField === 'string' && titleField.trim()) || firstHeading(body) || stem.replace(/[-_]+/g, ' ');
+    const slug = uniqueSlug(title, this.existingSlugs());
+    const today = this.today();
+    const firstParagraph = body.replace(/^#.*$/m, '').trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ') ?? '';
+    // The file's own fields win; only what is missing is filled in.
+    const completed: Record<string, unknown> = {
+      id: this.ids.newId(),
+      slug,
+      title,
+      type: this.checkType(typeof data.type === 'string' ? data.type : options.type),
+      stage: this.checkStage(typeof data.stage === 'string' ? data.stage : options.stage),
+      tags: [],
+      summary: firstParagraph.slice(0, 200),
+      created: today,
+      updated: today,
+      relationships: [],
+      ...data,
+    };
+    completed.slug = slug;
+    for (const key of ['created', 'updated']) {
+      const value = completed[key];
+      if (value instanceof Date) completed[key] = normalizeDate(value);
+    }
+    const header = serializeFrontmatter(completed);
+    const content = `---\n${header}---\n${body.startsWith('\n') ? body : `\n${body}`}`;
+    return this.finishCapture(slug, this.write(ideaFile(slug, 'README.md'), content, null));
+  }
+
+  /** Copies any file into `ideas/<slug>/assets/`, under a new name if that one is taken. */
+  attach(slug: string, path: string): { path: string } {
+    if (!getIdea(this.db, slug)) throw new UserError(`no idea "${slug}" to attach to (see: npm run cli -- list)`);
+    if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`no file at ${path}`);
+    const ext = extname(path);
+    const stem = basename(path, ext).replace(/[/\\]/g, '-') || 'file';
+    let name = `${stem}${ext}`;
+    for (let n = 2; existsSync(join(this.root, ideaFile(slug, `assets/${name}`))); n++) name = `${stem}-${n}${ext}`;
+    const rel = ideaFile(slug, `assets/${name}`);
+    const size = statSync(path).size;
+    if (size > 64 * 1024 * 1024) {
+      // Large assets are copied rather than loaded into memory; the copy cannot clobber anything
+      // because the name was just chosen to be free.
+      copyFileSync(path, join(this.root, rel));
+      const stat = statSync(join(this.root, rel));
+      this.ownWrites.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, at: Date.now() });
+    } else {
+      this.write(rel, readFileSync(path), null);
+    }
+    this.syncSlugs([slug]);
+    return { path: rel };
+  }
+
+  /** Moves an idea to another lifecycle stage by editing only the `stage:` and `updated:` lines. */
+  setStage(slug: string, stage: string): { idea: IdeaListRow | null; path: string; conflict: boolean } {
+    const chosen = this.checkStage(stage);
+    if (!getIdea(this.db, slug)) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
+    const rel = ideaFile(slug, 'README.md');
+    const abs = join(this.root, rel);
+    const before = readFileSync(abs);
+    const expected = currentHash(abs);
+    let text = setFrontmatterField(before.toString('utf8'), 'stage', chosen);
+    text = setFrontmatterField(text, 'updated', this.today());
+    const outcome = this.write(rel, text, expected);
+    this.syncSlugs([slug]);
+    return { idea: getIdea(this.db, slug), path: outcome.path, conflict: outcome.conflict };
+  }
+
+  /** Rewrites `ideas/_index.md` from the index, unless it already says the same. */
+  regenerateIndex(): { path: string; written: boolean; conflict: boolean } {
+    const content = renderIndex(listIdeas(this.db));
+    const abs = join(this.root, INDEX_FILE);
+    const existing = existsSync(abs) ? readFileSync(abs, 'utf8') : null;
+    if (existing === content) return { path: INDEX_FILE, written: false, conflict: false };
+    const lastWritten = getMeta(this.db, 'index_md_hash');
+    // The file is ours when it holds what we last wrote, or still carries our marker (an index
+    // rebuilt from scratch has no record of the last write).
+    const ours = existing === null ? null : existing.includes(INDEX_MARKER) && lastWritten === null ? 'any' : lastWritten;
+    const outcome = this.write(INDEX_FILE, content, existing === null ? null : (ours ?? 'none'));
+    if (!outcome.conflict) setMeta(this.db, 'index_md_hash', outcome.hash);
+    return { path: outcome.path, written: true, conflict: outcome.conflict };
+  }
+}
+
+/** YAML for a completed frontmatter: plain keys, JSON-quoted strings (valid YAML), flow lists. */
+function serializeFrontmatter(data: Record<string, unknown>): string {
+  let out = '';
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    out += `${/^[A-Za-z_][\w-]*$/.test(key) ? key : JSON.stringify(key)}: ${yamlValue(value)}\n`;
+  }
+  return out;
+}
+
+function yamlValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // Lists and maps as JSON: a subset of YAML, so nothing the file held is lost or reinterpreted.
+  return JSON.stringify(value, (_k, v) => (v instanceof Date ? v.toISOString() : v));
+}

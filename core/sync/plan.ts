@@ -1,0 +1,174 @@
+import { ideaContentHash } from '../idea/content-hash';
+import { readIdeaFrontmatter } from '../idea/frontmatter';
+import { classifyPath, ideaFolder } from '../idea/layout';
+import type { Hasher } from '../ports/hash';
+import type { Taxonomy } from '../taxonomy/taxonomy';
+import type { FolderSnapshot, IdeaRow, IndexedFile, IndexedIdea, ScannedFile, SyncErrorRow, SyncPlan } from './types';
+
+/**
+ * Step one of a sync: compare a directory walk with the index and decide which idea folders must be
+ * read. A file whose size and modification time are unchanged is not read again; any new, changed or
+ * vanished file makes its whole folder dirty (folders are small, and an idea's row depends on all of
+ * its inputs together).
+ *
+ * `scope` limits the comparison to some folders (the watcher's incremental passes); without it the
+ * whole workspace is reconciled and indexed files that no longer exist are found too.
+ */
+export function planScan(
+  indexed: ReadonlyMap<string, IndexedFile>,
+  scanned: readonly ScannedFile[],
+  scope?: ReadonlySet<string>,
+): { dirty: Set<string>; unchanged: number } {
+  const dirty = new Set<string>();
+  const seen = new Set<string>();
+  let unchanged = 0;
+  for (const file of scanned) {
+    const where = classifyPath(file.path);
+    if (!where) continue;
+    seen.add(file.path);
+    const known = indexed.get(file.path);
+    if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) unchanged++;
+    else dirty.add(where.slug);
+  }
+  for (const [path, known] of indexed) {
+    if (scope && !scope.has(known.slug)) continue;
+    if (!seen.has(path)) dirty.add(known.slug);
+  }
+  return { dirty, unchanged };
+}
+
+interface PlanContext {
+  taxonomy: Taxonomy;
+  hasher: Hasher;
+  /** Files the index holds for the dirty folders (to find the ones that vanished). */
+  indexedFiles: ReadonlyMap<string, IndexedFile>;
+  indexedIdeas: ReadonlyMap<string, IndexedIdea>;
+  /** Idea id → slug for every idea in the index, to catch two folders claiming one id. */
+  idOwners: ReadonlyMap<string, string>;
+}
+
+function synthesisSummary(data: unknown): Pick<IdeaRow, 'evaluatedHash' | 'overallScore' | 'confidence' | 'evaluatedAt'> {
+  const record = (data ?? {}) as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const completed = record.completedAt;
+  return {
+    evaluatedHash: typeof record.contentHashAtEvaluation === 'string' ? record.contentHashAtEvaluation : null,
+    overallScore: num(record.overallScore),
+    confidence: num(record.overallConfidence),
+    evaluatedAt: completed instanceof Date ? completed.toISOString() : typeof completed === 'string' ? completed : null,
+  };
+}
+
+/**
+ * Step two: from the freshly read dirty folders, the exact rows to write and delete. Pure: the same
+ * folders and index always give the same plan, which is what the tests pin.
+ */
+export function planSync(folders: readonly FolderSnapshot[], context: PlanContext): SyncPlan {
+  const plan: SyncPlan = {
+    upsertFiles: [],
+    deleteFiles: [],
+    upsertIdeas: [],
+    deleteIdeas: [],
+    clearErrorsFor: [],
+    setErrors: [],
+    added: [],
+    changed: [],
+    removed: [],
+  };
+  const ids = new Map(context.idOwners);
+  const dirtySlugs = new Set(folders.map((f) => f.slug));
+  // Ids held by folders that are being re-planned are released first, so a rename or an id edit in
+  // one folder does not look like a clash with its own old row.
+  for (const [id, slug] of context.idOwners) if (dirtySlugs.has(slug)) ids.delete(id);
+
+  const sorted = [...folders].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  for (const folder of sorted) {
+    plan.clearErrorsFor.push(folder.slug);
+    const present = new Set(folder.files.map((f) => f.path));
+    for (const [path, known] of context.indexedFiles) {
+      if (known.slug === folder.slug && !present.has(path)) plan.deleteFiles.push(path);
+    }
+    for (const file of folder.files) {
+      const { inner: _inner, doc: _doc, error: _error, ...row } = file;
+      plan.upsertFiles.push(row);
+      if (file.error) plan.setErrors.push({ path: file.path, reason: file.error });
+    }
+
+    const previous = context.indexedIdeas.get(folder.slug);
+    const row = planIdea(folder, context, ids, plan.setErrors);
+    if (row === 'keep') continue;
+    if (row === null) {
+      if (previous) {
+        plan.deleteIdeas.push(folder.slug);
+        plan.removed.push(folder.slug);
+      }
+      continue;
+    }
+    ids.set(row.meta.id, folder.slug);
+    if (!previous) plan.added.push(folder.slug);
+    else if (previous.rowHash !== row.rowHash) plan.changed.push(folder.slug);
+    else continue;
+    plan.upsertIdeas.push(row);
+  }
+  return plan;
+}
+
+/** The idea row of one folder; `null` when the folder holds no idea, `'keep'` to leave the old row. */
+function planIdea(
+  folder: FolderSnapshot,
+  context: PlanContext,
+  ids: Map<string, string>,
+  errors: SyncErrorRow[],
+): IdeaRow | null | 'keep' {
+  const readme = folder.files.find((f) => f.kind === 'readme');
+  if (!readme) return null;
+  const hadRow = context.indexedIdeas.has(folder.slug);
+  // A README that cannot be used right now (a half-typed edit, say) keeps the last good row, so the
+  // idea does not vanish from the library while the researcher is typing; the error says why.
+  if (readme.error || !readme.doc) return hadRow ? 'keep' : null;
+
+  const result = readIdeaFrontmatter(readme.doc.data, {
+    slug: folder.slug,
+    body: readme.doc.body,
+    taxonomy: context.taxonomy,
+  });
+  if (!result.ok) {
+    for (const problem of result.problems) errors.push({ path: readme.path, reason: problem });
+    return hadRow ? 'keep' : null;
+  }
+  const meta = result.meta;
+  const owner = ids.get(meta.id);
+  if (owner !== undefined && owner !== folder.slug) {
+    errors.push({
+      path: readme.path,
+      reason: `id: "${meta.id}" is already used by ${ideaFolder(owner)}/README.md (give this copy a new id)`,
+    });
+    return hadRow ? 'keep' : null;
+  }
+
+  const hashes = folder.files
+    .filter((f) => f.hash !== null)
+    .map((f) => ({ inner: f.inner, kind: f.kind, hash: f.hash as string }));
+  const contentHash = ideaContentHash(hashes, context.hasher);
+
+  const synthesis = folder.files.find((f) => f.kind === 'synthesis' && f.doc && !f.error);
+  const evaluation = synthesis
+    ? synthesisSummary(synthesis.doc?.data)
+    : { evaluatedHash: null, overallScore: null, confidence: null, evaluatedAt: null };
+
+  const textParts = folder.files
+    .filter((f) => f.doc && !f.error && (f.kind === 'readme' || f.kind === 'development' || f.kind === 'research' || f.kind === 'note'))
+    .sort((a, b) => (a.inner < b.inner ? -1 : a.inner > b.inner ? 1 : 0))
+    .map((f) => f.doc?.body ?? '');
+  const searchText = textParts.join('\n\n');
+
+  const rowHash = context.hasher.sha256(JSON.stringify([meta, contentHash, evaluation, searchText]));
+  return { meta, folder: ideaFolder(folder.slug), contentHash, rowHash, ...evaluation, searchText };
+}
+
+/** Groups indexed files by the slug of their folder (used to hand the planner only what it needs). */
+export function filesOfSlugs(indexed: ReadonlyMap<string, IndexedFile>, slugs: ReadonlySet<string>): Map<string, IndexedFile> {
+  const out = new Map<string, IndexedFile>();
+  for (const [path, file] of indexed) if (slugs.has(file.slug)) out.set(path, file);
+  return out;
+}

@@ -1,0 +1,73 @@
+import type { IdeaMeta } from '../idea/frontmatter';
+import type { IdeaFileKind } from '../idea/layout';
+
+/** What the index remembers about one file of the workspace. */
+export interface IndexedFile {
+  path: string;
+  slug: string;
+  kind: IdeaFileKind;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the bytes; null for files we never read (assets, debate logs). */
+  hash: string | null;
+}
+
+/** One entry of a directory walk: enough to tell whether a file may have changed. */
+export interface ScannedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A file of a dirty idea folder after the adapter read (and, for markdown, parsed) it. */
+export interface ReadFile extends IndexedFile {
+  inner: string;
+  doc?: { data: unknown; body: string };
+  /** Why the file could not be used (unreadable, binary, too large, bad YAML …). */
+  error?: string;
+}
+
+export interface FolderSnapshot {
+  slug: string;
+  files: ReadFile[];
+}
+
+export interface IdeaRow {
+  meta: IdeaMeta;
+  folder: string;
+  contentHash: string;
+  /** Hash of everything stored for the idea; a different value means the idea changed. */
+  rowHash: string;
+  /** Content hash recorded by the idea's latest locked evaluation (from synthesis.md). */
+  evaluatedHash: string | null;
+  overallScore: number | null;
+  confidence: number | null;
+  evaluatedAt: string | null;
+  /** Markdown text of the idea's README, development, research and notes, for full-text search. */
+  searchText: string;
+}
+
+export interface SyncErrorRow {
+  path: string;
+  reason: string;
+}
+
+/** The whole change to the index for one sync pass, applied by the store in one transaction. */
+export interface SyncPlan {
+  upsertFiles: IndexedFile[];
+  deleteFiles: string[];
+  upsertIdeas: IdeaRow[];
+  deleteIdeas: string[];
+  /** Slugs whose folder was looked at: their previous errors are cleared before `setErrors`. */
+  clearErrorsFor: string[];
+  setErrors: SyncErrorRow[];
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** What the planner needs to know about an idea already in the index. */
+export interface IndexedIdea {
+  id: string;
+  rowHash: string;
+}
