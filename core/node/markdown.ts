@@ -25,8 +25,8 @@ export function parseMarkdown(raw: string): ParsedMarkdown {
     parsed = matter(raw, {});
   } catch (error) {
     const e = error as { reason?: string; mark?: { line?: number }; message?: string };
-    // YAML errors count lines from the start of the frontmatter block; the file has `---` above it.
-    const line = typeof e.mark?.line === 'number' ? e.mark.line + 2 : null;
+    // js-yaml counts from 0 within the block, which gray-matter hands over starting at the opening `---` line.
+    const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : null;
     const reason = e.reason ?? e.message ?? String(error);
     throw new MarkdownError(`bad YAML frontmatter${line ? ` at line ${line}` : ''}: ${reason}`, line);
   }

@@ -11,6 +11,8 @@ export interface WatchOptions {
   deleteConfirmMs?: number;
   /** Upper bound on how long a continuous stream of events can postpone a pass. */
   maxWaitMs?: number;
+  /** Delay of the second look after each pass (see `scheduleRecheck`). */
+  recheckMs?: number;
   onPass?: (report: SyncReport) => void;
   onError?: (error: unknown) => void;
 }
@@ -25,10 +27,13 @@ export class WorkspaceWatcher {
   private sawUnlink = false;
   private firstEventAt = 0;
   private timer: NodeJS.Timeout | null = null;
+  private readonly recheckDue = new Set<string>();
+  private recheckTimer: NodeJS.Timeout | null = null;
   private closed = false;
   /** Passes run so far (tests use it to see that an echo caused none). */
   passes = 0;
   echoesIgnored = 0;
+  rechecks = 0;
 
   constructor(
     private readonly workspace: Workspace,
@@ -56,8 +61,10 @@ export class WorkspaceWatcher {
     const parts = rel.split('/');
     const slug = parts[1];
     if (parts[0] !== IDEAS_DIR || !slug || slug.startsWith('_')) return;
-    // A file inside `ideas/` itself (the generated _index.md) is not an idea.
-    if (parts.length === 2 && kind !== 'addDir' && kind !== 'unlinkDir') return;
+    // A file inside `ideas/` itself (the generated _index.md) is not an idea. A new folder needs no
+    // pass of its own: the files that appear in it bring their own events (and the app's own new
+    // folders would otherwise echo).
+    if ((parts.length === 2 && kind !== 'unlinkDir') || kind === 'addDir') return;
     if ((kind === 'add' || kind === 'change') && this.workspace.isOwnWrite(rel)) {
       this.echoesIgnored++;
       return;
@@ -92,6 +99,30 @@ export class WorkspaceWatcher {
     } catch (error) {
       this.options.onError?.(error);
     }
+    this.scheduleRecheck(slugs);
+  }
+
+  /**
+   * The watcher drops a second `change` of the same file within 50 ms, so two quick saves could
+   * leave the index one save behind. A cheap second look (a few stats; reads only if something
+   * differs) a moment after each pass closes that gap.
+   */
+  private scheduleRecheck(slugs: string[]): void {
+    for (const slug of slugs) this.recheckDue.add(slug);
+    if (this.recheckTimer || this.closed) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = null;
+      const due = [...this.recheckDue];
+      this.recheckDue.clear();
+      if (due.length === 0 || this.closed || !this.workspace.db.open) return;
+      try {
+        const report = this.workspace.syncSlugs(due);
+        this.rechecks++;
+        if (report.added + report.changed + report.removed > 0) this.options.onPass?.(report);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }, this.options.recheckMs ?? 150);
   }
 
   async close(): Promise<void> {
@@ -99,6 +130,8 @@ export class WorkspaceWatcher {
     // What was seen but not yet indexed is indexed now, so closing never drops a change.
     this.flush();
     this.closed = true;
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
+    this.recheckTimer = null;
     await this.watcher?.close();
     this.watcher = null;
   }

@@ -1,0 +1,257 @@
+import { chmodSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getIdea, listIdeas } from '../core/node/sqlite/index-sql';
+import { WorkspaceWatcher } from '../core/node/workspace/watcher';
+import { Workspace } from '../core/node/workspace/workspace';
+import { eventually, readme, sleep, tempWorkspace, writeFile } from './helpers/temp-workspace';
+
+let root: string;
+let cleanup: () => void;
+let ws: Workspace | null;
+let watcher: WorkspaceWatcher | null;
+
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace());
+  ws = null;
+  watcher = null;
+});
+
+afterEach(async () => {
+  await watcher?.close();
+  ws?.close();
+  cleanup();
+});
+
+async function watching(): Promise<{ ws: Workspace; watcher: WorkspaceWatcher }> {
+  ws = Workspace.open(root);
+  ws.sync();
+  watcher = new WorkspaceWatcher(ws);
+  await watcher.start();
+  return { ws, watcher };
+}
+
+const titleOf = (w: Workspace, slug: string) => getIdea(w.db, slug)?.title;
+
+describe('reconcile at start', () => {
+  it('indexes every idea, skips unchanged files on the next start, and reports bad files without stopping', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha', { tags: '[energy, local]', stage: 'RESEARCH' }));
+    writeFile(root, 'ideas/alpha/development.md', '---\nkind: development\n---\n### Q: Who pays?\n\nThe council.\n');
+    writeFile(root, 'ideas/alpha/research/prior-art.md', '---\nkind: research\n---\nPhotovoltaic cooperatives in Bavaria.\n');
+    writeFile(root, 'ideas/alpha/assets/photo.bin', Buffer.from([0, 1, 2, 3]));
+    writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+    writeFile(root, 'ideas/broken/README.md', '---\ntitle: [unclosed\n---\nbody\n');
+
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBe('missing');
+    const first = ws.sync();
+    expect({ ...first, durationMs: 0, errors: first.errors.map((e) => e.file) }).toEqual({
+      ideas: 2,
+      files: 6,
+      added: 2,
+      changed: 0,
+      removed: 0,
+      errors: ['ideas/broken/README.md'],
+      durationMs: 0,
+      slugs: { added: ['alpha', 'beta'], changed: [], removed: [] },
+    });
+    expect(first.errors[0]?.reason).toMatch(/bad YAML frontmatter at line 3/);
+    const alpha = getIdea(ws.db, 'alpha');
+    expect(alpha).toMatchObject({ title: 'Alpha', stage: 'RESEARCH', tags: ['energy', 'local'], stale: false });
+    expect(ws.search('photovoltaic').map((h) => h.slug)).toEqual(['alpha']);
+    ws.close();
+
+    // Restart with nothing changed: nothing is re-planned, the error is still reported.
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBeNull();
+    const second = ws.sync();
+    expect([second.added, second.changed, second.removed, second.errors.length]).toEqual([0, 0, 0, 1]);
+  });
+
+  it('marks an idea stale when its inputs change after an evaluation, and not for app outputs', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    ws = Workspace.open(root);
+    ws.sync();
+    const hash = getIdea(ws.db, 'alpha')?.contentHash;
+    writeFile(
+      root,
+      'ideas/alpha/synthesis.md',
+      `---\nkind: synthesis\ncontentHashAtEvaluation: ${hash}\noverallScore: 6.4\noverallConfidence: 0.71\ncompletedAt: 2026-02-01T10:00:00Z\n---\nbody\n`,
+    );
+    writeFile(root, 'ideas/alpha/evaluation.md', 'written by the app\n');
+    writeFile(root, 'ideas/alpha/notes/loose.md', 'a free note\n');
+    ws.sync();
+    expect(getIdea(ws.db, 'alpha')).toMatchObject({ stale: false, overallScore: 6.4, confidence: 0.71 });
+
+    writeFile(root, 'ideas/alpha/research/new-finding.md', 'A study that changes things.\n');
+    ws.sync();
+    expect(getIdea(ws.db, 'alpha')?.stale).toBe(true);
+  });
+
+  it('rebuilds a deleted or corrupted index from the folder without losing anything', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha', { tags: '[energy]' }));
+    writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+    ws = Workspace.open(root);
+    ws.sync();
+    const before = listIdeas(ws.db);
+    ws.close();
+
+    rmSync(join(root, '.crucible'), { recursive: true });
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBe('missing');
+    ws.sync();
+    expect(listIdeas(ws.db)).toEqual(before);
+    ws.close();
+
+    const dbPath = join(root, '.crucible', 'index.db');
+    const bytes = readFileSync(dbPath);
+    // Scribble over the pages after the header: the file still opens, quick_check does not pass.
+    bytes.fill(0x5a, 100, Math.min(bytes.length, 16384));
+    writeFileSync(dbPath, bytes);
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBe('corrupt');
+    ws.sync();
+    expect(listIdeas(ws.db)).toEqual(before);
+  });
+
+  it('reports each kind of malformed file with its path and reason, and syncs the rest', () => {
+    const bad: Record<string, string | Buffer> = {
+      'ideas/yaml/README.md': '---\ntitle: "open\nstage: SPARK\n---\n',
+      'ideas/wrong-type/README.md': readme('Wrong type', { tags: '{a: 1}' }),
+      'ideas/bad-stage/README.md': readme('Bad stage', { stage: 'DREAMING' }),
+      'ideas/bad-kind/README.md': readme('Bad kind', { type: 'astrology' }),
+      'ideas/bad-relation/README.md': readme('Bad relation', { relationships: '[{target: x, type: sibling}]' }),
+      'ideas/list-frontmatter/README.md': '---\n- a\n- b\n---\nbody\n',
+      'ideas/binary/README.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0xff, 0x10]),
+      'ideas/latin1/README.md': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      'ideas/huge/README.md': `---\ntitle: Huge\n---\n${'x'.repeat(2 * 1024 * 1024 + 10)}`,
+    };
+    for (const [path, content] of Object.entries(bad)) writeFile(root, path, content);
+    writeFile(root, 'ideas/fine/README.md', readme('Fine'));
+    writeFile(root, 'ideas/unreadable/README.md', readme('Unreadable'));
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(join(root, 'ideas/unreadable/README.md'), 0o000);
+
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    const reasons = Object.fromEntries(report.errors.map((e) => [e.file.split('/')[1], e.reason]));
+    expect(reasons).toMatchObject({
+      yaml: expect.stringMatching(/^bad YAML frontmatter at line \d+/),
+      'wrong-type': expect.stringMatching(/^tags: /),
+      'bad-stage': expect.stringMatching(/^stage: unknown stage "DREAMING"/),
+      'bad-kind': expect.stringMatching(/^type: unknown idea type "astrology"/),
+      'bad-relation': expect.stringMatching(/^relationships\[0\]\.type: /),
+      'list-frontmatter': expect.stringMatching(/frontmatter must be a set of/),
+      binary: 'looks like a binary file, not markdown text',
+      latin1: 'is not valid UTF-8 text',
+      huge: expect.stringMatching(/^too large to index/),
+    });
+    if (!asRoot) expect(reasons.unreadable).toBe('cannot be read: permission denied');
+    expect(listIdeas(ws.db).map((i) => i.slug)).toEqual(asRoot ? ['fine', 'unreadable'] : ['fine']);
+  });
+
+  it('keeps the last good version of an idea while its README is broken, and recovers', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    ws = Workspace.open(root);
+    ws.sync();
+    writeFile(root, 'ideas/alpha/README.md', '---\ntitle: [half typed\n---\n');
+    const broken = ws.sync();
+    expect(titleOf(ws, 'alpha')).toBe('Alpha');
+    expect(broken.errors.map((e) => e.file)).toEqual(['ideas/alpha/README.md']);
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha, fixed'));
+    const fixed = ws.sync();
+    expect([titleOf(ws, 'alpha'), fixed.errors]).toEqual(['Alpha, fixed', []]);
+  });
+
+  it('refuses a copied folder that reuses another idea id, naming both', () => {
+    const text = readme('Original', { id: '01JDUPLICATE000000000000000' });
+    writeFile(root, 'ideas/original/README.md', text);
+    writeFile(root, 'ideas/the-copy/README.md', text);
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect(report.errors).toEqual([
+      {
+        file: 'ideas/the-copy/README.md',
+        reason: 'id: "01JDUPLICATE000000000000000" is already used by ideas/original/README.md (give this copy a new id)',
+      },
+    ]);
+  });
+});
+
+describe('watching a real folder', () => {
+  it('follows add, edit, rename and delete', async () => {
+    const { ws } = await watching();
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    await eventually(() => titleOf(ws, 'alpha') === 'Alpha', 'alpha indexed');
+
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha edited'));
+    await eventually(() => titleOf(ws, 'alpha') === 'Alpha edited', 'edit indexed');
+
+    renameSync(join(root, 'ideas/alpha'), join(root, 'ideas/alpha-renamed'));
+    await eventually(() => titleOf(ws, 'alpha-renamed') === 'Alpha edited' && !getIdea(ws.db, 'alpha'), 'rename indexed');
+    expect(ws.errors()).toEqual([]);
+
+    rmSync(join(root, 'ideas/alpha-renamed'), { recursive: true });
+    await eventually(() => listIdeas(ws.db).length === 0, 'delete indexed');
+  });
+
+  it('treats a save-by-rename (as vim does it) as an edit, never a delete', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    const { ws } = await watching();
+    const removed: string[] = [];
+    ws.onChange((r) => removed.push(...r.slugs.removed));
+    const file = join(root, 'ideas/alpha/README.md');
+    // vim with backupcopy=no: move the original aside, write the new file, drop the backup.
+    renameSync(file, `${file}~`);
+    await sleep(30);
+    writeFileSync(file, readme('Alpha saved by vim'));
+    unlinkSync(`${file}~`);
+    await eventually(() => titleOf(ws, 'alpha') === 'Alpha saved by vim', 'vim save indexed');
+    // An editor that writes a temp file and renames it over the original.
+    writeFileSync(join(root, 'ideas/alpha/.README.md.tmp'), readme('Alpha saved atomically'));
+    renameSync(join(root, 'ideas/alpha/.README.md.tmp'), file);
+    await eventually(() => titleOf(ws, 'alpha') === 'Alpha saved atomically', 'atomic save indexed');
+    expect(removed).toEqual([]);
+  });
+
+  it('takes 200 files written in one burst in a few passes', async () => {
+    const { ws, watcher } = await watching();
+    for (let i = 0; i < 200; i++) writeFile(root, `ideas/idea-${i}/README.md`, readme(`Idea ${i}`));
+    await eventually(() => listIdeas(ws.db).length === 200, '200 ideas indexed', 15_000);
+    expect(watcher.passes).toBeLessThan(20);
+    expect(ws.errors()).toEqual([]);
+  });
+
+  it('does not re-sync its own writes (no echo)', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    const { ws, watcher } = await watching();
+    const passesBefore = watcher.passes;
+    ws.setStage('alpha', 'RESEARCH');
+    ws.capture({ title: 'Made by the app', text: 'Text.' });
+    await sleep(600);
+    expect(watcher.passes).toBe(passesBefore);
+    expect(watcher.echoesIgnored).toBeGreaterThan(0);
+    expect(listIdeas(ws.db).map((i) => [i.slug, i.stage])).toEqual([
+      ['alpha', 'RESEARCH'],
+      ['made-by-the-app', 'SPARK'],
+    ]);
+  });
+
+  it('keeps an external edit that races an app write, and the app version beside it', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    const { ws } = await watching();
+    // The researcher saves between the moment the app read the README and the moment it writes.
+    const original = readFileSync(join(root, 'ideas/alpha/README.md'), 'utf8');
+    const theirs = original.replace('Why Alpha matters.', 'Why Alpha matters: my latest thinking.');
+    const { safeWrite, currentHash } = await import('../core/node/fs/atomic-write');
+    const expected = currentHash(join(root, 'ideas/alpha/README.md'));
+    writeFileSync(join(root, 'ideas/alpha/README.md'), theirs);
+    const outcome = safeWrite(root, 'ideas/alpha/README.md', original.replace('SPARK', 'RESEARCH'), expected);
+    expect(outcome.conflict).toBe(true);
+    expect(outcome.path).toMatch(/^ideas\/alpha\/README\.conflict-\d{8}T\d{6}Z\.md$/);
+    expect(readFileSync(join(root, 'ideas/alpha/README.md'), 'utf8')).toBe(theirs);
+    expect(readFileSync(join(root, outcome.path), 'utf8')).toContain('stage: RESEARCH');
+    await eventually(() => ws.show('alpha').files.some((f) => f.kind === 'conflict'), 'conflict copy indexed');
+    expect(getIdea(ws.db, 'alpha')?.stage).toBe('SPARK');
+  });
+});
