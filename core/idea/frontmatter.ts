@@ -8,16 +8,18 @@ import { RELATIONSHIP_TYPES, type Relationship } from './relationships';
  * text belongs is an error that names the field) but forgiving about absence: a README with no
  * frontmatter at all still becomes an idea, with defaults the app can fill in later.
  */
-const dateLike = z.union([z.string(), z.date()]);
-const text = z.union([z.string(), z.number()]).transform((v) => String(v));
+const dateLike = z.union([z.string(), z.date()], { error: 'must be a date such as 2026-01-31' });
+const text = z.union([z.string(), z.number()], { error: 'must be text' }).transform((v) => String(v));
 
 export const ideaFrontmatterSchema = z.looseObject({
   id: text.optional(),
   slug: z.string().optional(),
   title: text.optional(),
-  type: z.string().nullable().optional(),
-  stage: z.string().optional(),
-  tags: z.union([z.array(z.string()), z.string(), z.null()]).optional(),
+  type: z.string({ error: 'must be text' }).nullable().optional(),
+  stage: z.string({ error: 'must be text' }).optional(),
+  tags: z
+    .union([z.array(z.string()), z.string(), z.null()], { error: 'must be a list of tags, e.g. [energy, local]' })
+    .optional(),
   summary: z.string().nullable().optional(),
   created: dateLike.nullable().optional(),
   updated: dateLike.nullable().optional(),
