@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+
+/**
+ * The one way the domain talks to a language model: a structured call. The answer is always an
+ * object checked against a zod schema; free text is a field of it.
+ */
+
+/** Model tiers; which model id each maps to lives in the user-editable price table. */
+export type ModelTier = 'fast' | 'standard' | 'deep';
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest<T> {
+  /** Persona system prompt and protocol rules: the stable head of every call, cached. */
+  system: string;
+  /**
+   * The conversation. Messages before `stablePrefix` (the transcript so far) are identical from one
+   * turn to the next and are marked for prompt caching; the rest is this turn's request.
+   */
+  messages: LlmMessage[];
+  stablePrefix?: number;
+  schema: z.ZodType<T>;
+  /** Name of the answer's shape (the forced tool's name), e.g. `crux_move`. */
+  schemaName: string;
+  schemaDescription?: string;
+  tier: ModelTier;
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** One metered exchange with a provider (re-asks after an invalid answer are separate calls). */
+export interface LlmCallRecord {
+  provider: string;
+  model: string;
+  tier: ModelTier;
+  usage: LlmUsage;
+  latencyMs: number;
+  costUsd: number;
+  ok: boolean;
+  /** Why the call failed or its answer was rejected, in words. */
+  error?: string;
+}
+
+export interface LlmResult<T> {
+  value: T;
+  /** Every provider call this structured call made, the failed and re-asked ones included. */
+  calls: LlmCallRecord[];
+}
+
+export type LlmFailureKind =
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server_error'
+  | 'timeout'
+  | 'network'
+  | 'auth'
+  | 'bad_request'
+  | 'truncated'
+  | 'invalid_answer'
+  | 'budget'
+  | 'cancelled';
+
+/** A call that did not produce a valid answer, after the SDK's retries and our re-asks. */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmFailureKind,
+    message: string,
+    /** The calls made before giving up (they still cost money and must be metered). */
+    readonly calls: LlmCallRecord[] = [],
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}
+
+export interface Llm {
+  /** A short label for transcripts: `anthropic`, `openai-compatible`, `simulated`, `replay`. */
+  readonly provider: string;
+  call<T>(request: LlmRequest<T>): Promise<LlmResult<T>>;
+}
