@@ -28,7 +28,14 @@ export interface LlmRequest<T> {
   schemaDescription?: string;
   tier: ModelTier;
   maxTokens: number;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
+}
+
+/** The part of an AbortSignal the domain relies on (core is compiled without DOM or Node types). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface LlmUsage {

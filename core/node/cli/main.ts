@@ -4,9 +4,10 @@ import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
 import { type CliIo, processIo } from './io';
+import { cruxCommands } from './crux-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
 
-export const commands: Command[] = [...workspaceCommands];
+export const commands: Command[] = [...workspaceCommands, ...cruxCommands];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;

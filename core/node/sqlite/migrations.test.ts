@@ -15,7 +15,7 @@ function shape(db: Database.Database): Record<string, string[]> {
   );
 }
 
-const V1: Record<string, string[]> = {
+const V1 = {
   files: ['path', 'slug', 'kind', 'size', 'mtime_ms', 'hash'],
   idea_tags: ['slug', 'tag', 'position'],
   ideas: ['slug', 'id', 'title', 'type', 'stage', 'summary', 'created', 'updated', 'folder', 'content_hash', 'row_hash', 'indexed_at'],

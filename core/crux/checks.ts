@@ -1,0 +1,67 @@
+import { isValidFalsifier } from './falsifier';
+import type { MoveRequest, ParsedMove } from './moves';
+import { checkMoveRequirements } from './moves';
+import type { CruxState, ThreadState } from './state';
+import type { BlockReason } from './vocabulary';
+import { MOVES_BY_STAGE, isDecided, isStage } from './vocabulary';
+
+// The six checks on one agent message, in the order the protocol fixes: the first failure blocks
+// the message and names the reason.
+
+export type MessageCheck =
+  | { ok: true; parsed: ParsedMove }
+  | { ok: false; reason: BlockReason; detail: string };
+
+const block = (reason: BlockReason, detail: string): MessageCheck => ({ ok: false, reason, detail });
+
+export function checkMessage(state: CruxState, thread: ThreadState, req: MoveRequest): MessageCheck {
+  // 1. A closed thread takes nothing; a thread waiting for its analysis is closed to talk too,
+  //    since its crux is already being written from the messages it has.
+  if (!isStage(thread.status)) return block('threadClosed', `thread ${thread.id} is ${thread.status}`);
+  if (thread.awaitingAnalysis) return block('threadClosed', `thread ${thread.id} is being crystallized`);
+
+  // 2. The stage's move table.
+  const stage = thread.status;
+  if (!MOVES_BY_STAGE[stage].includes(req.move)) {
+    return block('stageRestriction', `${req.move} is not allowed in ${stage}`);
+  }
+
+  // 3. Reply fan-out: only accepted replies count.
+  if (req.replyTo !== undefined) {
+    const replies = state.replyCounts[req.replyTo] ?? 0;
+    if (replies >= state.config.maxReplies) {
+      return block('replyLimit', `${req.replyTo} already has ${replies} direct replies`);
+    }
+  }
+
+  // 4. The move's own requirements.
+  const move = checkMoveRequirements(state, thread, req);
+  if (!move.ok) return block('invalidMove', move.reason);
+  const parsed = move.parsed;
+
+  // 5. Attacking evidence from the other side needs an ACCURATE steelman of its author, in this
+  //    thread, by the challenger. Uncommitted and UNCERTAIN challengers are never held to it.
+  if (parsed.move === 'CHALLENGE_EVIDENCE') {
+    const mine = thread.stances[req.agent]?.side;
+    const theirs = thread.stances[parsed.author]?.side;
+    if (isDecided(mine) && isDecided(theirs) && mine !== theirs) {
+      const understood = thread.steelmans.some(
+        (s) => s.from === req.agent && s.to === parsed.author && s.grade === 'ACCURATE',
+      );
+      if (!understood) {
+        return block('steelmanRequired', `${req.agent} needs an ACCURATE steelman of ${parsed.author} first`);
+      }
+    }
+  }
+
+  // 6. A falsifier, once offered, has to be concrete.
+  if (
+    (parsed.move === 'DECLARE_FALSIFIER' || parsed.move === 'COMMIT_POSITION') &&
+    parsed.falsifier !== undefined &&
+    !isValidFalsifier(parsed.falsifier)
+  ) {
+    return block('vagueFalsifier', 'falsifier needs a metric, a concrete threshold and a deadline, without vague words');
+  }
+
+  return { ok: true, parsed };
+}

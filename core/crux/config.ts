@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { SteelmanRule } from './vocabulary';
+
+/** Every knob of the protocol. A debate stores the fully resolved config so a replay never
+ *  depends on defaults that may change later. */
+export interface CruxConfig {
+  budgets: { DISCOVERY: number; CRUX_LOCK: number; EVIDENCE: number };
+  /** An early DISCOVERY exit needs at least this many stage messages, the proposal included. */
+  earlyExitMinMessages: number;
+  discoveryExtensions: number;
+  discoveryExtensionBudget: number;
+  lockRetryBudget: number;
+  /** Counts failures: reaching this many failed attempts closes the thread as FAILED_LOCK. */
+  maxLockAttempts: number;
+  steelmanRule: SteelmanRule;
+  evidenceStability: { minMessages: number; window: number };
+  threadHardCap: number;
+  maxActiveThreads: number;
+  maxReplies: number;
+  coalitions: { minCruxes: number; minPositions: number; threshold: number };
+}
+
+export const DEFAULT_CONFIG: CruxConfig = {
+  budgets: { DISCOVERY: 8, CRUX_LOCK: 8, EVIDENCE: 14 },
+  earlyExitMinMessages: 6,
+  discoveryExtensions: 1,
+  discoveryExtensionBudget: 4,
+  lockRetryBudget: 4,
+  maxLockAttempts: 3,
+  steelmanRule: 'each-across',
+  evidenceStability: { minMessages: 8, window: 6 },
+  threadHardCap: 40,
+  maxActiveThreads: 4,
+  maxReplies: 2,
+  coalitions: { minCruxes: 2, minPositions: 2, threshold: 0.7 },
+};
+
+const count = z.number().int().nonnegative();
+const positive = z.number().int().positive();
+
+/** Overrides as written in a debate line: every key optional, nested groups partial. */
+export const configOverridesSchema = z.object({
+  budgets: z.object({ DISCOVERY: positive, CRUX_LOCK: positive, EVIDENCE: positive }).partial().optional(),
+  earlyExitMinMessages: positive.optional(),
+  discoveryExtensions: count.optional(),
+  discoveryExtensionBudget: positive.optional(),
+  lockRetryBudget: positive.optional(),
+  maxLockAttempts: positive.optional(),
+  steelmanRule: z.enum(['each-across', 'pairwise']).optional(),
+  evidenceStability: z.object({ minMessages: positive, window: positive }).partial().optional(),
+  threadHardCap: positive.optional(),
+  maxActiveThreads: positive.optional(),
+  maxReplies: positive.optional(),
+  coalitions: z
+    .object({ minCruxes: positive, minPositions: positive, threshold: z.number().min(0).max(1) })
+    .partial()
+    .optional(),
+});
+export type CruxConfigOverrides = z.infer<typeof configOverridesSchema>;
+
+export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {
+  const d = DEFAULT_CONFIG;
+  return {
+    budgets: { ...d.budgets, ...overrides.budgets },
+    earlyExitMinMessages: overrides.earlyExitMinMessages ?? d.earlyExitMinMessages,
+    discoveryExtensions: overrides.discoveryExtensions ?? d.discoveryExtensions,
+    discoveryExtensionBudget: overrides.discoveryExtensionBudget ?? d.discoveryExtensionBudget,
+    lockRetryBudget: overrides.lockRetryBudget ?? d.lockRetryBudget,
+    maxLockAttempts: overrides.maxLockAttempts ?? d.maxLockAttempts,
+    steelmanRule: overrides.steelmanRule ?? d.steelmanRule,
+    evidenceStability: { ...d.evidenceStability, ...overrides.evidenceStability },
+    threadHardCap: overrides.threadHardCap ?? d.threadHardCap,
+    maxActiveThreads: overrides.maxActiveThreads ?? d.maxActiveThreads,
+    maxReplies: overrides.maxReplies ?? d.maxReplies,
+    coalitions: { ...d.coalitions, ...overrides.coalitions },
+  };
+}

@@ -1,0 +1,37 @@
+import type { AnalysisOutput } from './analysis';
+import type { CoalitionLabel } from './state';
+import type { Move } from './vocabulary';
+
+// What a driver may feed the state machine. The replay driver builds these from script lines;
+// a live driver will build them from agent turns and LLM answers.
+
+export type CruxInput =
+  /** A thread declared outright: no spawn gate applies. */
+  | { kind: 'thread'; id: string; topic: string; binaryQuestion?: string }
+  /** A proposal that must pass the spawn gates. */
+  | {
+      kind: 'propose_thread';
+      id: string;
+      by: string;
+      topic: string;
+      binaryQuestion?: string | null;
+      supporters: string[];
+    }
+  | {
+      kind: 'message';
+      thread: string;
+      agent: string;
+      move: Move;
+      content: string;
+      replyTo?: string;
+      meta?: Record<string, unknown>;
+    }
+  /** Free moderator text: always allowed, never budgeted. */
+  | { kind: 'moderator_message'; thread: string; content: string }
+  /** The answer to an `analyse` effect. */
+  | { kind: 'crystallize_output'; thread: string; output: AnalysisOutput }
+  | { kind: 'coalition_labels'; labels: CoalitionLabel[] }
+  /** For an engine that retires threads itself (merging duplicates, dropping idle ones). */
+  | { kind: 'close_thread'; thread: string; status: 'STALE' | 'MERGED' }
+  /** A debate-level limit (time, messages, money) stopped the debate. */
+  | { kind: 'stop'; reason: string };

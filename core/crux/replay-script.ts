@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import type { AnalysisOutput } from './analysis';
+import { analysisOutputSchema } from './analysis';
+import type { CruxConfigOverrides } from './config';
+import { configOverridesSchema } from './config';
+import { ScriptError } from './errors';
+import { HORIZONS, MOVES, SIDES } from './vocabulary';
+
+// The replay script format: JSON Lines, one object per line, `type` naming the kind. Parsing only
+// checks each line's own shape; cross-references (agents, threads) are checked as lines apply.
+
+const id = z.string().min(1);
+
+export const agentSchema = z.object({
+  id,
+  name: z.string().optional(),
+  topClaim: z
+    .object({ statement: z.string(), side: z.enum(SIDES), confidence: z.number().min(0).max(1) })
+    .optional(),
+  defaultHorizon: z.enum(HORIZONS).optional(),
+});
+
+export const debateLineSchema = z.object({
+  type: z.literal('debate'),
+  topic: z.string(),
+  agents: z.array(agentSchema).min(2).max(12),
+  config: configOverridesSchema.optional(),
+});
+
+export const threadLineSchema = z.object({
+  type: z.literal('thread'),
+  id,
+  topic: z.string(),
+  binaryQuestion: z.string().optional(),
+});
+
+export const messageLineSchema = z.object({
+  type: z.literal('message'),
+  thread: id,
+  agent: id,
+  move: z.enum(MOVES),
+  content: z.string().default(''),
+  replyTo: id.nullish(),
+  meta: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const proposeThreadLineSchema = z.object({
+  type: z.literal('propose_thread'),
+  id,
+  by: id,
+  topic: z.string(),
+  binaryQuestion: z.string().nullish(),
+  supporters: z.array(id),
+});
+
+export const crystallizeLineSchema = z.object({
+  type: z.literal('crystallize'),
+  thread: id,
+  output: analysisOutputSchema,
+});
+
+export const coalitionLabelsLineSchema = z.object({
+  type: z.literal('coalition_labels'),
+  labels: z.array(z.object({ members: z.array(id).min(1), label: z.string() })),
+});
+
+const LINE_SCHEMAS = {
+  debate: debateLineSchema,
+  thread: threadLineSchema,
+  message: messageLineSchema,
+  propose_thread: proposeThreadLineSchema,
+  crystallize: crystallizeLineSchema,
+  coalition_labels: coalitionLabelsLineSchema,
+} as const;
+
+export type DebateLine = z.infer<typeof debateLineSchema>;
+export type ThreadLine = z.infer<typeof threadLineSchema>;
+export type MessageLine = z.infer<typeof messageLineSchema>;
+export type ProposeThreadLine = z.infer<typeof proposeThreadLineSchema>;
+export type CrystallizeLine = z.infer<typeof crystallizeLineSchema>;
+export type CoalitionLabelsLine = z.infer<typeof coalitionLabelsLineSchema>;
+export type ScriptLine =
+  | DebateLine
+  | ThreadLine
+  | MessageLine
+  | ProposeThreadLine
+  | CrystallizeLine
+  | CoalitionLabelsLine;
+
+export interface Numbered<T> {
+  /** 1-based line number in the file, blank lines included. */
+  line: number;
+  entry: T;
+}
+
+export interface ParsedScript {
+  debate: Numbered<DebateLine & { config: CruxConfigOverrides }>;
+  /** thread, message and propose_thread lines, in file order. */
+  steps: Numbered<ThreadLine | MessageLine | ProposeThreadLine>[];
+  /** crystallize lines by thread id. */
+  crystallize: Record<string, Numbered<{ output: AnalysisOutput }>>;
+  coalitionLabels: Numbered<CoalitionLabelsLine>[];
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'schema violation';
+  const path = issue.path.map(String).join('.');
+  return `schema violation${path ? ` at ${path}` : ''}: ${issue.message}`;
+}
+
+export function parseLine(text: string, line: number): ScriptLine {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ScriptError(line, `malformed JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ScriptError(line, 'schema violation: a line must be a JSON object');
+  }
+  const type = (raw as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(type in LINE_SCHEMAS)) {
+    throw new ScriptError(line, `schema violation at type: unknown line type ${JSON.stringify(type)}`);
+  }
+  const parsed = LINE_SCHEMAS[type as keyof typeof LINE_SCHEMAS].safeParse(raw);
+  if (!parsed.success) throw new ScriptError(line, describeIssue(parsed.error));
+  return parsed.data;
+}
+
+/** Splits and parses a whole script; `crystallize` and `coalition_labels` lines are gathered apart. */
+export function parseScript(text: string): ParsedScript {
+  const lines = text.split(/\r?\n/);
+  let debate: ParsedScript['debate'] | undefined;
+  const steps: ParsedScript['steps'] = [];
+  const crystallize: ParsedScript['crystallize'] = {};
+  const coalitionLabels: ParsedScript['coalitionLabels'] = [];
+
+  lines.forEach((textLine, index) => {
+    const line = index + 1;
+    if (textLine.trim() === '') return;
+    const entry = parseLine(textLine, line);
+    if (!debate) {
+      if (entry.type !== 'debate') throw new ScriptError(line, 'the first line must be a debate line');
+      debate = { line, entry: { ...entry, config: entry.config ?? {} } };
+      return;
+    }
+    switch (entry.type) {
+      case 'debate':
+        throw new ScriptError(line, `a second debate line (the first is line ${debate.line})`);
+      case 'crystallize': {
+        const earlier = crystallize[entry.thread];
+        if (earlier) {
+          throw new ScriptError(line, `a second crystallize line for thread "${entry.thread}" (first on line ${earlier.line})`);
+        }
+        crystallize[entry.thread] = { line, entry: { output: entry.output } };
+        return;
+      }
+      case 'coalition_labels':
+        coalitionLabels.push({ line, entry });
+        return;
+      default:
+        steps.push({ line, entry });
+    }
+  });
+
+  if (!debate) throw new ScriptError(1, 'empty script: the first line must be a debate line');
+  return { debate, steps, crystallize, coalitionLabels };
+}

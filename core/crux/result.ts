@@ -1,0 +1,204 @@
+import type { CommonGroundItem } from './analysis';
+import type { Coalition, CrystallizedCrux } from './coalitions';
+import { findCoalitions } from './coalitions';
+import type { CruxRecord, CruxState, FinalPosition, SteelmanPair, ThreadState } from './state';
+import { isOpen } from './state';
+import type { BlockReason, Horizon, InterventionKind, Regime, SpawnRejection, ThreadStatus } from './vocabulary';
+
+// The debate's outcome in the shape the CLI prints and the checks compare. It is derived from the
+// state alone, so it can be computed at any time (mid-debate it simply says `partial`).
+
+export interface CruxSummary {
+  question: string;
+  positions: Record<string, FinalPosition>;
+  resolutionCriteria: string[];
+  counterfactual: Record<string, { wouldFlip: boolean; why: string }>;
+  dcg: { coverage: number; polarity: number; impact: number; score: number };
+  horizonByAgent: Record<string, Horizon>;
+  dominantHorizon: Horizon | null;
+  steelmanPairs: SteelmanPair[];
+  validated: boolean;
+  validationFailures: string[];
+  /** Beyond the required shape: kept so a reader sees the whole crux. */
+  commonGround: CommonGroundItem[];
+  concessions: CruxRecord['concessions'];
+  confidence: number;
+}
+
+export interface ThreadResult {
+  id: string;
+  topic: string;
+  status: ThreadStatus;
+  binaryQuestion: string | null;
+  participants: string[];
+  stages: {
+    discovery: { messages: number };
+    cruxLock: { messages: number; lockAttempts: number };
+    evidence: { messages: number };
+  };
+  lockFailures: string[];
+  crux: CruxSummary | null;
+}
+
+export interface SystemMetrics {
+  messagesTotal: number;
+  messagesBlocked: number;
+  reasonsBlocked: Record<BlockReason, number>;
+  moderatorInterventions: Record<InterventionKind, number>;
+  cruxLockAttempts: number;
+  cruxLockSuccesses: number;
+  cruxLockFailures: number;
+  steelmanAttempts: number;
+  steelmanRetries: number;
+  steelmanAccuracyRate: number;
+  cheapConcessions: number;
+  horizonMismatches: number;
+  dcgPromotions: number;
+  threadsSpawned: number;
+  threadSpawnRejections: Record<SpawnRejection, number>;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd: number;
+}
+
+export interface CruxResult {
+  topic: string;
+  regime: Regime;
+  primaryCrux: string | null;
+  irreducibleCruxes: string[];
+  commonGround: CommonGroundItem[];
+  coalitions: Coalition[];
+  threads: ThreadResult[];
+  systemMetrics: SystemMetrics;
+}
+
+/** Model usage, filled in by a live driver; a replay makes no model calls. */
+export interface LlmUsage {
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd: number;
+}
+
+export const NO_LLM_USAGE: LlmUsage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, costUsd: 0 };
+
+/** Half-up rounding that is not fooled by binary fractions (1.005 → 1.01). */
+export function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round((value + Number.EPSILON * Math.max(1, Math.abs(value))) * factor) / factor;
+}
+
+/** Every non-UNCERTAIN position agrees, and there is at least one. */
+export function isFullAgreement(crux: CruxRecord): boolean {
+  const decided = Object.values(crux.positions)
+    .map((p) => p.side)
+    .filter((s) => s !== 'UNCERTAIN');
+  return decided.length > 0 && decided.every((s) => s === decided[0]);
+}
+
+function crystallizedCruxes(state: CruxState): CrystallizedCrux[] {
+  const out: CrystallizedCrux[] = [];
+  for (const id of state.crystallized) {
+    const crux = state.threads.find((t) => t.id === id)?.crux;
+    if (crux) out.push({ thread: id, crux });
+  }
+  return out;
+}
+
+function summarize(crux: CruxRecord): CruxSummary {
+  return {
+    question: crux.question,
+    positions: crux.positions,
+    resolutionCriteria: crux.resolutionCriteria,
+    counterfactual: crux.counterfactual,
+    dcg: {
+      coverage: round(crux.dcg.coverage, 2),
+      polarity: round(crux.dcg.polarity, 2),
+      impact: round(crux.dcg.impact, 2),
+      score: round(crux.dcg.score, 2),
+    },
+    horizonByAgent: crux.horizonByAgent,
+    dominantHorizon: crux.dominantHorizon,
+    steelmanPairs: crux.steelmanPairs,
+    validated: crux.validated,
+    validationFailures: crux.validationFailures,
+    commonGround: crux.commonGround,
+    concessions: crux.concessions,
+    confidence: crux.confidence,
+  };
+}
+
+function threadResult(thread: ThreadState): ThreadResult {
+  return {
+    id: thread.id,
+    topic: thread.topic,
+    status: thread.status,
+    binaryQuestion: thread.binaryQuestion,
+    participants: thread.participants,
+    stages: {
+      discovery: { messages: thread.messages.DISCOVERY },
+      cruxLock: { messages: thread.messages.CRUX_LOCK, lockAttempts: thread.lockAttempts },
+      evidence: { messages: thread.messages.EVIDENCE },
+    },
+    lockFailures: thread.lastLockFailures,
+    crux: thread.crux ? summarize(thread.crux) : null,
+  };
+}
+
+export function buildResult(state: CruxState, usage: LlmUsage = NO_LLM_USAGE): CruxResult {
+  const cruxes = crystallizedCruxes(state);
+
+  // Stable sort: equal DCG keeps crystallization order.
+  const irreducible = cruxes
+    .filter(({ crux }) => crux.validated)
+    .sort((a, b) => b.crux.dcg.score - a.crux.dcg.score)
+    .map(({ thread }) => thread);
+
+  const agreed = cruxes.filter(({ crux }) => isFullAgreement(crux));
+  const commonGround: CommonGroundItem[] = [
+    ...cruxes.flatMap(({ crux }) => crux.commonGround),
+    ...agreed.map(({ crux }) => ({ statement: crux.question, type: 'crux' })),
+  ];
+
+  let regime: Regime;
+  if (state.threads.some(isOpen)) regime = 'partial';
+  else if (irreducible.length > 0) regime = 'polarized';
+  else if (agreed.length > 0) regime = 'consensus';
+  else regime = 'inconclusive';
+
+  const c = state.counters;
+  const result = JSON.parse(
+    JSON.stringify({
+      topic: state.topic,
+      regime,
+      primaryCrux: irreducible[0] ?? null,
+      irreducibleCruxes: irreducible,
+      commonGround,
+      coalitions: findCoalitions(state.agents, cruxes, state.config.coalitions, state.coalitionLabels),
+      threads: state.threads.map(threadResult),
+      systemMetrics: {
+        messagesTotal: c.messagesTotal,
+        messagesBlocked: c.messagesBlocked,
+        reasonsBlocked: c.reasonsBlocked,
+        moderatorInterventions: c.moderatorInterventions,
+        cruxLockAttempts: c.cruxLockAttempts,
+        cruxLockSuccesses: c.cruxLockSuccesses,
+        cruxLockFailures: c.cruxLockFailures,
+        steelmanAttempts: c.steelmanAttempts,
+        steelmanRetries: c.steelmanRetries,
+        steelmanAccuracyRate: c.steelmanGraded === 0 ? 0 : round(c.steelmanAccurate / c.steelmanGraded, 4),
+        cheapConcessions: c.cheapConcessions,
+        horizonMismatches: c.horizonMismatches,
+        dcgPromotions: c.dcgPromotions,
+        threadsSpawned: c.threadsSpawned,
+        threadSpawnRejections: c.threadSpawnRejections,
+        ...usage,
+      },
+    } satisfies CruxResult),
+  ) as CruxResult;
+  // A detached copy: callers may keep or change the result without reaching into the state.
+  return result;
+}

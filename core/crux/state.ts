@@ -1,0 +1,322 @@
+import type { CommonGroundItem } from './analysis';
+import type { CruxConfig } from './config';
+import type { Falsifier } from './falsifier';
+import type {
+  BlockReason,
+  Horizon,
+  InterventionKind,
+  Move,
+  Side,
+  SpawnRejection,
+  SteelmanGrade,
+  ThreadStatus,
+} from './vocabulary';
+import { BLOCK_REASONS, INTERVENTION_KINDS, SPAWN_REJECTIONS } from './vocabulary';
+
+// The whole debate as one plain JSON value: no classes, no Maps, no functions. That keeps it
+// serializable, comparable with toEqual, and rebuildable later by folding the event log.
+// Records keyed by agent id hold data only; whenever order matters the code walks `agents`.
+
+export interface AgentProfile {
+  id: string;
+  name: string;
+  topClaim?: { statement: string; side: Side; confidence: number };
+  defaultHorizon?: Horizon;
+}
+
+export interface TranscriptEntry {
+  /** `m<n>` for agent messages (blocked ones included), `mod<n>` for the moderator. */
+  id: string;
+  thread: string;
+  /** null for the moderator. */
+  author: string | null;
+  move: Move | null;
+  content: string;
+  replyTo?: string;
+  meta?: Record<string, unknown>;
+  /** The thread's status when the message arrived. */
+  status: ThreadStatus;
+  accepted: boolean;
+  blockedReason?: BlockReason;
+  intervention?: InterventionKind;
+  target?: string;
+  /** Set on accepted messages that changed the author's side; evidence stability reads it. */
+  sideChanged?: boolean;
+}
+
+export interface Commitment {
+  side: Side;
+  confidence: number;
+  horizon: Horizon;
+  /** The commit message's text: the statement of an omitted position at crystallization. */
+  statement: string;
+  messageId: string;
+}
+
+/** An agent's current side in a thread: set by a commit, moved by updates and concessions. */
+export interface Stance {
+  side: Side;
+  confidence?: number;
+}
+
+export interface SteelmanAttempt {
+  from: string;
+  to: string;
+  grade: SteelmanGrade;
+  /** STEELMAN messages for this from→to so far; the latest one is the live attempt. */
+  attempts: number;
+  /** The message that opened the live attempt; its number orders "latest PENDING". */
+  messageId: string;
+  openedAt: number;
+}
+
+export interface Concession {
+  agent: string;
+  proposition: string;
+  topClaimChanged: boolean;
+  messageId: string;
+}
+
+export interface CandidateCrux {
+  by: string;
+  question: string;
+  messageId: string;
+}
+
+export interface LockedCrux {
+  question: string;
+  attempt: number;
+  messageId: string;
+  commitments: Record<string, Commitment>;
+}
+
+export interface FinalPosition {
+  side: Side;
+  statement: string;
+  confidence: number;
+  falsifier?: Falsifier;
+}
+
+export interface Dcg {
+  coverage: number;
+  polarity: number;
+  impact: number;
+  score: number;
+}
+
+export interface SteelmanPair {
+  from: string;
+  to: string;
+  grade: SteelmanGrade;
+  attempts: number;
+}
+
+/** A crystallized crux, with unrounded numbers; rounding happens only in the result. */
+export interface CruxRecord {
+  question: string;
+  positions: Record<string, FinalPosition>;
+  resolutionCriteria: string[];
+  counterfactual: Record<string, { wouldFlip: boolean; why: string }>;
+  commonGround: CommonGroundItem[];
+  /** The analysis' own confidence, the crux's weight in coalition similarity. */
+  confidence: number;
+  dcg: Dcg;
+  horizonByAgent: Record<string, Horizon>;
+  dominantHorizon: Horizon | null;
+  steelmanPairs: SteelmanPair[];
+  concessions: Concession[];
+  validated: boolean;
+  validationFailures: string[];
+}
+
+export interface StageCounts {
+  DISCOVERY: number;
+  CRUX_LOCK: number;
+  EVIDENCE: number;
+}
+
+export interface ThreadState {
+  id: string;
+  topic: string;
+  status: ThreadStatus;
+  binaryQuestion: string | null;
+  /** `script` for a thread line (no gate), `spawn` for an accepted proposal. */
+  origin: 'script' | 'spawn';
+  proposedBy?: string;
+  supporters?: string[];
+  /** Current budgets, grown by extensions and lock retries. */
+  budgets: StageCounts;
+  /** Accepted agent messages per stage. */
+  messages: StageCounts;
+  discoveryAuthors: string[];
+  discoveryExtensionsUsed: number;
+  /** Counted lock attempts: failures plus the success, if any. */
+  lockAttempts: number;
+  lockFailureCount: number;
+  lastLockFailures: string[];
+  participants: string[];
+  commitments: Record<string, Commitment>;
+  stances: Record<string, Stance>;
+  /** Each agent's latest *valid* falsifier in this thread. */
+  falsifiers: Record<string, Falsifier>;
+  steelmans: SteelmanAttempt[];
+  horizonAlignmentIssued: boolean;
+  /** Ids of the accepted EVIDENCE messages, in order: stability and orbiting windows. */
+  evidenceMessages: string[];
+  /** EVIDENCE message count at the last orbiting intervention (0 = none yet). */
+  orbitMark: number;
+  candidateCruxes: CandidateCrux[];
+  concessions: Concession[];
+  lockedCrux: LockedCrux | null;
+  /** Crystallization was requested and its analysis has not arrived yet. */
+  awaitingAnalysis: boolean;
+  crux: CruxRecord | null;
+}
+
+export interface CruxCounters {
+  messagesTotal: number;
+  messagesBlocked: number;
+  reasonsBlocked: Record<BlockReason, number>;
+  moderatorInterventions: Record<InterventionKind, number>;
+  cruxLockAttempts: number;
+  cruxLockSuccesses: number;
+  cruxLockFailures: number;
+  steelmanAttempts: number;
+  steelmanRetries: number;
+  steelmanGraded: number;
+  steelmanAccurate: number;
+  cheapConcessions: number;
+  horizonMismatches: number;
+  dcgPromotions: number;
+  threadsSpawned: number;
+  threadSpawnRejections: Record<SpawnRejection, number>;
+}
+
+export interface CoalitionLabel {
+  members: string[];
+  label: string;
+}
+
+export interface CruxState {
+  topic: string;
+  agents: AgentProfile[];
+  config: CruxConfig;
+  /** In creation order, which is also the order of the result's thread list. */
+  threads: ThreadState[];
+  transcript: TranscriptEntry[];
+  /** Accepted direct replies per message id. */
+  replyCounts: Record<string, number>;
+  messageSeq: number;
+  moderatorSeq: number;
+  counters: CruxCounters;
+  /** Thread ids in crystallization order. */
+  crystallized: string[];
+  primaryCrux: string | null;
+  coalitionLabels: CoalitionLabel[];
+  /** Set when a debate-level limit stopped the debate. */
+  stoppedBy: string | null;
+}
+
+function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const k of keys) out[k] = 0;
+  return out;
+}
+
+export function emptyCounters(): CruxCounters {
+  return {
+    messagesTotal: 0,
+    messagesBlocked: 0,
+    reasonsBlocked: zeroes(BLOCK_REASONS),
+    moderatorInterventions: zeroes(INTERVENTION_KINDS),
+    cruxLockAttempts: 0,
+    cruxLockSuccesses: 0,
+    cruxLockFailures: 0,
+    steelmanAttempts: 0,
+    steelmanRetries: 0,
+    steelmanGraded: 0,
+    steelmanAccurate: 0,
+    cheapConcessions: 0,
+    horizonMismatches: 0,
+    dcgPromotions: 0,
+    threadsSpawned: 0,
+    threadSpawnRejections: zeroes(SPAWN_REJECTIONS),
+  };
+}
+
+export interface DebateSetup {
+  topic: string;
+  agents: AgentProfile[];
+  config: CruxConfig;
+}
+
+export function createState(setup: DebateSetup): CruxState {
+  return {
+    topic: setup.topic,
+    agents: setup.agents.map((a) => ({ ...a })),
+    config: setup.config,
+    threads: [],
+    transcript: [],
+    replyCounts: {},
+    messageSeq: 0,
+    moderatorSeq: 0,
+    counters: emptyCounters(),
+    crystallized: [],
+    primaryCrux: null,
+    coalitionLabels: [],
+    stoppedBy: null,
+  };
+}
+
+export function newThread(
+  id: string,
+  topic: string,
+  binaryQuestion: string | null,
+  config: CruxConfig,
+  origin: ThreadState['origin'],
+): ThreadState {
+  return {
+    id,
+    topic,
+    status: 'DISCOVERY',
+    binaryQuestion,
+    origin,
+    budgets: { ...config.budgets },
+    messages: { DISCOVERY: 0, CRUX_LOCK: 0, EVIDENCE: 0 },
+    discoveryAuthors: [],
+    discoveryExtensionsUsed: 0,
+    lockAttempts: 0,
+    lockFailureCount: 0,
+    lastLockFailures: [],
+    participants: [],
+    commitments: {},
+    stances: {},
+    falsifiers: {},
+    steelmans: [],
+    horizonAlignmentIssued: false,
+    evidenceMessages: [],
+    orbitMark: 0,
+    candidateCruxes: [],
+    concessions: [],
+    lockedCrux: null,
+    awaitingAnalysis: false,
+    crux: null,
+  };
+}
+
+/** Open = still in one of the three stages (a thread awaiting its analysis is still open). */
+export function isOpen(thread: ThreadState): boolean {
+  return thread.status === 'DISCOVERY' || thread.status === 'CRUX_LOCK' || thread.status === 'EVIDENCE';
+}
+
+export function totalMessages(thread: ThreadState): number {
+  return thread.messages.DISCOVERY + thread.messages.CRUX_LOCK + thread.messages.EVIDENCE;
+}
+
+export function findThread(state: CruxState, id: string): ThreadState | undefined {
+  return state.threads.find((t) => t.id === id);
+}
+
+export function isAgent(state: CruxState, id: unknown): id is string {
+  return typeof id === 'string' && state.agents.some((a) => a.id === id);
+}
