@@ -16,9 +16,9 @@ export function afterEvidenceMessage(ctx: StepContext, thread: ThreadState): voi
   const { state } = ctx;
   const cfg = state.config;
   const count = thread.messages.EVIDENCE;
-  const entries = thread.evidenceMessages
-    .map((id) => state.transcript.find((m) => m.id === id))
-    .filter((m): m is TranscriptEntry => m !== undefined);
+  // Only the last few messages matter; looking them up from the end of the transcript keeps a long
+  // debate linear instead of scanning the whole transcript for every evidence message.
+  const entries = recentEntries(state.transcript, thread.evidenceMessages.slice(-Math.max(ORBIT_WINDOW, cfg.evidenceStability.window)));
 
   if (count >= thread.budgets.EVIDENCE) {
     requestCrystallization(ctx, thread, 'budget');
@@ -37,4 +37,15 @@ export function afterEvidenceMessage(ctx: StepContext, thread: ThreadState): voi
     thread.orbitMark = count;
     intervene(ctx, thread, 'COMMIT_REQUEST');
   }
+}
+
+/** The transcript entries with the given ids, in the order of `ids`, found by scanning backwards. */
+function recentEntries(transcript: readonly TranscriptEntry[], ids: readonly string[]): TranscriptEntry[] {
+  const wanted = new Set(ids);
+  const found = new Map<string, TranscriptEntry>();
+  for (let i = transcript.length - 1; i >= 0 && found.size < wanted.size; i--) {
+    const entry = transcript[i] as TranscriptEntry;
+    if (wanted.has(entry.id)) found.set(entry.id, entry);
+  }
+  return ids.map((id) => found.get(id)).filter((m): m is TranscriptEntry => m !== undefined);
 }

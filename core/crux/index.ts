@@ -17,5 +17,5 @@ export { buildResult } from './result';
 export type { AgentProfile, CruxState, DebateSetup, ThreadState } from './state';
 export { createState } from './state';
 export type { StepResult } from './step';
-export { step } from './step';
+export { advance, step } from './step';
 export * from './vocabulary';

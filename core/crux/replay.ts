@@ -8,7 +8,7 @@ import type { CruxResult } from './result';
 import { buildResult } from './result';
 import type { AgentProfile, CruxState } from './state';
 import { createState } from './state';
-import { step } from './step';
+import { advance } from './step';
 
 // The replay driver: feeds a script's lines to the state machine in order and answers its
 // `analyse` requests from the script's crystallize lines. It is the protocol's test harness, so
@@ -44,7 +44,7 @@ export function replayScript(scriptText: string): ReplayRun {
   const apply = (input: CruxInput, line: number) => {
     let out: ReturnType<typeof step>;
     try {
-      out = step(state, input);
+      out = advance(state, input);
     } catch (e) {
       if (e instanceof CruxInputError) throw new ScriptError(line, e.message);
       throw e;

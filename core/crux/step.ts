@@ -28,7 +28,17 @@ export interface StepResult {
  * for replaying a log). Inputs the machine cannot make sense of throw a CruxInputError.
  */
 export function step(state: CruxState, input: CruxInput): StepResult {
-  const ctx: StepContext = { state: copy(state), events: [], effects: [] };
+  return advance(copy(state), input);
+}
+
+/**
+ * The same transition applied to `state` itself, for drivers that keep only the latest state (the
+ * replay driver, the live engine). Copying a state that grows with every message would make a long
+ * debate quadratic; advancing in place keeps it linear. After a CruxInputError the state may be
+ * partly changed, so a driver treats that error as the end of the run.
+ */
+export function advance(state: CruxState, input: CruxInput): StepResult {
+  const ctx: StepContext = { state, events: [], effects: [] };
   switch (input.kind) {
     case 'thread':
       openThread(ctx, input.id, input.topic, input.binaryQuestion);
