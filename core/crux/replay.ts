@@ -42,7 +42,7 @@ export function replayScript(scriptText: string): ReplayRun {
   const events: CruxEvent[] = [];
 
   const apply = (input: CruxInput, line: number) => {
-    let out: ReturnType<typeof step>;
+    let out: ReturnType<typeof advance>;
     try {
       out = advance(state, input);
     } catch (e) {
