@@ -36,7 +36,9 @@ export function generateCruxScript(options: { agents: number; threads: number; m
     for (let i = 0; i < 5; i++) msg(agents[i % 2] as string, i % 2 ? 'CHALLENGE' : 'CLAIM');
     msg(agents[1] as string, 'PROPOSE_CRUX', { question: `Will policy ${t} raise output within 18 months?` });
     // CRUX_LOCK: everyone commits (alternating sides), steelmans a neighbour of the other side, and is graded.
-    agents.forEach((a, i) => msg(a, 'COMMIT_POSITION', { side: i % 2 ? 'NO' : 'YES', confidence: 0.7, horizon: '5y', falsifier: falsifier() }));
+    agents.forEach((a, i) => {
+      msg(a, 'COMMIT_POSITION', { side: i % 2 ? 'NO' : 'YES', confidence: 0.7, horizon: '5y', falsifier: falsifier() });
+    });
     agents.forEach((a, i) => {
       const target = agents[(i + 1) % agents.length] as string;
       msg(a, 'STEELMAN', { steelmanTarget: target });

@@ -38,6 +38,8 @@ export interface TranscriptEntry {
   status: ThreadStatus;
   accepted: boolean;
   blockedReason?: BlockReason;
+  /** What exactly was wrong, in words an agent can act on when it is asked again. */
+  blockedDetail?: string;
   intervention?: InterventionKind;
   target?: string;
   /** Set on accepted messages that changed the author's side; evidence stability reads it. */

@@ -117,6 +117,7 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
   if (!check.ok) {
     // Blocked messages stay in the transcript (the agent said it) but count toward nothing.
     entry.blockedReason = check.reason;
+    entry.blockedDetail = check.detail;
     state.counters.messagesBlocked += 1;
     state.counters.reasonsBlocked[check.reason] += 1;
     emit(ctx, { type: 'message_blocked', ...base, reason: check.reason, detail: check.detail });

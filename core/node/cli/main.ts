@@ -5,9 +5,10 @@ import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
 import { type CliIo, processIo } from './io';
 import { cruxCommands } from './crux-commands';
+import { debateCommands } from './debate-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
 
-export const commands: Command[] = [...workspaceCommands, ...cruxCommands];
+export const commands: Command[] = [...workspaceCommands, ...cruxCommands, ...debateCommands];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;

@@ -1,0 +1,86 @@
+import type { CruxResult } from './result';
+import type { CruxState, TranscriptEntry } from './state';
+
+/**
+ * The readable transcript of a crux debate (`debates/<id>.md`), written beside its JSONL log. It is
+ * for people: threads in order, every message with its id (so notes can cite `m12`), refused moves
+ * and moderator interventions marked, then the cruxes that came out.
+ */
+export interface TranscriptMeta {
+  id: string;
+  provider: string;
+  seed: number | null;
+  status: string;
+  reason: string | null;
+  notes: readonly string[];
+  createdAt: string;
+}
+
+function line(entry: TranscriptEntry, names: ReadonlyMap<string, string>): string {
+  if (entry.author === null) {
+    return `> **moderator**${entry.intervention ? ` · ${entry.intervention}` : ''}${entry.target ? ` → ${names.get(entry.target) ?? entry.target}` : ''} \`${entry.id}\`\n> ${entry.content}`;
+  }
+  const who = names.get(entry.author) ?? entry.author;
+  const reply = entry.replyTo ? ` ↩ \`${entry.replyTo}\`` : '';
+  const meta = entry.meta ?? {};
+  const details: string[] = [];
+  if (typeof meta.question === 'string') details.push(`question: ${meta.question}`);
+  if (typeof meta.side === 'string') details.push(`side: ${meta.side}${typeof meta.confidence === 'number' ? ` (${meta.confidence})` : ''}${typeof meta.horizon === 'string' ? `, ${meta.horizon}` : ''}`);
+  const f = meta.falsifier as { metric?: string; threshold?: string; deadline?: string } | undefined;
+  if (f && typeof f === 'object') details.push(`falsifier: ${f.metric ?? '?'} — ${f.threshold ?? '?'} by ${f.deadline ?? '?'}`);
+  if (typeof meta.steelmanTarget === 'string') details.push(`steelman of ${names.get(meta.steelmanTarget) ?? meta.steelmanTarget}`);
+  if (typeof meta.steelmanGrade === 'string') details.push(`grade: ${meta.steelmanGrade}`);
+  if (typeof meta.concededProposition === 'string') details.push(`concedes: ${meta.concededProposition}`);
+  const extra = details.length > 0 ? `\n  ${details.map((d) => `_${d}_`).join(' · ')}` : '';
+  const head = `- \`${entry.id}\` **${who}** · ${entry.move}${reply}`;
+  if (!entry.accepted) return `${head} · ~~refused: ${entry.blockedReason}~~${entry.blockedDetail ? ` (${entry.blockedDetail})` : ''}\n  ${entry.content}`;
+  return `${head}\n  ${entry.content}${extra}`;
+}
+
+export function renderTranscript(state: CruxState, result: CruxResult, meta: TranscriptMeta): string {
+  const names = new Map(state.agents.map((a) => [a.id, a.name]));
+  const simulated = meta.provider === 'simulated';
+  const out: string[] = [
+    '---',
+    `debate: ${JSON.stringify(meta.id)}`,
+    'protocol: crux',
+    `topic: ${JSON.stringify(state.topic)}`,
+    `provider: ${meta.provider}`,
+    ...(meta.seed !== null ? [`seed: ${meta.seed}`] : []),
+    `status: ${meta.status}`,
+    `regime: ${result.regime}`,
+    `created: ${meta.createdAt}`,
+    '---',
+    `# Crux debate: ${state.topic}`,
+    '',
+  ];
+  if (simulated) {
+    out.push(`> **Simulated debate.** Every message below was produced offline by the simulator (seed ${meta.seed}), not by a model. It shows how the protocol works; its content is not evidence of anything.`, '');
+  }
+  out.push(`Status: **${meta.status}**${meta.reason ? ` (${meta.reason})` : ''} · regime: **${result.regime}** · ${result.systemMetrics.messagesTotal} messages, ${result.systemMetrics.messagesBlocked} refused · cost $${result.systemMetrics.costUsd.toFixed(4)}`, '');
+  for (const note of meta.notes) out.push(`> ${note}`, '');
+  out.push('Agents: ' + state.agents.map((a) => `**${a.name}** (\`${a.id}\`${a.topClaim ? `, ${a.topClaim.side}` : ''})`).join(', '), '');
+
+  for (const thread of state.threads) {
+    const summary = result.threads.find((t) => t.id === thread.id);
+    out.push(`## ${thread.id}: ${thread.topic}`, '', `Status: **${thread.status}** · binary question: ${thread.binaryQuestion ?? '—'}`, '');
+    for (const entry of state.transcript.filter((m) => m.thread === thread.id)) out.push(line(entry, names), '');
+    const crux = summary?.crux;
+    if (crux) {
+      out.push(`### Crux${result.primaryCrux === thread.id ? ' (primary)' : ''}: ${crux.question}`, '');
+      out.push(`DCG ${crux.dcg.score} (coverage ${crux.dcg.coverage}, polarity ${crux.dcg.polarity}, impact ${crux.dcg.impact}) · ${crux.validated ? 'validated' : `not validated: ${crux.validationFailures.join(', ')}`}`, '');
+      out.push('| agent | side | confidence | falsifier | would flip |', '| --- | --- | --- | --- | --- |');
+      for (const [agent, p] of Object.entries(crux.positions)) {
+        const f = p.falsifier ? `${p.falsifier.metric} — ${p.falsifier.threshold} by ${p.falsifier.deadline}` : '—';
+        out.push(`| ${names.get(agent) ?? agent} | ${p.side} | ${p.confidence} | ${f.replaceAll('|', '\\|')} | ${crux.counterfactual[agent]?.wouldFlip ? 'yes' : 'no'} |`);
+      }
+      out.push('', 'Resolution criteria:', ...crux.resolutionCriteria.map((c) => `- ${c}`), '');
+    }
+  }
+  out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}`, '');
+  if (result.commonGround.length > 0) out.push('Common ground:', ...result.commonGround.map((c) => `- ${c.statement} _(${c.type})_`), '');
+  if (result.coalitions.length > 0) {
+    out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * A debate is an append-only log of records, one JSON object per line of
+ * `debates/<id>.jsonl`. The `input` records are authoritative: folding them through the protocol's
+ * step function rebuilds the state exactly. `event` records are what the step function said
+ * happened (for readers and live views); `llm_call` records meter every model call.
+ */
+export const DEBATE_STATUSES = ['running', 'paused', 'completed', 'partial', 'cancelled', 'failed'] as const;
+export type DebateStatus = (typeof DEBATE_STATUSES)[number];
+
+export const agentSpecSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  persona: z.string().nullable(),
+  topClaim: z
+    .object({ statement: z.string(), side: z.enum(['YES', 'NO', 'UNCERTAIN']), confidence: z.number().min(0).max(1) })
+    .optional(),
+  defaultHorizon: z.enum(['1-3mo', '12-18mo', '5y', '10y+']).optional(),
+  interests: z.array(z.string()).default([]),
+  tier: z.enum(['fast', 'standard', 'deep']).default('standard'),
+});
+export type AgentSpec = z.infer<typeof agentSpecSchema>;
+
+export const limitsSchema = z.object({
+  maxMessages: z.number().int().positive(),
+  maxDurationMs: z.number().int().positive(),
+  budgetUsd: z.number().nonnegative(),
+  /** Consecutive agent turns with no accepted message before the debate is called stagnant. */
+  stagnationTurns: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+});
+export type DebateLimits = z.infer<typeof limitsSchema>;
+
+export const debateHeaderSchema = z.object({
+  id: z.string().min(1),
+  protocol: z.literal('crux'),
+  topic: z.string().min(1),
+  ideaSlug: z.string().nullable(),
+  agents: z.array(agentSpecSchema).min(2).max(12),
+  config: z.record(z.string(), z.unknown()).default({}),
+  provider: z.string(),
+  seed: z.number().int().nullable(),
+  limits: limitsSchema,
+  createdAt: z.string(),
+});
+export type DebateHeader = z.infer<typeof debateHeaderSchema>;
+
+const callSchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  tier: z.enum(['fast', 'standard', 'deep']),
+  usage: z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+  }),
+  latencyMs: z.number(),
+  costUsd: z.number(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+});
+
+const base = { seq: z.number().int().nonnegative(), at: z.string() };
+
+export const debateRecordSchema = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('debate_created'), header: debateHeaderSchema }),
+  z.object({ ...base, type: z.literal('input'), input: z.record(z.string(), z.unknown()) }),
+  z.object({ ...base, type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
+  z.object({
+    ...base,
+    type: z.literal('llm_call'),
+    agent: z.string().nullable(),
+    purpose: z.string(),
+    call: callSchema,
+  }),
+  z.object({ ...base, type: z.literal('turn_failed'), agent: z.string(), thread: z.string().nullable(), reason: z.string() }),
+  z.object({ ...base, type: z.literal('agent_degraded'), agent: z.string(), reason: z.string() }),
+  z.object({ ...base, type: z.literal('status'), status: z.enum(DEBATE_STATUSES), reason: z.string().optional() }),
+]);
+export type DebateRecord = z.infer<typeof debateRecordSchema>;
+
+/** A record before the log numbers and dates it. */
+export type NewDebateRecord = DebateRecord extends infer R ? (R extends DebateRecord ? Omit<R, 'seq' | 'at'> : never) : never;

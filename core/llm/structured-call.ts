@@ -1,0 +1,263 @@
+import type { z } from 'zod';
+import {
+  type Llm,
+  type LlmCallRecord,
+  LlmError,
+  type LlmFailureKind,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmResult,
+  type LlmUsage,
+  type ModelTier,
+} from '../ports/llm';
+import { issuePath } from '../text/zod-issues';
+import { costOf, estimateCallCost, jsonSchemaOf, type PriceTable, type Tiers } from './prices';
+
+/**
+ * `Llm.call` on top of a small transport: one HTTP exchange with a provider per `complete`. This file
+ * holds everything that does not depend on the provider: the answer's JSON Schema, validation with zod,
+ * re-asking after an invalid answer, metering every call and the budget guard.
+ */
+
+export interface LlmTransportRequest {
+  system: string;
+  messages: LlmMessage[];
+  /** Messages before this index are the unchanged transcript, to be marked for prompt caching (0: none). */
+  stablePrefix: number;
+  /** JSON Schema of the answer (an object schema). */
+  jsonSchema: Record<string, unknown>;
+  /** Name of the answer's shape: the forced tool's name, or the JSON schema's name. */
+  toolName: string;
+  toolDescription: string;
+  model: string;
+  maxTokens: number;
+  /** The caller's cancellation signal (the port's type, so this file compiles without DOM or Node types). */
+  signal?: LlmRequest<unknown>['signal'];
+}
+
+/** Why the model stopped: `end` (a complete answer), `max_tokens` (cut off), `refusal`, or the provider's word. */
+export type LlmStopReason = 'end' | 'max_tokens' | 'refusal' | (string & {});
+
+export interface LlmTransportResponse {
+  /** The answer: the forced tool's input or the parsed JSON. Undefined when `unreadable` is set. */
+  input: unknown;
+  /** The answer as the model wrote it, shown back to the model when it is re-asked. */
+  raw: string;
+  /** Why no answer could be read (not JSON, no tool call): treated as an invalid answer and re-asked. */
+  unreadable?: string;
+  usage: LlmUsage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+  stopReason: LlmStopReason;
+}
+
+export interface LlmTransport {
+  /** One exchange with the provider (its own retries included). Throws `LlmTransportError` when it fails. */
+  complete(request: LlmTransportRequest): Promise<LlmTransportResponse>;
+}
+
+/** A failed exchange; `usage` when the provider had already counted tokens (a stream cut off mid-answer). */
+export class LlmTransportError extends LlmError {
+  constructor(
+    kind: LlmFailureKind,
+    message: string,
+    readonly usage: LlmUsage | null = null,
+  ) {
+    super(kind, message);
+    this.name = 'LlmTransportError';
+  }
+}
+
+export interface LlmBudget {
+  /** US dollars the caller may still spend; checked before every call, re-asks included. */
+  remainingUsd(): number;
+}
+
+export interface StructuredCallOptions {
+  /** Label of the provider for the call records: `anthropic`, `openai-compatible`. */
+  provider: string;
+  /** Model id for each tier. */
+  tiers: Tiers;
+  prices: PriceTable;
+  budget?: LlmBudget;
+  /** How many times an invalid answer is re-asked before giving up (default 2). */
+  maxReasks?: number;
+  /** Milliseconds since some origin, for latency (default `Date.now`). */
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_REASKS = 2;
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** An answer echoed back on a re-ask is cut to this many characters. */
+const ECHO_LIMIT = 8000;
+
+export const ZERO_USAGE: LlmUsage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
+
+const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+
+/** The problems of an answer that failed its schema, one line each, naming the field. */
+export function describeAnswerIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const where = issuePath(issue.path);
+    return `- ${where === '' ? '(the answer as a whole)' : where}: ${issue.message}`;
+  });
+}
+
+/** The message appended after an invalid answer: what was wrong and what to do. */
+export function reaskMessage(toolName: string, problems: string[]): string {
+  return [
+    `Your answer to \`${toolName}\` was rejected and must be given again. Problems:`,
+    ...problems,
+    `Answer again with \`${toolName}\`: one complete answer with every problem corrected.`,
+  ].join('\n');
+}
+
+/** `Llm.call` over a transport; see the file comment. */
+export async function structuredCall<T>(
+  transport: LlmTransport,
+  request: LlmRequest<T>,
+  options: StructuredCallOptions,
+): Promise<LlmResult<T>> {
+  const now = options.now ?? (() => Date.now());
+  const maxReasks = Math.max(0, options.maxReasks ?? DEFAULT_MAX_REASKS);
+  const calls: LlmCallRecord[] = [];
+  const model = options.tiers[request.tier];
+  const failure = (kind: LlmFailureKind, message: string) => new LlmError(kind, message, calls);
+
+  if (!NAME.test(request.schemaName)) {
+    throw failure('bad_request', `the answer's name "${request.schemaName}" must be 1–64 letters, digits, _ or -`);
+  }
+  let jsonSchema: Record<string, unknown>;
+  try {
+    jsonSchema = jsonSchemaOf(request.schema as z.ZodType<unknown>);
+  } catch (error) {
+    throw failure('bad_request', `the schema of ${request.schemaName} has no JSON Schema: ${(error as Error).message}`);
+  }
+  if (jsonSchema.type !== 'object') {
+    throw failure(
+      'bad_request',
+      `the answer ${request.schemaName} must be an object schema (it is ${String(jsonSchema.type)})`,
+    );
+  }
+  const stablePrefix = Math.max(0, Math.min(request.stablePrefix ?? 0, request.messages.length));
+  const toolDescription =
+    request.schemaDescription ?? `Give your answer as ${request.schemaName}. Always answer through this tool.`;
+
+  const record = (tier: ModelTier, answeredBy: string, usage: LlmUsage, latencyMs: number, error?: string) => {
+    let cost = costOf(answeredBy, usage, options.prices);
+    if (!cost.priced && answeredBy !== model) cost = costOf(model, usage, options.prices);
+    const call: LlmCallRecord = {
+      provider: options.provider,
+      model: answeredBy,
+      tier,
+      usage,
+      latencyMs,
+      costUsd: cost.usd,
+      ok: error === undefined,
+    };
+    if (error !== undefined) call.error = error;
+    calls.push(call);
+  };
+
+  let messages = [...request.messages];
+  for (let attempt = 0; ; attempt++) {
+    if (request.signal?.aborted) throw failure('cancelled', 'the call was cancelled');
+
+    if (options.budget) {
+      const spent = calls.reduce((sum, c) => sum + c.costUsd, 0);
+      const remaining = options.budget.remainingUsd() - spent;
+      const estimate = estimateCallCost(
+        { system: request.system, messages, stablePrefix, maxTokens: request.maxTokens, jsonSchema },
+        model,
+        options.prices,
+      );
+      if (estimate.worstCaseUsd > remaining) {
+        throw failure(
+          'budget',
+          `the ${attempt === 0 ? 'call' : 're-ask'} could cost up to ${usd(estimate.worstCaseUsd)} ` +
+            `(about ${estimate.prefixTokens + estimate.tailTokens} input and ${estimate.outputTokens} output tokens on ${model}) ` +
+            `but only ${usd(Math.max(0, remaining))} of the budget remains`,
+        );
+      }
+    }
+
+    const started = now();
+    let response: LlmTransportResponse;
+    try {
+      response = await transport.complete({
+        system: request.system,
+        messages,
+        stablePrefix,
+        jsonSchema,
+        toolName: request.schemaName,
+        toolDescription,
+        model,
+        maxTokens: request.maxTokens,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof LlmError)) throw error;
+      const usage = error instanceof LlmTransportError && error.usage ? error.usage : ZERO_USAGE;
+      record(request.tier, model, usage, now() - started, `${error.kind}: ${error.message}`);
+      throw failure(error.kind, error.message);
+    }
+    const latencyMs = now() - started;
+    const answeredBy = response.model || model;
+
+    if (response.stopReason === 'max_tokens') {
+      const why = `the answer was cut off at max_tokens (${request.maxTokens}) before it was complete`;
+      record(request.tier, answeredBy, response.usage, latencyMs, `truncated: ${why}`);
+      throw failure('truncated', why);
+    }
+    if (response.stopReason === 'refusal') {
+      const why = 'the model declined to answer';
+      record(request.tier, answeredBy, response.usage, latencyMs, `invalid_answer: ${why}`);
+      throw failure('invalid_answer', why);
+    }
+
+    let problems: string[];
+    if (response.unreadable !== undefined) {
+      problems = [`- ${response.unreadable}`];
+    } else {
+      const parsed = request.schema.safeParse(response.input);
+      if (parsed.success) {
+        record(request.tier, answeredBy, response.usage, latencyMs);
+        return { value: parsed.data, calls };
+      }
+      problems = describeAnswerIssues(parsed.error);
+    }
+    record(request.tier, answeredBy, response.usage, latencyMs, `invalid_answer: ${problems.join(' ')}`);
+    if (attempt >= maxReasks) {
+      throw failure(
+        'invalid_answer',
+        `no valid ${request.schemaName} after ${attempt + 1} answer${attempt === 0 ? '' : 's'}; the last one: ${problems.join(' ')}`,
+      );
+    }
+    const echo = response.raw.length > ECHO_LIMIT ? `${response.raw.slice(0, ECHO_LIMIT)}…` : response.raw;
+    messages = [
+      ...messages,
+      { role: 'assistant', content: echo === '' ? '(no answer)' : echo },
+      { role: 'user', content: reaskMessage(request.schemaName, problems) },
+    ];
+  }
+}
+
+/** An `Llm` whose calls may be held to a budget: `withBudget` gives a copy that checks it before every call. */
+export interface MeteredLlm extends Llm {
+  withBudget(budget: LlmBudget): Llm;
+}
+
+/** The `Llm` of a provider: `structuredCall` over its transport. */
+export function createStructuredLlm(transport: LlmTransport, options: StructuredCallOptions): MeteredLlm {
+  const make = (budget: LlmBudget | undefined): MeteredLlm => ({
+    provider: options.provider,
+    call: <T>(request: LlmRequest<T>) => structuredCall(transport, request, budget ? { ...options, budget } : options),
+    withBudget: (next: LlmBudget) => make(next),
+  });
+  return make(options.budget);
+}

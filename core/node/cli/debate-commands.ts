@@ -1,0 +1,142 @@
+import type { DebateRun } from '../debates/debate-service';
+import { DebateService } from '../debates/debate-service';
+import { PROVIDERS, type ProviderName } from '../debates/providers';
+import { Workspace, UserError } from '../workspace/workspace';
+import type { ParsedArgs } from './args';
+import type { CliIo } from './io';
+import type { Command } from './workspace-commands';
+import { resolve } from 'node:path';
+
+const json = { type: 'boolean' as const, description: 'print machine-readable JSON on stdout' };
+const workspace = { type: 'string' as const, value: 'DIR', description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)' };
+
+function open(args: ParsedArgs): Workspace {
+  const dir = resolve((args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd());
+  const ws = Workspace.open(dir);
+  ws.sync();
+  return ws;
+}
+
+function positiveNumber(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`--${name} must be a positive number, not "${String(value)}"`);
+  return n;
+}
+
+function report(io: CliIo, run: DebateRun, asJson: boolean): number {
+  if (asJson) {
+    io.out(JSON.stringify({ id: run.id, status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
+  } else {
+    const r = run.outcome.result;
+    io.out(
+      [
+        `Debate ${run.id}: ${run.outcome.status}${run.outcome.reason ? ` (${run.outcome.reason})` : ''}, regime ${r.regime}`,
+        `${r.systemMetrics.messagesTotal} messages (${r.systemMetrics.messagesBlocked} refused), ${r.threads.length} thread(s), ${r.irreducibleCruxes.length} irreducible crux(es), cost $${r.systemMetrics.costUsd.toFixed(4)}`,
+        ...r.threads.map((t) => `  ${t.id} ${t.status}: ${t.crux?.question ?? t.binaryQuestion ?? t.topic}`),
+        ...run.outcome.notes,
+        `Transcript: ${run.transcriptPath}`,
+      ].join('\n'),
+    );
+  }
+  return 0;
+}
+
+export const debateCommands: Command[] = [
+  {
+    spec: {
+      name: 'debate',
+      summary: 'Run a crux debate between personas on an idea or a topic.',
+      usage: 'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--json]',
+      positionals: [],
+      options: {
+        workspace,
+        idea: { type: 'string', value: 'SLUG', description: 'debate this idea (its title and summary are the topic)' },
+        topic: { type: 'string', value: 'T', description: 'debate a free-standing topic' },
+        agents: { type: 'string', value: 'a,b,…', description: '2 to 12 debater personas (see resources/personas)' },
+        provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free), anthropic or openai (local server)' },
+        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        budget: { type: 'string', value: 'USD', description: 'stop cleanly before spending more than this (default 2)' },
+        'max-messages': { type: 'string', value: 'N', description: 'stop after this many accepted messages (default 200)' },
+        concurrency: { type: 'string', value: 'N', description: 'model calls in flight at once (default 4)' },
+        json,
+      },
+    },
+    async run(args, io) {
+      const provider = (args.options.provider as string | undefined) ?? 'simulated';
+      if (!PROVIDERS.includes(provider as ProviderName)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      const agents = ((args.options.agents as string | undefined) ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+      const ws = open(args);
+      try {
+        const service = new DebateService(ws);
+        const seed = positiveNumber(args.options.seed, 'seed');
+        const budget = positiveNumber(args.options.budget, 'budget');
+        const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
+        const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
+        const run = await service.start({
+          ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
+          ...(args.options.topic ? { topic: args.options.topic as string } : {}),
+          agents,
+          provider: provider as ProviderName,
+          ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
+          limits: {
+            ...(budget !== undefined ? { budgetUsd: budget } : {}),
+            ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
+            ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+          },
+        });
+        return report(io, run, args.options.json === true);
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'resume',
+      summary: 'Continue an interrupted debate from its log.',
+      usage: 'resume ID --workspace DIR [--json]',
+      positionals: ['ID'],
+      options: { workspace, json },
+    },
+    async run(args, io) {
+      const ws = open(args);
+      try {
+        const run = await new DebateService(ws).resume(args.positionals[0] as string);
+        return report(io, run, args.options.json === true);
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'debates',
+      summary: 'List debates, or show one (debates list | debates show ID).',
+      usage: 'debates (list | show ID) --workspace DIR [--json]',
+      positionals: ['ACTION', 'ID?'],
+      options: { workspace, json },
+    },
+    run(args, io) {
+      const [action, id] = args.positionals;
+      if (action !== 'list' && action !== 'show') throw new UserError('debates: the action is list or show');
+      if (action === 'show' && !id) throw new UserError('debates show: which debate? (debates show ID)');
+      const ws = open(args);
+      try {
+        const service = new DebateService(ws);
+        if (action === 'list') {
+          const rows = service.list();
+          if (args.options.json) io.out(JSON.stringify({ debates: rows }, null, 2));
+          else io.out(rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${(r.provider ?? '').padEnd(9)} $${r.costUsd.toFixed(4)}  ${r.topic}`).join('\n') : 'no debates yet');
+          return 0;
+        }
+        const shown = service.show(id as string);
+        if (args.options.json) io.out(JSON.stringify(shown, null, 2));
+        else io.out(shown.transcript ?? `Debate ${id}: ${shown.status ?? 'running'} (no transcript yet; ${shown.records} log records)`);
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+];

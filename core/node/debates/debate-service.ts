@@ -1,0 +1,206 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DebaterPersona, Persona } from '../../personas/persona';
+import { topClaimFor } from '../../personas/persona';
+import { findPersonas } from '../../personas/find';
+import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
+import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt } from '../../engine/crux-engine';
+import { renderTranscript } from '../../crux/transcript-md';
+import type { Llm } from '../../ports/llm';
+import { safeWrite } from '../fs/atomic-write';
+import { ulid } from '../ids';
+import { loadPersonas } from '../personas/load-personas';
+import { getIdea } from '../sqlite/index-sql';
+import { UserError, type Workspace } from '../workspace/workspace';
+import { DebateJournal, debateLogPath, lastStatus } from './journal';
+import { type ProviderName, providerFor } from './providers';
+
+export const DEFAULT_LIMITS: DebateLimits = {
+  maxMessages: 200,
+  maxDurationMs: 30 * 60 * 1000,
+  budgetUsd: 2,
+  stagnationTurns: 12,
+  concurrency: 4,
+};
+
+export interface StartOptions {
+  ideaSlug?: string;
+  topic?: string;
+  agents: string[];
+  provider: ProviderName;
+  seed?: number;
+  limits?: Partial<DebateLimits>;
+  config?: Record<string, unknown>;
+}
+
+export interface DebateRun {
+  id: string;
+  logPath: string;
+  transcriptPath: string;
+  outcome: CruxOutcome;
+}
+
+/** The agent an engine debates with, built from a debater persona and the topic. */
+function agentFrom(persona: DebaterPersona, topic: string): AgentSpec {
+  return {
+    id: persona.id,
+    name: persona.name,
+    persona: persona.id,
+    topClaim: { statement: topClaimFor(persona, topic), side: persona.side ?? 'UNCERTAIN', confidence: 0.7 },
+    defaultHorizon: persona.defaultHorizon,
+    interests: persona.interests,
+    tier: persona.tier,
+  };
+}
+
+function promptOf(persona: Persona): PersonaPrompt {
+  return { systemPrompt: persona.systemPrompt, tier: persona.tier, interests: persona.interests };
+}
+
+/**
+ * Starts, resumes and lists crux debates in a workspace: the composition of the engine with the
+ * personas, a model provider and the journal.
+ */
+export class DebateService {
+  constructor(private readonly ws: Workspace) {}
+
+  private personas() {
+    return loadPersonas(this.ws.root);
+  }
+
+  private deps(header: DebateHeader, journal: DebateJournal, llm: Llm, estimate: CruxEngineDeps['estimateCostUsd']): CruxEngineDeps {
+    const loaded = this.personas();
+    const byId = new Map(loaded.personas.map((p) => [p.id, p]));
+    const personas = new Map<string, PersonaPrompt>();
+    for (const agent of header.agents) {
+      const persona = agent.persona ? byId.get(agent.persona) : undefined;
+      personas.set(agent.id, persona ? promptOf(persona) : { systemPrompt: `You are ${agent.name}.`, tier: agent.tier, interests: agent.interests });
+    }
+    const crystallizer = byId.get('crystallizer');
+    return {
+      llm,
+      sink: journal,
+      personas,
+      crystallizer: crystallizer ? promptOf(crystallizer) : { systemPrompt: 'You crystallize debates.', tier: 'standard', interests: [] },
+      estimateCostUsd: estimate,
+      now: () => Date.now(),
+    };
+  }
+
+  async start(options: StartOptions, hooks: { onEngine?: (engine: CruxEngine) => void } = {}): Promise<DebateRun> {
+    if (options.agents.length < 2 || options.agents.length > 12) throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
+    let topic = options.topic?.trim() ?? '';
+    let ideaSlug: string | null = null;
+    if (options.ideaSlug) {
+      const idea = getIdea(this.ws.db, options.ideaSlug);
+      if (!idea) throw new UserError(`no idea "${options.ideaSlug}" (see: npm run cli -- list)`);
+      ideaSlug = idea.slug;
+      topic = topic || idea.title;
+    }
+    if (topic === '') throw new UserError('a debate needs --idea SLUG or --topic "…"');
+    const loaded = this.personas();
+    let chosen: Persona[];
+    try {
+      chosen = findPersonas(options.agents, loaded);
+    } catch (error) {
+      throw new UserError((error as Error).message);
+    }
+    const notDebaters = chosen.filter((p) => p.role !== 'debater').map((p) => p.id);
+    if (notDebaters.length > 0) throw new UserError(`not crux debaters: ${notDebaters.join(', ')} (use personas with role: debater)`);
+    const seed = options.seed ?? (options.provider === 'simulated' ? 1 : null);
+    const header: DebateHeader = {
+      id: ulid().toLowerCase(),
+      protocol: 'crux',
+      topic,
+      ideaSlug,
+      agents: (chosen as DebaterPersona[]).map((p) => agentFrom(p, topic)),
+      config: options.config ?? {},
+      provider: options.provider,
+      seed,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      createdAt: new Date().toISOString(),
+    };
+    const provider = providerFor(options.provider, this.ws.root, seed);
+    const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
+    try {
+      const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), { topic });
+      hooks.onEngine?.(engine);
+      const outcome = await engine.run();
+      return this.finish(header, journal, engine, outcome);
+    } finally {
+      journal.close();
+    }
+  }
+
+  /** Continues an interrupted (or paused) debate from its log. */
+  async resume(id: string, hooks: { onEngine?: (engine: CruxEngine) => void } = {}): Promise<DebateRun> {
+    const rel = this.logPathOf(id);
+    const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel);
+    try {
+      const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+      const provider = providerFor(header.provider as ProviderName, this.ws.root, header.seed);
+      const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
+      hooks.onEngine?.(engine);
+      const outcome = await engine.run();
+      return this.finish(header, journal, engine, outcome);
+    } finally {
+      journal.close();
+    }
+  }
+
+  private finish(header: DebateHeader, journal: DebateJournal, engine: CruxEngine, outcome: CruxOutcome): DebateRun {
+    const transcriptPath = journal.relPath.replace(/\.jsonl$/, '.md');
+    const text = renderTranscript(engine.currentState, outcome.result, {
+      id: header.id,
+      provider: header.provider,
+      seed: header.seed,
+      status: outcome.status,
+      reason: outcome.reason,
+      notes: outcome.notes,
+      createdAt: header.createdAt,
+    });
+    // The transcript is the app's file; it is replaced as a whole (a hand-edited one is kept aside).
+    const abs = join(this.ws.root, transcriptPath);
+    const previous = existsSync(abs) ? this.ws.db.prepare("SELECT value FROM meta WHERE key = ?").get(`transcript:${header.id}`) as { value: string } | undefined : undefined;
+    const written = safeWrite(this.ws.root, transcriptPath, text, existsSync(abs) ? (previous?.value ?? 'unknown') : null);
+    if (!written.conflict) {
+      this.ws.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`transcript:${header.id}`, written.hash);
+    }
+    this.ws.db.prepare('UPDATE debates SET result_json = ? WHERE id = ?').run(JSON.stringify(outcome.result), header.id);
+    return { id: header.id, logPath: journal.relPath, transcriptPath: written.path, outcome };
+  }
+
+  logPathOf(id: string): string {
+    const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as { log_path: string } | undefined;
+    if (row && existsSync(join(this.ws.root, row.log_path))) return row.log_path;
+    throw new UserError(`no debate "${id}" (see: npm run cli -- debates list)`);
+  }
+
+  list(): { id: string; topic: string; idea: string | null; status: string; provider: string | null; createdAt: string; costUsd: number }[] {
+    return this.ws.db
+      .prepare(
+        `SELECT id, topic, idea_slug AS idea, status, provider, created_at AS createdAt, cost_usd AS costUsd
+         FROM debates ORDER BY created_at DESC, id DESC`,
+      )
+      .all() as { id: string; topic: string; idea: string | null; status: string; provider: string | null; createdAt: string; costUsd: number }[];
+  }
+
+  show(id: string): { header: DebateHeader; status: string | null; result: unknown; transcript: string | null; records: number } {
+    const rel = this.logPathOf(id);
+    const text = readFileSync(join(this.ws.root, rel), 'utf8');
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    const records = lines.map((l) => JSON.parse(l) as DebateRecord);
+    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as { result_json: string | null } | undefined;
+    const mdPath = join(this.ws.root, rel.replace(/\.jsonl$/, '.md'));
+    return {
+      header,
+      status: lastStatus(records),
+      result: row?.result_json ? JSON.parse(row.result_json) : null,
+      transcript: existsSync(mdPath) ? readFileSync(mdPath, 'utf8') : null,
+      records: records.length,
+    };
+  }
+}
+
+export { debateLogPath };

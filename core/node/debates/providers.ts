@@ -1,0 +1,60 @@
+import { estimateCallCost, modelFor, type ModelsConfig } from '../../llm/prices';
+import type { Llm, LlmRequest } from '../../ports/llm';
+import { createSimulatedLlm } from '../../sim/crux-simulator';
+import { createAnthropicLlm } from '../llm/anthropic';
+import { createOpenAiCompatibleLlm } from '../llm/openai-compatible';
+import { loadModelsConfig } from '../llm/prices-loader';
+import { UserError } from '../workspace/workspace';
+
+export type ProviderName = 'simulated' | 'anthropic' | 'openai';
+export const PROVIDERS: readonly ProviderName[] = ['simulated', 'anthropic', 'openai'];
+
+export interface Provider {
+  llm: Llm;
+  /** Worst-case cost of one call, for the budget check before it is made. */
+  estimate: (request: LlmRequest<unknown>) => number;
+  /** The likely cost of a call once its prefix is cached (for the estimate before a debate). */
+  likely: (request: LlmRequest<unknown>) => number;
+}
+
+function estimator(config: ModelsConfig, provider: string) {
+  const cost = (request: LlmRequest<unknown>) => {
+    const model = modelFor(config, provider, request.tier) ?? '';
+    return estimateCallCost(
+      { system: request.system, messages: request.messages, maxTokens: request.maxTokens, schema: request.schema, ...(request.stablePrefix !== undefined ? { stablePrefix: request.stablePrefix } : {}) },
+      model,
+      config.prices,
+    );
+  };
+  return { estimate: (r: LlmRequest<unknown>) => cost(r).worstCaseUsd, likely: (r: LlmRequest<unknown>) => cost(r).cachedUsd };
+}
+
+/**
+ * The model provider a debate runs on. Keys and addresses come from the environment
+ * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL; CRUCIBLE_OPENAI_BASE_URL, CRUCIBLE_OPENAI_API_KEY), never from
+ * a file in the workspace, and are never written to a log.
+ */
+export function providerFor(name: ProviderName, workspace: string, seed: number | null): Provider {
+  switch (name) {
+    case 'simulated':
+      return { llm: createSimulatedLlm(seed ?? 1), estimate: () => 0, likely: () => 0 };
+    case 'anthropic': {
+      const apiKey = process.env.ANTHROPIC_API_KEY;
+      if (!apiKey) throw new UserError('the anthropic provider needs ANTHROPIC_API_KEY in the environment (or use --provider simulated)');
+      const config = loadModelsConfig(workspace);
+      return {
+        llm: createAnthropicLlm({ apiKey, prices: config, ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}) }),
+        ...estimator(config, 'anthropic'),
+      };
+    }
+    case 'openai': {
+      const config = loadModelsConfig(workspace);
+      const baseURL = process.env.CRUCIBLE_OPENAI_BASE_URL ?? config.providers['openai-compatible']?.baseURL;
+      if (!baseURL) throw new UserError('the openai provider needs a server address: set CRUCIBLE_OPENAI_BASE_URL or providers.openai-compatible.baseURL in models.md');
+      return {
+        llm: createOpenAiCompatibleLlm({ baseURL, prices: config, ...(process.env.CRUCIBLE_OPENAI_API_KEY ? { apiKey: process.env.CRUCIBLE_OPENAI_API_KEY } : {}) }),
+        ...estimator(config, 'openai-compatible'),
+      };
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import { type AnalysisBrief, readBrief, type TurnBrief } from '../crux/live/brief';
+import type { AgentMove } from '../crux/live/answer';
+import type { AnalysisOutput } from '../crux/analysis';
+import { keywords } from '../crux/keywords';
+import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
+import { LlmError } from '../ports/llm';
+import { pick, rngFor } from './prng';
+
+/**
+ * The offline simulator: deterministic, labelled, and free. It plays every agent of a crux debate
+ * from the turn brief in the request, making valid moves most of the time and, on purpose, the
+ * mistakes the protocol must handle (a move in the wrong stage, a question without "?", a vague
+ * falsifier, an incomplete steelman grade), so a new user sees the whole protocol work without a
+ * key. Every text it writes starts with SIMULATED_LABEL.
+ */
+export const SIMULATED_LABEL = '[simulated]';
+
+const FACTS = [
+  'the 2024 pilot data',
+  'three comparable deployments',
+  'the survey of 400 practitioners',
+  'last year’s cost figures',
+  'a randomized trial in 12 sites',
+  'the regional adoption curve',
+  'two failed predecessors',
+  'the maintenance logs',
+];
+
+function topicWords(topic: string): string {
+  const words = keywords(topic).slice(0, 4);
+  return words.length > 0 ? words.join(' ') : 'the proposal';
+}
+
+function say(text: string): string {
+  return `${SIMULATED_LABEL} ${text}`;
+}
+
+/** The move an agent makes for a brief; a pure function of the seed and the brief. */
+export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
+  const rng = rngFor(seed, brief.thread.id, brief.agent.id, brief.thread.stage, brief.thread.messagesInStage, brief.attempt, brief.recent.map((r) => r.id).join(','));
+  const subject = topicWords(brief.thread.topic || brief.topic);
+  const fact = pick(rng, FACTS);
+  const firstTry = brief.attempt === 0;
+  const lastOther = [...brief.recent].reverse().find((r) => r.author !== null && r.author !== brief.agent.id);
+  const side = brief.agent.side ?? brief.topClaim?.side ?? (brief.agent.id.length % 2 === 0 ? 'YES' : 'NO');
+  const horizon = (brief.defaultHorizon ?? '5y') as AgentMove['meta']['horizon'];
+  const falsifier = {
+    metric: `share of ${subject} deployments meeting their stated target`,
+    threshold: side === 'NO' ? 'at least 60%' : 'below 40%',
+    deadline: '2027-12-31',
+    reasoning: `If ${fact} is representative, that share decides it.`,
+  };
+
+  switch (brief.ask.kind) {
+    case 'DISCUSS': {
+      // Someone offered a separate question: take it up so it can become its own thread.
+      const offer = brief.recent[brief.recent.length - 1];
+      if (offer && offer.move === 'REFRAME' && offer.author !== brief.agent.id && rng() < 0.6) {
+        return { move: 'CLAIM', replyTo: offer.id, content: say(`That reframing deserves its own thread; ${fact} bears on it directly.`), meta: {} };
+      }
+      if (firstTry && rng() < 0.08) {
+        // Too early to commit: the protocol refuses this in DISCOVERY.
+        return { move: 'COMMIT_POSITION', content: say(`I already know where I stand on ${subject}.`), meta: { side, confidence: 0.7, horizon, falsifier } };
+      }
+      if (brief.thread.id === 't1' && brief.thread.messagesInStage === 2 && rng() < 0.7) {
+        return {
+          move: 'REFRAME',
+          content: say(`But what about the cost side of ${subject}? That is a separate question.`),
+          meta: { spawnQuestion: `Will the running costs of ${subject} fall by 20% within 5 years?` },
+        };
+      }
+      const move = pick(rng, ['CLAIM', 'CHALLENGE', 'CLARIFY', 'CLAIM'] as const);
+      const text =
+        move === 'CHALLENGE'
+          ? `${fact} does not support that reading of ${subject}.`
+          : move === 'CLARIFY'
+            ? `By ${subject} I mean the version that ships to real users, not the prototype.`
+            : `${fact} suggests ${subject} ${side === 'NO' ? 'will not deliver' : 'will deliver'} within ${horizon}.`;
+      return { move, content: say(text), ...(move === 'CHALLENGE' && lastOther ? { replyTo: lastOther.id } : {}), meta: {} };
+    }
+    case 'PROPOSE_CRUX': {
+      // A thread spawned with its question keeps it; otherwise the simulator frames one.
+      const question = (brief.thread.binaryQuestion ?? `Will ${subject} meet its stated target within 18 months?`).replace(/\?$/, '');
+      // A question without its "?" is refused as invalidMove; the re-ask fixes it.
+      return { move: 'PROPOSE_CRUX', content: say(`The crux is whether ${subject} meets its target.`), meta: { question: firstTry && rng() < 0.25 ? question : `${question}?` } };
+    }
+    case 'COMMIT_POSITION': {
+      const vague = firstTry && rng() < 0.2;
+      return {
+        move: 'COMMIT_POSITION',
+        content: say(`I commit to ${side} on the binary question.`),
+        meta: {
+          side,
+          confidence: Math.round((brief.topClaim?.confidence ?? 0.6 + rng() * 0.3) * 100) / 100,
+          horizon,
+          ...(side === 'UNCERTAIN'
+            ? {}
+            : { falsifier: vague ? { metric: 'adoption probably improves', threshold: 'a lot', deadline: 'soon' } : falsifier }),
+        },
+      };
+    }
+    case 'DECLARE_FALSIFIER':
+      return { move: 'DECLARE_FALSIFIER', content: say('This is what would prove me wrong.'), meta: { falsifier } };
+    case 'STEELMAN':
+      return {
+        move: 'STEELMAN',
+        content: say(`The strongest case for ${brief.ask.target}'s view: ${fact} points their way and the downside is bounded.`),
+        meta: { steelmanTarget: brief.ask.target },
+      };
+    case 'GRADE_STEELMAN': {
+      // Only a first attempt is ever found wanting, so a retried steelman always lands.
+      const grade = brief.ask.attempts === 1 && rng() < 0.25 ? 'INCOMPLETE' : 'ACCURATE';
+      return {
+        move: 'GRADE_STEELMAN',
+        content: say(grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.'),
+        meta: { steelmanGrade: grade },
+      };
+    }
+    case 'CLARIFY':
+      return { move: 'CLARIFY', content: say(`To be precise about ${subject}: the target is the one stated in the plan.`), meta: {} };
+    case 'PROVIDE_EVIDENCE': {
+      const roll = rng();
+      if (roll < 0.1 && brief.agent.committed) {
+        return {
+          move: 'CONCEDE',
+          content: say(`I concede that ${fact} cuts against part of my case.`),
+          meta: { concededProposition: `${fact} weakens part of my case`, topClaimChanged: false },
+        };
+      }
+      if (roll < 0.14 && brief.agent.side && brief.agent.side !== 'UNCERTAIN') {
+        return {
+          move: 'UPDATE_POSITION',
+          content: say(`Given ${fact}, I am less sure than I was.`),
+          meta: { priorPosition: brief.agent.side, newPosition: brief.agent.side, topClaimChanged: false, confidence: 0.55 },
+        };
+      }
+      return {
+        move: 'PROVIDE_EVIDENCE',
+        content: say(`Evidence: ${fact} shows ${Math.round(20 + rng() * 60)}% of cases ${side === 'NO' ? 'missing' : 'meeting'} the target.`),
+        meta: {
+          ...(brief.ask.targetFalsifierOf ? { targetFalsifierOf: brief.ask.targetFalsifierOf } : {}),
+          evidenceLink: `https://example.org/simulated/${Math.floor(rng() * 1000)}`,
+        },
+      };
+    }
+    case 'CHALLENGE_EVIDENCE':
+      return {
+        move: 'CHALLENGE_EVIDENCE',
+        replyTo: brief.ask.replyTo,
+        content: say(`That evidence does not generalize: ${fact} comes from a self-selected sample.`),
+        meta: {},
+      };
+  }
+}
+
+/** The crystallizer's output for an analysis brief. */
+export function simulateAnalysis(seed: number, brief: AnalysisBrief): AnalysisOutput {
+  const rng = rngFor(seed, 'analysis', brief.thread.id, Object.keys(brief.commitments).join(','));
+  const question = brief.thread.binaryQuestion ?? `Will ${topicWords(brief.thread.topic)} meet its stated target within 18 months?`;
+  const positions: AnalysisOutput['positions'] = {};
+  const counterfactual: AnalysisOutput['counterfactual'] = {};
+  for (const [agent, c] of Object.entries(brief.commitments)) {
+    const side = c.side as 'YES' | 'NO' | 'UNCERTAIN';
+    const falsifier = brief.falsifiers[agent];
+    positions[agent] = {
+      side,
+      statement: say(c.statement.replace(`${SIMULATED_LABEL} `, '')),
+      confidence: c.confidence,
+      ...(falsifier ? { falsifier } : {}),
+    };
+    counterfactual[agent] = {
+      wouldFlip: side !== 'UNCERTAIN',
+      why: say(side === 'UNCERTAIN' ? 'No single result would settle it for me.' : 'The falsifier result would reverse my decision.'),
+    };
+  }
+  const first = Object.values(brief.falsifiers)[0];
+  return {
+    question,
+    positions,
+    resolutionCriteria: [
+      first ? `${first.metric} measured by ${first.deadline}` : 'Target met in the first 18 months of operation',
+      'Independent replication in at least 3 sites by 2027-12-31',
+    ],
+    counterfactual,
+    commonGround: [{ statement: say('Both sides accept the pilot data as the relevant evidence'), type: 'empirical' }],
+    confidence: Math.round((0.6 + rng() * 0.3) * 100) / 100,
+  };
+}
+
+function approxTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The simulator behind the model port: answers crux turns and analyses, metered at zero cost. */
+export function createSimulatedLlm(seed: number): Llm {
+  return {
+    provider: 'simulated',
+    async call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
+      if (request.signal?.aborted) throw new LlmError('cancelled', 'the call was cancelled');
+      const brief = readBrief(request.messages);
+      let answer: unknown;
+      if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
+      else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);
+      else throw new LlmError('bad_request', `the simulator cannot answer a "${request.schemaName}" request`);
+      const value = request.schema.parse(answer);
+      const input = request.system.length + request.messages.reduce((n, m) => n + m.content.length, 0);
+      const record: LlmCallRecord = {
+        provider: 'simulated',
+        model: 'simulator',
+        tier: request.tier,
+        usage: { inputTokens: Math.ceil(input / 4), outputTokens: approxTokens(JSON.stringify(answer)), cacheReadTokens: 0, cacheWriteTokens: 0 },
+        latencyMs: 0,
+        costUsd: 0,
+        ok: true,
+      };
+      return { value, calls: [record] };
+    },
+  };
+}

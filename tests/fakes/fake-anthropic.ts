@@ -1,0 +1,510 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake Anthropic Messages API on 127.0.0.1 for tests and benchmarks. It answers `POST /v1/messages`
+ * streaming (SSE, event by event as the real API sends them) and not, counts tokens deterministically
+ * (a block's characters / 4, rounded up), emulates prompt caching from the `cache_control` breakpoints,
+ * and injects faults. Every request is recorded for assertions.
+ *
+ * What each request gets, first match wins: the step scripted for its number (`on(n, step)`), the next
+ * step of the queue (`script(...steps)`), the responder. Without any, it answers 400 naming the request.
+ */
+
+export type FakeStep =
+  /** A complete answer: the forced tool's input. */
+  | { kind: 'answer'; input: unknown }
+  /** Tool input text that is not JSON (streamed as partial_json chunks; as a string `input` otherwise). */
+  | { kind: 'malformed'; json: string }
+  /** A text answer without the tool call. */
+  | { kind: 'text'; text: string }
+  /** The answer cut off at max_tokens: the tool input's first half, stop_reason `max_tokens`. */
+  | { kind: 'max_tokens'; input: unknown }
+  /** 429 rate_limit_error with `retry-after` in seconds. */
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  /** 529 overloaded_error. */
+  | { kind: 'overloaded' }
+  /** A 5xx api_error (500 by default). */
+  | { kind: 'server_error'; status?: number }
+  /** Any error status, type and message (401 authentication_error, 400 invalid_request_error, …). */
+  | { kind: 'error'; status: number; type: string; message: string; headers?: Record<string, string> }
+  /** Never answers (the client's timeout must end it). */
+  | { kind: 'hang' }
+  /**
+   * Starts the answer, then after `afterEvents` SSE events (or half the JSON body when not streaming)
+   * `close`s the connection or `stall`s (keeps it open, sends nothing more).
+   */
+  | { kind: 'cut'; input: unknown; afterEvents?: number; mode?: 'close' | 'stall' }
+  /** A streamed answer interrupted by an SSE `error` event (the API does this when it overloads mid-answer). */
+  | { kind: 'stream_error'; input: unknown; errorType: string; afterEvents?: number };
+
+export interface FakeRequest {
+  /** 1-based number of the request, in arrival order. */
+  n: number;
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  // biome-ignore lint/suspicious/noExplicitAny: a request body is whatever the client sent; tests read it freely
+  body: any;
+  stream: boolean;
+  /** `Date.now()` when the request arrived. */
+  at: number;
+  /** What the fake answered: the step kind, `bad_request` or `unauthorized`. */
+  answered: string;
+  usage?: FakeUsage;
+}
+
+export interface FakeUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+}
+
+export interface FakeAnthropicOptions {
+  /** Answers requests that nothing was scripted for. */
+  responder?: (request: FakeRequest) => FakeStep;
+  /** Milliseconds before answering each request (a number or a function, e.g. `() => 300 ± 100`). */
+  latencyMs?: number | (() => number);
+  /** Milliseconds between two SSE events (default 0). */
+  eventDelayMs?: number;
+  /** The API key the fake accepts, as `x-api-key` or a bearer token (default `test-key`); another gets 401. */
+  apiKey?: string;
+  /** A prefix shorter than this many tokens is not cached (the real API's minimum is 1024–4096; default 0). */
+  minCacheableTokens?: number;
+}
+
+/** The fake's token count of a text: characters / 4, rounded up. */
+export function fakeTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+const LOOKBACK = 20;
+
+interface Block {
+  key: string;
+  tokens: number;
+  breakpoint: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are untyped JSON
+type Json = any;
+
+function stripCacheControl(value: Json): Json {
+  if (Array.isArray(value)) return value.map(stripCacheControl);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== 'cache_control') out[k] = stripCacheControl(v);
+    return out;
+  }
+  return value;
+}
+
+function blockText(block: Json): string {
+  if (typeof block === 'string') return block;
+  if (block?.type === 'text') return String(block.text ?? '');
+  if (block?.type === 'tool_use') return JSON.stringify(block.input ?? {});
+  if (block?.type === 'tool_result') {
+    return typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
+  }
+  return JSON.stringify(stripCacheControl(block));
+}
+
+/** The prompt as the cache sees it: tools, then system blocks, then every message's blocks, in order. */
+function promptBlocks(body: Json): Block[] {
+  const blocks: Block[] = [];
+  const push = (where: string, value: Json, text: string) =>
+    blocks.push({
+      key: `${where}:${JSON.stringify(stripCacheControl(value))}`,
+      tokens: fakeTokens(text),
+      breakpoint: !!(value && typeof value === 'object' && value.cache_control),
+    });
+  for (const tool of body.tools ?? []) push('tool', tool, JSON.stringify(stripCacheControl(tool)));
+  // A string is one text block, as the API reads it: the same text cached as a block is a cache hit.
+  const asBlocks = (content: Json): Json[] =>
+    typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
+  for (const block of asBlocks(body.system)) push('system', block, blockText(block));
+  for (const message of body.messages ?? []) {
+    for (const block of asBlocks(message.content)) push(message.role, block, blockText(block));
+  }
+  return blocks;
+}
+
+function toolBlock(name: string): Json {
+  return { type: 'tool_use', id: `toolu_fake${Math.random().toString(36).slice(2, 12)}`, name, input: {} };
+}
+
+/** Splits a text into chunks of 1 to 12 characters, as the API's input_json_delta events arrive. */
+function chunks(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const size = 1 + ((i * 7) % 12);
+    out.push(text.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+export class FakeAnthropic {
+  readonly requests: FakeRequest[] = [];
+  private readonly queue: FakeStep[] = [];
+  private readonly byNumber = new Map<number, FakeStep>();
+  private readonly cache = new Set<string>();
+  private server: Server | null = null;
+  private url = '';
+  private messageCount = 0;
+
+  constructor(private readonly options: FakeAnthropicOptions = {}) {}
+
+  /** Starts listening on a random port of 127.0.0.1; returns the base URL to give the SDK. */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `fake: ${String(error)}` } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.server = server;
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  get baseURL(): string {
+    return this.url;
+  }
+
+  /** Stops the server, dropping any connection still open (hung or stalled answers). */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Queues steps for the next requests, one each, in order. */
+  script(...steps: FakeStep[]): this {
+    this.queue.push(...steps);
+    return this;
+  }
+
+  /** The step for request number `n` (1-based), ahead of the queue. */
+  on(n: number, step: FakeStep): this {
+    this.byNumber.set(n, step);
+    return this;
+  }
+
+  /** Forgets the recorded requests, the queue and the prompt cache. */
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.byNumber.clear();
+    this.cache.clear();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      req.on('end', () => resolve(text));
+      req.on('error', reject);
+    });
+    let body: Json = null;
+    try {
+      body = raw === '' ? null : JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+    const record: FakeRequest = {
+      n: this.requests.length + 1,
+      method: req.method ?? '',
+      path: (req.url ?? '').split('?')[0] ?? '',
+      headers: req.headers,
+      body,
+      stream: body?.stream === true,
+      at: Date.now(),
+      answered: '',
+    };
+    this.requests.push(record);
+
+    if (record.method !== 'POST' || record.path !== '/v1/messages') {
+      record.answered = 'not_found';
+      return this.error(res, 404, 'not_found_error', `fake: no route ${record.method} ${record.path}`);
+    }
+    const key = this.options.apiKey ?? 'test-key';
+    if (req.headers['x-api-key'] !== key && req.headers.authorization !== `Bearer ${key}`) {
+      record.answered = 'unauthorized';
+      return this.error(res, 401, 'authentication_error', 'invalid API key');
+    }
+    const invalid = this.validate(body, req);
+    if (invalid) {
+      record.answered = 'bad_request';
+      return this.error(res, 400, 'invalid_request_error', invalid);
+    }
+    const step = this.byNumber.get(record.n) ?? this.queue.shift() ?? this.options.responder?.(record);
+    if (!step) {
+      record.answered = 'bad_request';
+      return this.error(res, 400, 'invalid_request_error', `fake: nothing scripted for request #${record.n}`);
+    }
+    record.answered = step.kind;
+
+    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs() : this.options.latencyMs;
+    if (latency && latency > 0) await sleep(latency);
+
+    switch (step.kind) {
+      case 'rate_limited':
+        return this.error(res, 429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', {
+          'retry-after': String(step.retryAfterSeconds),
+        });
+      case 'overloaded':
+        return this.error(res, 529, 'overloaded_error', 'Overloaded');
+      case 'server_error':
+        return this.error(res, step.status ?? 500, 'api_error', 'Internal server error');
+      case 'error':
+        return this.error(res, step.status, step.type, step.message, step.headers);
+      case 'hang':
+        return; // the response stays open until the client gives up or the fake closes
+      default:
+        return this.answer(record, step, res);
+    }
+  }
+
+  private validate(body: Json, req: IncomingMessage): string | null {
+    if (!req.headers['anthropic-version']) return 'anthropic-version: header is required';
+    if (!body || typeof body !== 'object') return 'the body must be a JSON object';
+    if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
+    if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return 'messages: at least one message is required';
+    const breakpoints = promptBlocks(body).filter((b) => b.breakpoint).length;
+    if (breakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`;
+    const choice = body.tool_choice;
+    if (choice?.type === 'tool' && !(body.tools ?? []).some((t: Json) => t.name === choice.name)) {
+      return `tool_choice: no tool named ${choice.name}`;
+    }
+    return null;
+  }
+
+  /** Input usage of a request, with the prompt cache read and written as the API does. */
+  private inputUsage(body: Json): Omit<FakeUsage, 'output_tokens'> {
+    const blocks = promptBlocks(body);
+    const total = blocks.reduce((sum, b) => sum + b.tokens, 0);
+    const hashes: string[] = [];
+    const upTo: number[] = [];
+    let hash = createHash('sha256').update(String(body.model)).digest('hex');
+    let tokens = 0;
+    for (const block of blocks) {
+      hash = createHash('sha256').update(hash).update(block.key).digest('hex');
+      tokens += block.tokens;
+      hashes.push(hash);
+      upTo.push(tokens);
+    }
+    const breakpoints = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
+    const last = breakpoints.at(-1);
+    if (last === undefined) return { input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const min = this.options.minCacheableTokens ?? 0;
+
+    // The longest cached prefix ending within the lookback window of a breakpoint.
+    let hit = -1;
+    for (const b of breakpoints) {
+      for (let i = b; i >= Math.max(0, b - LOOKBACK + 1); i--) {
+        if (i > hit && this.cache.has(hashes[i] as string)) {
+          hit = i;
+          break;
+        }
+      }
+    }
+    const read = hit >= 0 ? (upTo[hit] as number) : 0;
+    let written = read;
+    for (const b of breakpoints) {
+      if (b > hit && (upTo[b] as number) >= min) {
+        this.cache.add(hashes[b] as string);
+        written = upTo[b] as number;
+      }
+    }
+    return {
+      input_tokens: total - written,
+      cache_creation_input_tokens: written - read,
+      cache_read_input_tokens: read,
+    };
+  }
+
+  private async answer(record: FakeRequest, step: FakeStep, res: ServerResponse): Promise<void> {
+    const body = record.body;
+    const toolName: string = body.tool_choice?.name ?? body.tools?.[0]?.name ?? 'answer';
+    let json: string;
+    let stop = 'tool_use';
+    let text: string | null = null;
+    switch (step.kind) {
+      case 'answer':
+      case 'cut':
+      case 'stream_error':
+        json = JSON.stringify(step.input);
+        break;
+      case 'malformed':
+        json = step.json;
+        break;
+      case 'max_tokens': {
+        const full = JSON.stringify(step.input);
+        json = full.slice(0, Math.ceil(full.length / 2));
+        stop = 'max_tokens';
+        break;
+      }
+      case 'text':
+        json = '';
+        text = step.text;
+        stop = 'end_turn';
+        break;
+      default:
+        throw new Error(`fake: ${step.kind} is not an answer`);
+    }
+    const usage: FakeUsage = { ...this.inputUsage(body), output_tokens: Math.max(1, fakeTokens(text ?? json)) };
+    if (stop === 'max_tokens') usage.output_tokens = body.max_tokens;
+    record.usage = usage;
+    const id = `msg_fake${String(++this.messageCount).padStart(6, '0')}`;
+    const tool = toolBlock(toolName);
+    const headers = { 'request-id': `req_fake${record.n}` };
+
+    if (!record.stream) {
+      const content =
+        text !== null
+          ? [{ type: 'text', text }]
+          : [{ ...tool, input: step.kind === 'malformed' || step.kind === 'max_tokens' ? json : JSON.parse(json) }];
+      const message = {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage: { ...usage, cache_creation: null, service_tier: 'standard' },
+      };
+      const payload = JSON.stringify(message);
+      if (step.kind === 'cut') {
+        res.writeHead(200, {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(payload)),
+        });
+        await write(res, payload.slice(0, Math.floor(payload.length / 2)));
+        if ((step.mode ?? 'close') === 'close') await cutOff(res);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+      res.end(payload);
+      return;
+    }
+
+    const events: [string, unknown][] = [];
+    events.push([
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1, cache_creation: null, service_tier: 'standard' },
+        },
+      },
+    ]);
+    if (text !== null) {
+      events.push([
+        'content_block_start',
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      ]);
+      events.push(['ping', { type: 'ping' }]);
+      for (const part of chunks(text)) {
+        events.push([
+          'content_block_delta',
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } },
+        ]);
+      }
+    } else {
+      events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: tool }]);
+      events.push(['ping', { type: 'ping' }]);
+      events.push([
+        'content_block_delta',
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '' } },
+      ]);
+      for (const part of chunks(json)) {
+        events.push([
+          'content_block_delta',
+          { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: part } },
+        ]);
+      }
+    }
+    events.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
+    events.push([
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      },
+    ]);
+    events.push(['message_stop', { type: 'message_stop' }]);
+
+    let stopAt = events.length;
+    if (step.kind === 'cut' || step.kind === 'stream_error') {
+      stopAt = Math.min(step.afterEvents ?? Math.ceil(events.length / 2), events.length - 1);
+    }
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    for (const [name, data] of events.slice(0, stopAt)) {
+      if (res.destroyed) return;
+      await write(res, `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (this.options.eventDelayMs) await sleep(this.options.eventDelayMs);
+    }
+    if (step.kind === 'cut') {
+      if ((step.mode ?? 'close') === 'close') await cutOff(res);
+      return;
+    }
+    if (step.kind === 'stream_error') {
+      const error = { type: 'error', error: { type: step.errorType, message: step.errorType.replace(/_/g, ' ') } };
+      res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+      return;
+    }
+    res.end();
+  }
+
+  private error(
+    res: ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake_error', ...headers });
+    res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+  }
+}
+
+/** Writes and waits until the bytes are handed to the socket, so what was sent arrives before a cut. */
+function write(res: ServerResponse, text: string): Promise<void> {
+  return new Promise((resolve, reject) => res.write(text, (error) => (error ? reject(error) : resolve())));
+}
+
+/** Drops the connection mid-answer, once what was written has had time to reach the client. */
+async function cutOff(res: ServerResponse): Promise<void> {
+  await sleep(20);
+  res.socket?.destroy();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
