@@ -4,7 +4,7 @@ import type { CruxEvent } from '../crux/events';
 import type { CruxInput } from '../crux/inputs';
 import { agentTurnRequest, analysisRequest } from '../crux/live/brief';
 import type { AgentMove } from '../crux/live/answer';
-import { nextTurns, type Turn } from '../crux/live/scheduler';
+import { nextTurn, nextTurns, type Turn } from '../crux/live/scheduler';
 import { buildResult, type CruxResult } from '../crux/result';
 import { type CruxState, createState, isOpen, type ThreadState } from '../crux/state';
 import { advance } from '../crux/step';
@@ -61,6 +61,8 @@ export class CruxEngine {
   private readonly failures = new Map<string, number>();
   private readonly analysisFailures = new Map<string, number>();
   private readonly spawnOffered = new Set<string>();
+  /** Calls of the last logged round that have no logged outcome yet (a debate killed mid-round). */
+  private pending: { kind: 'turn' | 'analysis'; thread: string; agent: string | null }[] = [];
   private spent = 0;
   private usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, costUsd: 0 };
   private status: DebateStatus = 'running';
@@ -110,10 +112,17 @@ export class CruxEngine {
 
   private fold(record: DebateRecord): void {
     switch (record.type) {
+      case 'round':
+        this.pending = record.planned.map((p) => ({ ...p }));
+        break;
       case 'input': {
         const input = record.input as unknown as CruxInput;
         advance(this.state, input);
-        if (input.kind === 'message') this.failures.set(input.agent, 0);
+        if (input.kind === 'message') {
+          this.failures.set(input.agent, 0);
+          this.settle('turn', input.thread, input.agent);
+        }
+        if (input.kind === 'crystallize_output' || input.kind === 'close_thread') this.settle('analysis', input.thread, null);
         if (input.kind === 'propose_thread') this.spawnOffered.add(spawnKey(input.by, input.topic));
         break;
       }
@@ -124,7 +133,11 @@ export class CruxEngine {
         if (record.thread?.startsWith('analysis:')) {
           const t = record.thread.slice('analysis:'.length);
           this.analysisFailures.set(t, (this.analysisFailures.get(t) ?? 0) + 1);
-        } else this.failures.set(record.agent, (this.failures.get(record.agent) ?? 0) + 1);
+          this.settle('analysis', t, null);
+        } else {
+          this.failures.set(record.agent, (this.failures.get(record.agent) ?? 0) + 1);
+          if (record.thread) this.settle('turn', record.thread, record.agent);
+        }
         break;
       case 'agent_degraded':
         this.degraded.add(record.agent);
@@ -136,6 +149,11 @@ export class CruxEngine {
       default:
         break;
     }
+  }
+
+  private settle(kind: 'turn' | 'analysis', thread: string, agent: string | null): void {
+    const i = this.pending.findIndex((p) => p.kind === kind && p.thread === thread && (kind === 'analysis' || p.agent === agent));
+    if (i >= 0) this.pending.splice(i, 1);
   }
 
   onEvents(listener: (events: CruxEvent[]) => void): () => void {
@@ -247,8 +265,7 @@ export class CruxEngine {
       const limit = this.limitReached();
       if (limit) return this.stop(limit);
 
-      const analyses = this.state.threads.filter((t) => isOpen(t) && t.awaitingAnalysis);
-      const turns = nextTurns(this.state, { degraded: this.degraded, interests: this.interests() });
+      const { analyses, turns, resumed } = this.plan();
       if (analyses.length === 0 && turns.length === 0) return this.stop('no agent is left to take a turn');
 
       // Reserve the worst case of every call of this round before making any of them.
@@ -264,6 +281,17 @@ export class CruxEngine {
         return this.stop(`the next round of calls could exceed the budget of $${this.header.limits.budgetUsd.toFixed(2)}`);
       }
 
+      if (!resumed) {
+        this.log([
+          {
+            type: 'round',
+            planned: requests.map((r) =>
+              r.kind === 'analysis' ? { kind: 'analysis' as const, thread: r.thread.id, agent: null } : { kind: 'turn' as const, thread: r.turn.thread, agent: r.turn.agent },
+            ),
+          },
+        ]);
+      }
+      this.pending = [];
       const results = await runPooled(
         requests.map((r) => () => this.deps.llm.call(r.request as LlmRequest<unknown>)),
         this.header.limits.concurrency,
@@ -281,6 +309,33 @@ export class CruxEngine {
       });
       if (budgetStop) return this.stop(budgetStop);
     }
+  }
+
+  /**
+   * The calls of the next round. A debate killed mid-round first finishes that round: the same
+   * calls in the same order, so its answers land exactly where they would have.
+   */
+  private plan(): { analyses: ThreadState[]; turns: Turn[]; resumed: boolean } {
+    const options = { degraded: this.degraded, interests: this.interests() };
+    if (this.pending.length > 0) {
+      const analyses: ThreadState[] = [];
+      const turns: Turn[] = [];
+      for (const p of this.pending) {
+        const thread = this.state.threads.find((t) => t.id === p.thread);
+        if (!thread || !isOpen(thread)) continue;
+        if (p.kind === 'analysis' && thread.awaitingAnalysis) analyses.push(thread);
+        if (p.kind === 'turn' && !thread.awaitingAnalysis) {
+          const turn = nextTurn(this.state, thread, options);
+          if (turn) turns.push(turn);
+        }
+      }
+      if (analyses.length + turns.length > 0) return { analyses, turns, resumed: true };
+    }
+    return {
+      analyses: this.state.threads.filter((t) => isOpen(t) && t.awaitingAnalysis),
+      turns: nextTurns(this.state, options),
+      resumed: false,
+    };
   }
 
   private interests(): Map<string, Set<string>> {

@@ -75,6 +75,12 @@ export const debateRecordSchema = z.discriminatedUnion('type', [
     purpose: z.string(),
     call: callSchema,
   }),
+  /** The calls of one round, logged before they are made, so a resumed debate finishes the round first. */
+  z.object({
+    ...base,
+    type: z.literal('round'),
+    planned: z.array(z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() })),
+  }),
   z.object({ ...base, type: z.literal('turn_failed'), agent: z.string(), thread: z.string().nullable(), reason: z.string() }),
   z.object({ ...base, type: z.literal('agent_degraded'), agent: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('status'), status: z.enum(DEBATE_STATUSES), reason: z.string().optional() }),

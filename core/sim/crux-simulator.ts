@@ -109,7 +109,7 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       };
     case 'GRADE_STEELMAN': {
       // Only a first attempt is ever found wanting, so a retried steelman always lands.
-      const grade = brief.ask.attempts === 1 && rng() < 0.25 ? 'INCOMPLETE' : 'ACCURATE';
+      const grade = brief.ask.attempts === 1 && rng() < 0.15 ? 'INCOMPLETE' : 'ACCURATE';
       return {
         move: 'GRADE_STEELMAN',
         content: say(grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.'),

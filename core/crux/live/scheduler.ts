@@ -31,6 +31,10 @@ export interface Turn {
 
 export const MAX_REASKS = 2;
 
+function threadCount(thread: ThreadState): number {
+  return thread.messages.DISCOVERY + thread.messages.CRUX_LOCK + thread.messages.EVIDENCE;
+}
+
 function threadEntries(state: CruxState, thread: string): TranscriptEntry[] {
   return state.transcript.filter((m) => m.thread === thread);
 }
@@ -112,7 +116,8 @@ export function nextTurn(state: CruxState, thread: ThreadState, options: Schedul
   const pool = rested.length > 0 ? rested : candidates;
 
   if (thread.status === 'CRUX_LOCK') {
-    const owed = owedInLock(state, thread, pool);
+    // The cooldown gives way when only the last speaker can supply what the lock still lacks.
+    const owed = owedInLock(state, thread, pool) ?? owedInLock(state, thread, candidates);
     if (owed) return { thread: thread.id, agent: owed.agent, ask: owed.ask, attempt: 0 };
   }
 
@@ -139,8 +144,9 @@ function owedInLock(state: CruxState, thread: ThreadState, pool: readonly string
   const rank = (ask: Ask) =>
     ask.kind === 'GRADE_STEELMAN' ? 0 : ask.kind === 'COMMIT_POSITION' ? 1 : ask.kind === 'DECLARE_FALSIFIER' ? 2 : ask.kind === 'STEELMAN' ? 3 : 9;
   let best: { agent: string; ask: Ask } | null = null;
-  // Rotating the starting agent spreads the work when several owe the same kind of move.
-  const offset = state.messageSeq % pool.length;
+  // Rotating the starting agent spreads the work when several owe the same kind of move. The
+  // rotation follows the thread's own count, so one thread's turn never depends on another's.
+  const offset = threadCount(thread) % pool.length;
   const rotated = [...pool.slice(offset), ...pool.slice(0, offset)];
   for (const agent of rotated) {
     const ask = lockAsk(state, thread, agent);
@@ -208,7 +214,7 @@ function pickByAttention(
   // DISCOVERY needs two distinct voices before it can end: bring in a new one early.
   const newcomers = thread.status === 'DISCOVERY' ? pool.filter((id) => !thread.discoveryAuthors.includes(id)) : [];
   const field = thread.status === 'DISCOVERY' && thread.discoveryAuthors.length < 2 && newcomers.length > 0 ? newcomers : pool;
-  const offset = state.messageSeq % field.length;
+  const offset = threadCount(thread) % field.length;
   let best = field[offset] as string;
   let bestScore = -Infinity;
   field.forEach((id, i) => {

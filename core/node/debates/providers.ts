@@ -37,7 +37,7 @@ function estimator(config: ModelsConfig, provider: string) {
 export function providerFor(name: ProviderName, workspace: string, seed: number | null): Provider {
   switch (name) {
     case 'simulated':
-      return { llm: createSimulatedLlm(seed ?? 1), estimate: () => 0, likely: () => 0 };
+      return { llm: withLatency(createSimulatedLlm(seed ?? 1), Number(process.env.CRUCIBLE_SIMULATED_LATENCY_MS ?? 0)), estimate: () => 0, likely: () => 0 };
     case 'anthropic': {
       const apiKey = process.env.ANTHROPIC_API_KEY;
       if (!apiKey) throw new UserError('the anthropic provider needs ANTHROPIC_API_KEY in the environment (or use --provider simulated)');
@@ -57,4 +57,19 @@ export function providerFor(name: ProviderName, workspace: string, seed: number 
       };
     }
   }
+}
+
+/**
+ * The simulator answers instantly; a latency (CRUCIBLE_SIMULATED_LATENCY_MS) makes a simulated debate
+ * unfold at a watchable pace in the app, and gives tests time to interrupt one mid-way.
+ */
+function withLatency(llm: Llm, ms: number): Llm {
+  if (!Number.isFinite(ms) || ms <= 0) return llm;
+  return {
+    provider: llm.provider,
+    call: async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return llm.call(request);
+    },
+  };
 }

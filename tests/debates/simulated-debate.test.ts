@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseDebateLog } from '../../core/engine/log-reader';
+import { appRoot } from '../../core/node/app-root';
+import { DebateService } from '../../core/node/debates/debate-service';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { cli } from '../helpers/run-cli';
+import { eventually, tempWorkspace } from '../helpers/temp-workspace';
+
+const AGENTS = ['optimist-engineer', 'skeptical-economist', 'regulator', 'investor', 'field-researcher'];
+const IDEA = 'community-solar-coop';
+
+let root: string;
+let cleanup: () => void;
+const open: Workspace[] = [];
+
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-debate-'));
+  cpSync(join(appRoot(), 'ideas', IDEA), join(root, 'ideas', IDEA), { recursive: true });
+});
+afterEach(() => {
+  for (const ws of open.splice(0)) ws.close();
+  cleanup();
+});
+
+function workspace(): Workspace {
+  const ws = Workspace.open(root);
+  ws.sync();
+  open.push(ws);
+  return ws;
+}
+
+describe('a simulated crux debate', () => {
+  it('runs the whole protocol offline, labelled as simulated, and writes a log and a readable transcript', async () => {
+    const service = new DebateService(workspace());
+    const run = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3 });
+    const { result } = run.outcome;
+    expect({ status: run.outcome.status, regime: result.regime, threads: result.threads.map((t) => t.status) }).toEqual({
+      status: 'completed',
+      regime: 'polarized',
+      threads: ['CONVERGED', 'CONVERGED'],
+    });
+    // The protocol was exercised, not just walked through.
+    const m = result.systemMetrics;
+    expect(m.messagesBlocked).toBeGreaterThan(0);
+    expect(m.cruxLockFailures).toBeGreaterThan(0);
+    expect(m.threadsSpawned).toBe(1);
+    expect(m.moderatorInterventions.FALSIFIER_REQUEST + m.moderatorInterventions.STEELMAN_REQUEST).toBeGreaterThan(0);
+    expect(m.llmCalls).toBeGreaterThan(m.messagesTotal);
+
+    const log = parseDebateLog(readFileSync(join(root, run.logPath), 'utf8'));
+    expect(log.tornTail).toBe(false);
+    expect(log.records[0]).toMatchObject({ type: 'debate_created', header: { provider: 'simulated', seed: 3, ideaSlug: IDEA } });
+    expect(log.records.at(-1)).toMatchObject({ type: 'status', status: 'completed' });
+
+    const transcript = readFileSync(join(root, run.transcriptPath), 'utf8');
+    expect(run.transcriptPath).toBe(run.logPath.replace(/\.jsonl$/, '.md'));
+    expect(transcript).toContain('> **Simulated debate.**');
+    expect(transcript).toMatch(/~~refused: \w+~~/);
+    expect(transcript).toContain('### Crux (primary)');
+    const said = [...transcript.matchAll(/^ {2}(.+)$/gm)].map((l) => l[1] as string).filter((l) => !l.startsWith('_'));
+    expect(said.length).toBeGreaterThan(20);
+    expect(said.every((l) => l.startsWith('[simulated]'))).toBe(true);
+  });
+
+  it('gives the same result for the same seed, and a different one for another seed', async () => {
+    const service = new DebateService(workspace());
+    const a = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 11 });
+    const b = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 11 });
+    const c = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 12 });
+    expect(b.outcome.result).toEqual(a.outcome.result);
+    expect(c.outcome.result).not.toEqual(a.outcome.result);
+  });
+
+  it('resumes a debate killed mid-way and ends exactly where an uninterrupted one does', async () => {
+    const reference = await new DebateService(workspace()).start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 5 });
+
+    const { root: other, cleanup: cleanOther } = tempWorkspace('crucible-kill-');
+    try {
+      cpSync(join(appRoot(), 'ideas', IDEA), join(other, 'ideas', IDEA), { recursive: true });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(appRoot(), 'core/node/cli/main.ts'), 'debate', '--workspace', other, '--idea', IDEA, '--agents', AGENTS.join(','), '--provider', 'simulated', '--seed', '5'],
+        { env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '25' }, stdio: 'ignore' },
+      );
+      const folder = join(other, 'ideas', IDEA, 'debates');
+      const logFile = await eventually(() => {
+        const name = existsSync(folder) ? readdirSync(folder).find((f) => f.endsWith('.jsonl')) : undefined;
+        if (!name) return null;
+        const lines = readFileSync(join(folder, name), 'utf8').split('\n').length;
+        return lines > 120 ? name : null;
+      }, 'the debate to be well under way', 20_000);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const id = logFile.replace(/\.jsonl$/, '');
+      const before = parseDebateLog(readFileSync(join(folder, logFile), 'utf8')).records;
+      expect(before.some((r) => r.type === 'status' && r.status === 'completed')).toBe(false);
+
+      const resumed = cli(['resume', id, '--workspace', other, '--json']);
+      expect(resumed.stderr).toBe('');
+      const output = JSON.parse(resumed.stdout);
+      expect(output.status).toBe('completed');
+      expect(output.result).toEqual(reference.outcome.result);
+
+      // Nothing accepted before the kill was lost or repeated: the log's messages are a prefix.
+      const after = parseDebateLog(readFileSync(join(folder, logFile), 'utf8')).records;
+      const messages = (records: typeof after) => records.filter((r) => r.type === 'event' && r.event.type === 'message_posted').map((r) => (r.type === 'event' ? r.event.id : ''));
+      expect(messages(after).slice(0, messages(before).length)).toEqual(messages(before));
+      expect(new Set(messages(after)).size).toBe(messages(after).length);
+    } finally {
+      cleanOther();
+    }
+  });
+
+  it('resumes from a log whose last line was torn by a crash', async () => {
+    const ws = workspace();
+    const service = new DebateService(ws);
+    const full = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 8 });
+    const path = join(root, full.logPath);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    // Keep the first half and half of the next line, as a kill during a write would.
+    const keep = Math.floor(lines.length / 2);
+    writeFileSync(path, `${lines.slice(0, keep).join('\n')}\n${(lines[keep] as string).slice(0, 30)}`);
+    const resumed = await service.resume(full.id);
+    expect(resumed.outcome.result).toEqual(full.outcome.result);
+    expect(parseDebateLog(readFileSync(path, 'utf8')).tornTail).toBe(false);
+  });
+
+  it('is listed and shown by the CLI', async () => {
+    const run = await new DebateService(workspace()).start({ topic: 'Cities should ban private cars from their centres', agents: AGENTS.slice(0, 3), provider: 'simulated' });
+    const listed = JSON.parse(cli(['debates', 'list', '--workspace', root, '--json']).stdout);
+    expect(listed.debates).toEqual([expect.objectContaining({ id: run.id, status: run.outcome.status, provider: 'simulated', idea: null })]);
+    const shown = cli(['debates', 'show', run.id, '--workspace', root]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('# Crux debate: Cities should ban private cars from their centres');
+    expect(run.logPath).toBe(`debates/${run.id}.jsonl`);
+  });
+});
