@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CruxEngine } from '../../core/engine/crux-engine';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { appRoot } from '../../core/node/app-root';
 import { DebateService } from '../../core/node/debates/debate-service';
@@ -126,6 +127,27 @@ describe('a simulated crux debate', () => {
     const resumed = await service.resume(full.id);
     expect(resumed.outcome.result).toEqual(full.outcome.result);
     expect(parseDebateLog(readFileSync(path, 'utf8')).tornTail).toBe(false);
+  });
+
+  it('pauses, resumes and cancels, each logged as a status', async () => {
+    const ws = workspace();
+    const service = new DebateService(ws);
+    let engine: CruxEngine | null = null;
+    const paused = service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 2 }, { onEngine: (e) => (engine = e) });
+    (engine as unknown as CruxEngine).pause();
+    await new Promise((r) => setTimeout(r, 50));
+    const while0 = (engine as unknown as CruxEngine).currentState.counters.messagesTotal;
+    await new Promise((r) => setTimeout(r, 100));
+    expect((engine as unknown as CruxEngine).currentState.counters.messagesTotal).toBe(while0);
+    (engine as unknown as CruxEngine).resume();
+    const done = await paused;
+    expect(done.outcome.status).toBe('completed');
+    const statuses = parseDebateLog(readFileSync(join(root, done.logPath), 'utf8')).records.flatMap((r) => (r.type === 'status' ? [r.status] : []));
+    expect(statuses).toEqual(['paused', 'running', 'completed']);
+
+    const cancelled = service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 2 }, { onEngine: (e) => e.cancel() });
+    const stopped = await cancelled;
+    expect([stopped.outcome.status, stopped.outcome.reason]).toEqual(['cancelled', 'cancelled by the researcher']);
   });
 
   it('is listed and shown by the CLI', async () => {

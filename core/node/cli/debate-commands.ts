@@ -24,9 +24,9 @@ function positiveNumber(value: unknown, name: string): number | undefined {
   return n;
 }
 
-function report(io: CliIo, run: DebateRun, asJson: boolean): number {
+function report(io: CliIo, run: DebateRun, asJson: boolean, estimate: { calls: number; usd: number } | null = null): number {
   if (asJson) {
-    io.out(JSON.stringify({ id: run.id, status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
+    io.out(JSON.stringify({ id: run.id, ...(estimate ? { estimate } : {}), status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
   } else {
     const r = run.outcome.result;
     io.out(
@@ -73,6 +73,7 @@ export const debateCommands: Command[] = [
         const budget = positiveNumber(args.options.budget, 'budget');
         const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
         const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
+        let estimate: { calls: number; usd: number } | null = null;
         const run = await service.start({
           ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
           ...(args.options.topic ? { topic: args.options.topic as string } : {}),
@@ -84,8 +85,13 @@ export const debateCommands: Command[] = [
             ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
             ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
           },
+        }, {
+          onEstimate: (e) => {
+            estimate = e;
+            if (!args.options.json) io.err(`Estimated cost: $${e.usd.toFixed(4)} (${e.basis}). Running…`);
+          },
         });
-        return report(io, run, args.options.json === true);
+        return report(io, run, args.options.json === true, estimate);
       } finally {
         ws.close();
       }

@@ -13,7 +13,10 @@ import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, lastStatus } from './journal';
-import { type ProviderName, providerFor } from './providers';
+import { type Provider, type ProviderName, providerFor } from './providers';
+import { resolveConfig } from '../../crux/config';
+import { agentMoveSchema } from '../../crux/live/answer';
+import { PROTOCOL_RULES } from '../../crux/live/rules';
 
 export const DEFAULT_LIMITS: DebateLimits = {
   maxMessages: 200,
@@ -31,6 +34,13 @@ export interface StartOptions {
   seed?: number;
   limits?: Partial<DebateLimits>;
   config?: Record<string, unknown>;
+}
+
+export interface DebateEstimate {
+  calls: number;
+  usd: number;
+  /** How the figure was reached, for the researcher. */
+  basis: string;
 }
 
 export interface DebateRun {
@@ -87,7 +97,44 @@ export class DebateService {
     };
   }
 
-  async start(options: StartOptions, hooks: { onEngine?: (engine: CruxEngine) => void } = {}): Promise<DebateRun> {
+  /**
+   * What a debate will likely cost before it starts: the protocol's expected number of calls (every
+   * stage budget used once per thread, a fifth more for refused moves, one analysis per thread, a
+   * second thread half the time) times a typical call (the agents' prompts and a transcript half
+   * way through a thread, its head read from the prompt cache).
+   */
+  estimate(header: DebateHeader, provider: Provider): DebateEstimate {
+    const config = resolveConfig(header.config);
+    const perThread = (config.budgets.DISCOVERY + config.budgets.CRUX_LOCK + config.budgets.EVIDENCE) * 1.2 + 1;
+    const threads = 1.5;
+    const calls = Math.round(perThread * threads);
+    const loaded = new Map(this.personas().personas.map((p) => [p.id, p]));
+    const line = 'x'.repeat(240);
+    const transcript = Array.from({ length: Math.round(perThread / 2) }, () => ({ role: 'user' as const, content: line }));
+    const perAgent = header.agents.map((agent) => {
+      const persona = agent.persona ? loaded.get(agent.persona) : undefined;
+      return provider.likely({
+        system: `${persona?.systemPrompt ?? ''}\n\n${PROTOCOL_RULES}`,
+        messages: [...transcript, { role: 'user', content: 'x'.repeat(900) }],
+        stablePrefix: transcript.length,
+        schema: agentMoveSchema,
+        schemaName: 'crux_move',
+        tier: agent.tier,
+        maxTokens: 600,
+      });
+    });
+    const mean = perAgent.reduce((a, b) => a + b, 0) / Math.max(1, perAgent.length);
+    return {
+      calls,
+      usd: Math.round(mean * calls * 10_000) / 10_000,
+      basis: `about ${calls} calls of ~${Math.round(mean * 1e6) / 1e6} USD each (${threads} threads × ${Math.round(perThread)} calls)`,
+    };
+  }
+
+  async start(
+    options: StartOptions,
+    hooks: { onEngine?: (engine: CruxEngine) => void; onEstimate?: (estimate: DebateEstimate) => void } = {},
+  ): Promise<DebateRun> {
     if (options.agents.length < 2 || options.agents.length > 12) throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
     let topic = options.topic?.trim() ?? '';
     let ideaSlug: string | null = null;
@@ -121,6 +168,7 @@ export class DebateService {
       createdAt: new Date().toISOString(),
     };
     const provider = providerFor(options.provider, this.ws.root, seed);
+    hooks.onEstimate?.(this.estimate(header, provider));
     const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
     try {
       const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), { topic });
