@@ -110,6 +110,19 @@ export class CruxEngine {
     return engine;
   }
 
+  /** The outcome a log records so far, without running anything (for reading finished debates). */
+  static outcomeOf(records: readonly DebateRecord[]): CruxOutcome {
+    const inert: CruxEngineDeps = {
+      llm: { provider: 'none', call: () => Promise.reject(new LlmError('cancelled', 'reading a log makes no calls')) },
+      sink: { append: () => {} },
+      personas: new Map(),
+      crystallizer: { systemPrompt: '', tier: 'standard', interests: [] },
+      estimateCostUsd: () => 0,
+      now: () => 0,
+    };
+    return CruxEngine.resume(records, inert).outcome();
+  }
+
   private fold(record: DebateRecord): void {
     switch (record.type) {
       case 'round':

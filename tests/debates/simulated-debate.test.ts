@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CruxEngine } from '../../core/engine/crux-engine';
@@ -158,5 +158,11 @@ describe('a simulated crux debate', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('# Crux debate: Cities should ban private cars from their centres');
     expect(run.logPath).toBe(`debates/${run.id}.jsonl`);
+
+    // The index is derived: without it, the debate comes back from its log, result included.
+    for (const ws of open.splice(0)) ws.close();
+    rmSync(join(root, '.crucible'), { recursive: true });
+    const again = JSON.parse(cli(['debates', 'show', run.id, '--workspace', root, '--json']).stdout);
+    expect({ status: again.status, result: again.result }).toEqual({ status: run.outcome.status, result: run.outcome.result });
   });
 });

@@ -12,7 +12,7 @@ import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { DebateJournal, debateLogPath, lastStatus } from './journal';
+import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus } from './journal';
 import { type Provider, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
@@ -72,7 +72,13 @@ function promptOf(persona: Persona): PersonaPrompt {
  * personas, a model provider and the journal.
  */
 export class DebateService {
-  constructor(private readonly ws: Workspace) {}
+  /** Logs in the folder that the index could not take in (shown by `debates list`). */
+  readonly logErrors: { file: string; reason: string }[];
+
+  constructor(private readonly ws: Workspace) {
+    // The index is derived: debates found in the folder but not in it (a rebuilt index) come back.
+    this.logErrors = indexDebateLogs(ws.root, ws.db).errors;
+  }
 
   private personas() {
     return loadPersonas(this.ws.root);
@@ -240,11 +246,12 @@ export class DebateService {
     const records = lines.map((l) => JSON.parse(l) as DebateRecord);
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
     const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as { result_json: string | null } | undefined;
+    // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
     const mdPath = join(this.ws.root, rel.replace(/\.jsonl$/, '.md'));
     return {
       header,
       status: lastStatus(records),
-      result: row?.result_json ? JSON.parse(row.result_json) : null,
+      result: row?.result_json ? JSON.parse(row.result_json) : CruxEngine.outcomeOf(records).result,
       transcript: existsSync(mdPath) ? readFileSync(mdPath, 'utf8') : null,
       records: records.length,
     };

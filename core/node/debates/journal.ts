@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from '../../engine/debate-record';
@@ -135,4 +135,51 @@ function indexRecords(db: Database.Database, id: string, records: readonly Debat
   db.transaction(() => {
     for (const r of records) insert.run(id, r.seq, r.type, r.at, JSON.stringify(r));
   })();
+}
+
+/**
+ * Brings the index's debate rows up to date with the logs in the folder (`debates/*.jsonl` and
+ * `ideas/<slug>/debates/*.jsonl`): a rebuilt index gets its debates back, with their events, status,
+ * cost and (for finished debates) result. A log that cannot be read is reported, not fatal.
+ */
+export function indexDebateLogs(root: string, db: Database.Database): { indexed: string[]; errors: { file: string; reason: string }[] } {
+  const known = new Set((db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path));
+  const folders = ['debates', ...listDirs(join(root, 'ideas')).map((slug) => `ideas/${slug}/debates`)];
+  const indexed: string[] = [];
+  const errors: { file: string; reason: string }[] = [];
+  for (const folder of folders) {
+    for (const name of listFiles(join(root, folder))) {
+      if (!name.endsWith('.jsonl')) continue;
+      const rel = `${folder}/${name}`;
+      if (known.has(rel)) continue;
+      try {
+        const { records } = parseDebateLog(readFileSync(join(root, rel), 'utf8'));
+        const first = records[0];
+        if (first?.type !== 'debate_created') throw new Error('not a debate log');
+        const cost = records.reduce((sum, r) => sum + (r.type === 'llm_call' ? r.call.costUsd : 0), 0);
+        upsertDebateRow(db, first.header, rel, lastStatus(records) ?? 'running', cost);
+        indexRecords(db, first.header.id, records);
+        indexed.push(first.header.id);
+      } catch (error) {
+        errors.push({ file: rel, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  return { indexed, errors };
+}
+
+function listDirs(path: string): string[] {
+  try {
+    return readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && !e.name.startsWith('_')).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+function listFiles(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
 }
