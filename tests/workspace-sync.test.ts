@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getIdea, listIdeas } from '../core/node/sqlite/index-sql';
@@ -186,6 +186,9 @@ describe('watching a real folder', () => {
 
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha edited'));
     await eventually(() => titleOf(ws, 'alpha') === 'Alpha edited', 'edit indexed');
+    // _index.md follows a moment later (regenerated once for a burst of edits).
+    const indexText = () => (existsSync(join(root, 'ideas/_index.md')) ? readFileSync(join(root, 'ideas/_index.md'), 'utf8') : '');
+    await eventually(() => indexText().includes('[Alpha edited](alpha/README.md)'), '_index.md regenerated');
 
     renameSync(join(root, 'ideas/alpha'), join(root, 'ideas/alpha-renamed'));
     await eventually(() => titleOf(ws, 'alpha-renamed') === 'Alpha edited' && !getIdea(ws.db, 'alpha'), 'rename indexed');

@@ -42,6 +42,8 @@ export class WorkspaceWatcher {
 
   async start(): Promise<void> {
     const root = join(this.workspace.root, IDEAS_DIR);
+    // While watching, `_index.md` follows a little behind the edits instead of delaying each one.
+    this.workspace.deferIndexMs ??= 500;
     this.watcher = watch(root, {
       ignoreInitial: true,
       // Swap files, backups and our own temp files never matter; skipping them here also keeps

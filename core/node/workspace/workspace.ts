@@ -62,6 +62,13 @@ const OWN_WRITE_TTL_MS = 10_000;
 export class Workspace {
   private readonly ownWrites = new Map<string, { size: number; mtimeMs: number; at: number }>();
   private readonly listeners = new Set<(report: SyncReport) => void>();
+  private indexDirty = false;
+  private indexTimer: NodeJS.Timeout | null = null;
+  /**
+   * When set, `_index.md` is regenerated this long after the last change instead of within the
+   * pass: a watcher following a burst of edits then rewrites it once, and no edit waits for it.
+   */
+  deferIndexMs: number | null = null;
 
   private constructor(
     readonly root: string,
@@ -87,7 +94,29 @@ export class Workspace {
   }
 
   close(): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+    if (this.indexDirty && this.db.open) this.writeIndexNow();
     if (this.db.open) this.db.close();
+  }
+
+  private indexChanged(): void {
+    this.indexDirty = true;
+    if (this.deferIndexMs === null) {
+      this.writeIndexNow();
+      return;
+    }
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = null;
+      if (this.db.open) this.writeIndexNow();
+    }, this.deferIndexMs);
+    this.indexTimer.unref();
+  }
+
+  private writeIndexNow(): void {
+    this.indexDirty = false;
+    this.regenerateIndex();
   }
 
   /** Called with the report of every pass that changed the index. */
@@ -126,7 +155,7 @@ export class Workspace {
       plan = again.plan;
     }
     if (report.added + report.changed + report.removed > 0) {
-      this.regenerateIndex();
+      this.indexChanged();
       for (const listener of this.listeners) listener(report);
     }
     return report;
