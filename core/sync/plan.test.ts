@@ -70,11 +70,7 @@ describe('planSync', () => {
         ['gone', { id: 'G1', rowHash: 'old' }],
         ['broken', { id: 'K1', rowHash: 'old' }],
       ]),
-      idOwners: new Map([
-        ['B1', 'beta'],
-        ['G1', 'gone'],
-        ['K1', 'broken'],
-      ]),
+      ownerOf: (id) => ({ B1: 'beta', G1: 'gone', K1: 'broken' })[id],
     });
     expect({
       added: plan.added,
@@ -116,7 +112,7 @@ describe('planSync', () => {
 
   it('changes the content hash for input files only, and sees an unchanged idea as unchanged', () => {
     const base = [file('ideas/a/README.md', { id: 'A', title: 'A' })];
-    const ctx = { taxonomy, hasher, indexedFiles: new Map(), indexedIdeas: new Map(), idOwners: new Map() };
+    const ctx = { taxonomy, hasher, indexedFiles: new Map(), indexedIdeas: new Map(), ownerOf: () => undefined };
     const first = planSync([{ slug: 'a', files: base }], ctx).upsertIdeas[0];
     const withNote = planSync([{ slug: 'a', files: [...base, file('ideas/a/notes/n.md', {}, '', { kind: 'note', inner: 'notes/n.md' })] }], ctx).upsertIdeas[0];
     const withResearch = planSync([{ slug: 'a', files: [...base, file('ideas/a/research/r.md', {})] }], ctx).upsertIdeas[0];

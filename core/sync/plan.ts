@@ -43,8 +43,8 @@ interface PlanContext {
   /** Files the index holds for the dirty folders (to find the ones that vanished). */
   indexedFiles: ReadonlyMap<string, IndexedFile>;
   indexedIdeas: ReadonlyMap<string, IndexedIdea>;
-  /** Idea id → slug for every idea in the index, to catch two folders claiming one id. */
-  idOwners: ReadonlyMap<string, string>;
+  /** The folder the index records for an idea id, to catch two folders claiming one id. */
+  ownerOf: (id: string) => string | undefined;
 }
 
 function synthesisSummary(data: unknown): Pick<IdeaRow, 'evaluatedHash' | 'overallScore' | 'confidence' | 'evaluatedAt'> {
@@ -75,11 +75,16 @@ export function planSync(folders: readonly FolderSnapshot[], context: PlanContex
     changed: [],
     removed: [],
   };
-  const ids = new Map(context.idOwners);
   const dirtySlugs = new Set(folders.map((f) => f.slug));
-  // Ids held by folders that are being re-planned are released first, so a rename or an id edit in
-  // one folder does not look like a clash with its own old row.
-  for (const [id, slug] of context.idOwners) if (dirtySlugs.has(slug)) ids.delete(id);
+  // Ids claimed in this plan; ids held by folders being re-planned count as released, so a rename or
+  // an id edit in one folder does not look like a clash with its own old row.
+  const claimed = new Map<string, string>();
+  const ownerOf = (id: string): string | undefined => {
+    const mine = claimed.get(id);
+    if (mine !== undefined) return mine;
+    const indexed = context.ownerOf(id);
+    return indexed !== undefined && !dirtySlugs.has(indexed) ? indexed : undefined;
+  };
 
   const sorted = [...folders].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   for (const folder of sorted) {
@@ -95,7 +100,7 @@ export function planSync(folders: readonly FolderSnapshot[], context: PlanContex
     }
 
     const previous = context.indexedIdeas.get(folder.slug);
-    const row = planIdea(folder, context, ids, plan.setErrors);
+    const row = planIdea(folder, context, ownerOf, plan.setErrors);
     if (row === 'keep') continue;
     if (row === null) {
       if (previous) {
@@ -104,7 +109,7 @@ export function planSync(folders: readonly FolderSnapshot[], context: PlanContex
       }
       continue;
     }
-    ids.set(row.meta.id, folder.slug);
+    claimed.set(row.meta.id, folder.slug);
     if (!previous) plan.added.push(folder.slug);
     else if (previous.rowHash !== row.rowHash) plan.changed.push(folder.slug);
     else continue;
@@ -117,7 +122,7 @@ export function planSync(folders: readonly FolderSnapshot[], context: PlanContex
 function planIdea(
   folder: FolderSnapshot,
   context: PlanContext,
-  ids: Map<string, string>,
+  ownerOf: (id: string) => string | undefined,
   errors: SyncErrorRow[],
 ): IdeaRow | null | 'keep' {
   const readme = folder.files.find((f) => f.kind === 'readme');
@@ -137,7 +142,7 @@ function planIdea(
     return hadRow ? 'keep' : null;
   }
   const meta = result.meta;
-  const owner = ids.get(meta.id);
+  const owner = ownerOf(meta.id);
   if (owner !== undefined && owner !== folder.slug) {
     errors.push({
       path: readme.path,

@@ -19,14 +19,21 @@ export function loadIndexedFilesOf(db: Database.Database, slugs: Iterable<string
   return out;
 }
 
-export function loadIndexedIdeas(db: Database.Database): Map<string, IndexedIdea> {
-  const rows = db.prepare('SELECT slug, id, row_hash AS rowHash FROM ideas').all() as (IndexedIdea & { slug: string })[];
-  return new Map(rows.map((r) => [r.slug, { id: r.id, rowHash: r.rowHash }]));
+/** What the index holds for these ideas (only the folders a pass looks at). */
+export function loadIndexedIdeas(db: Database.Database, slugs: Iterable<string>): Map<string, IndexedIdea> {
+  const stmt = db.prepare('SELECT id, row_hash AS rowHash FROM ideas WHERE slug = ?');
+  const out = new Map<string, IndexedIdea>();
+  for (const slug of slugs) {
+    const row = stmt.get(slug) as IndexedIdea | undefined;
+    if (row) out.set(slug, row);
+  }
+  return out;
 }
 
-export function loadIdOwners(db: Database.Database): Map<string, string> {
-  const rows = db.prepare('SELECT id, slug FROM ideas').all() as { id: string; slug: string }[];
-  return new Map(rows.map((r) => [r.id, r.slug]));
+/** The folder that holds an idea id in the index, looked up by the unique index on ids. */
+export function idOwnerLookup(db: Database.Database): (id: string) => string | undefined {
+  const stmt = db.prepare('SELECT slug FROM ideas WHERE id = ?');
+  return (id) => (stmt.get(id) as { slug: string } | undefined)?.slug;
 }
 
 export function applySyncPlan(
@@ -40,9 +47,11 @@ export function applySyncPlan(
      ON CONFLICT(path) DO UPDATE SET slug = excluded.slug, kind = excluded.kind, size = excluded.size,
        mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
   );
+  const rowidOf = db.prepare('SELECT rowid AS rowid FROM ideas WHERE slug = ?').pluck();
+  const rowidsHolding = db.prepare('SELECT rowid FROM ideas WHERE id = ? AND slug <> ?').pluck();
   const deleteIdea = db.prepare('DELETE FROM ideas WHERE slug = ?');
   const deleteIdeaHoldingId = db.prepare('DELETE FROM ideas WHERE id = ? AND slug <> ?');
-  const deleteFts = db.prepare('DELETE FROM ideas_fts WHERE slug = ?');
+  const deleteFts = db.prepare('DELETE FROM ideas_fts WHERE rowid = ?');
   const upsertIdea = db.prepare(
     `INSERT INTO ideas (slug, id, title, type, stage, summary, created, updated, folder, content_hash, row_hash,
        indexed_at, evaluated_hash, overall_score, confidence, evaluated_at)
@@ -61,7 +70,7 @@ export function applySyncPlan(
   const insertRelationship = db.prepare(
     'INSERT OR REPLACE INTO relationships (source_slug, target_slug, type, strength, reason) VALUES (?, ?, ?, ?, ?)',
   );
-  const insertFts = db.prepare('INSERT INTO ideas_fts (slug, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
+  const insertFts = db.prepare('INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
   const clearErrors = db.prepare('DELETE FROM sync_errors WHERE slug = ?');
   const insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
 
@@ -69,12 +78,14 @@ export function applySyncPlan(
     for (const path of plan.deleteFiles) deleteFile.run(path);
     for (const file of plan.upsertFiles) upsertFile.run(file);
     for (const slug of plan.deleteIdeas) {
+      const rowid = rowidOf.get(slug);
+      if (rowid !== undefined) deleteFts.run(rowid);
       deleteIdea.run(slug);
-      deleteFts.run(slug);
     }
     for (const row of plan.upsertIdeas) {
       const { meta } = row;
       // An id moving between folders (a rename) must free the old row before the unique index sees it.
+      for (const rowid of rowidsHolding.all(meta.id, meta.slug)) deleteFts.run(rowid);
       deleteIdeaHoldingId.run(meta.id, meta.slug);
       upsertIdea.run({
         slug: meta.slug,
@@ -101,8 +112,13 @@ export function applySyncPlan(
       });
       deleteRelationships.run(meta.slug);
       for (const r of meta.relationships) insertRelationship.run(meta.slug, r.target, r.type, r.strength, r.reason);
-      deleteFts.run(meta.slug);
-      insertFts.run(meta.slug, meta.title, meta.summary, meta.tags.join(' '), row.searchText);
+    }
+    // The text index last, in one run: interleaving it with the other writes makes it flush its
+    // pending terms again and again.
+    for (const row of plan.upsertIdeas) {
+      const rowid = rowidOf.get(row.meta.slug);
+      deleteFts.run(rowid);
+      insertFts.run(rowid, row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText);
     }
     for (const slug of plan.clearErrorsFor) clearErrors.run(slug);
     for (const error of plan.setErrors) {
@@ -242,9 +258,9 @@ export function searchIdeas(db: Database.Database, query: string, limit = 50): S
   if (terms.length === 0) return [];
   return db
     .prepare(
-      `SELECT f.slug AS slug, i.title AS title,
-         snippet(ideas_fts, 4, '[', ']', '…', 12) AS snippet, bm25(ideas_fts, 0, 10, 5, 5, 1) AS rank
-       FROM ideas_fts f JOIN ideas i ON i.slug = f.slug
+      `SELECT i.slug AS slug, i.title AS title,
+         snippet(ideas_fts, 3, '[', ']', '…', 12) AS snippet, bm25(ideas_fts, 10, 5, 5, 1) AS rank
+       FROM ideas_fts f JOIN ideas i ON i.rowid = f.rowid
        WHERE ideas_fts MATCH ? ORDER BY rank LIMIT ?`,
     )
     .all(terms.join(' '), limit) as SearchHit[];

@@ -24,7 +24,7 @@ const V1 = {
   sync_errors: ['path', 'slug', 'reason', 'detected_at'],
   tags: ['name', 'category'],
 };
-const V2 = { ...V1, ideas_fts: ['slug', 'title', 'summary', 'tags', 'body'] };
+const V2 = { ...V1, ideas_fts: ['title', 'summary', 'tags', 'body'] };
 const V3 = {
   ...V2,
   ideas: [...V1.ideas, 'evaluated_hash', 'overall_score', 'confidence', 'evaluated_at'],

@@ -83,8 +83,9 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'full-text search over idea text',
     sql: `
+      -- One row per idea, its rowid equal to the idea's rowid in ideas: updates and deletes find
+      -- it by key instead of scanning the whole text index.
       CREATE VIRTUAL TABLE ideas_fts USING fts5(
-        slug UNINDEXED,
         title,
         summary,
         tags,

@@ -7,8 +7,8 @@ import { scanIdea, scanIdeas } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import {
   applySyncPlan,
+  idOwnerLookup,
   indexCounts,
-  loadIdOwners,
   loadIndexedFiles,
   loadIndexedFilesOf,
   loadIndexedIdeas,
@@ -53,27 +53,54 @@ export function runSyncPass(
     if (list) list.push(file);
     else bySlug.set(slug, [file]);
   }
-  const folders = [...dirty].map((slug) => readFolder(root, slug, bySlug.get(slug) ?? []));
-  const plan = planSync(folders, {
-    taxonomy,
-    hasher: nodeHasher,
-    indexedFiles: filesOfSlugs(indexed, dirty),
-    indexedIdeas: loadIndexedIdeas(db),
-    idOwners: loadIdOwners(db),
-  });
-  applySyncPlan(db, plan, { now: now().toISOString(), tagCategory: taxonomy.tagCategory });
+  const ownerOf = idOwnerLookup(db);
+  const stamp = now().toISOString();
+  const total = emptyPlan();
+  // One transaction for the whole pass; inside it, folders go in batches so a first sync of a large
+  // library never holds every parsed file in memory at once.
+  db.transaction(() => {
+    const slugs = [...dirty].sort();
+    for (let i = 0; i < slugs.length; i += BATCH) {
+      const batch = slugs.slice(i, i + BATCH);
+      const folders = batch.map((slug) => readFolder(root, slug, bySlug.get(slug) ?? []));
+      const plan = planSync(folders, {
+        taxonomy,
+        hasher: nodeHasher,
+        indexedFiles: filesOfSlugs(indexed, new Set(batch)),
+        indexedIdeas: loadIndexedIdeas(db, batch),
+        ownerOf,
+      });
+      applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
+      mergeInto(total, plan);
+    }
+  })();
 
   const counts = indexCounts(db);
   const report: SyncReport = {
     ...counts,
-    added: plan.added.length,
-    changed: plan.changed.length,
-    removed: plan.removed.length,
+    added: total.added.length,
+    changed: total.changed.length,
+    removed: total.removed.length,
     errors: syncErrors(db),
     durationMs: Math.round((performance.now() - started) * 10) / 10,
-    slugs: { added: plan.added, changed: plan.changed, removed: plan.removed },
+    slugs: { added: total.added, changed: total.changed, removed: total.removed },
   };
-  return { plan, report };
+  return { plan: total, report };
+}
+
+/** Folders per batch of a pass: enough to keep SQLite busy, few enough to bound memory. */
+const BATCH = 400;
+
+function emptyPlan(): SyncPlan {
+  return { upsertFiles: [], deleteFiles: [], upsertIdeas: [], deleteIdeas: [], clearErrorsFor: [], setErrors: [], added: [], changed: [], removed: [] };
+}
+
+/** Keeps what the report and the retry rule need; the rows themselves are already written. */
+function mergeInto(total: SyncPlan, plan: SyncPlan): void {
+  total.added.push(...plan.added);
+  total.changed.push(...plan.changed);
+  total.removed.push(...plan.removed);
+  total.setErrors.push(...plan.setErrors);
 }
 
 /**
