@@ -33,6 +33,8 @@ export interface LlmTransportRequest {
   maxTokens: number;
   /** The caller's cancellation signal (the port's type, so this file compiles without DOM or Node types). */
   signal?: LlmRequest<unknown>['signal'];
+  /** The request as data (see `LlmRequest.brief`); a transport only passes it on where asked to. */
+  brief?: unknown;
 }
 
 /** Why the model stopped: `end` (a complete answer), `max_tokens` (cut off), `refusal`, or the provider's word. */
@@ -198,6 +200,7 @@ export async function structuredCall<T>(
         toolDescription,
         model,
         maxTokens: request.maxTokens,
+        ...(request.brief !== undefined ? { brief: request.brief } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       });
     } catch (error) {

@@ -29,6 +29,11 @@ export interface LlmRequest<T> {
   tier: ModelTier;
   maxTokens: number;
   signal?: AbortSignalLike;
+  /**
+   * The same request as data, for providers that do not read prose (the offline simulator). Never
+   * sent to a model: it would only repeat the words and cost tokens.
+   */
+  brief?: unknown;
 }
 
 /** The part of an AbortSignal the domain relies on (core is compiled without DOM or Node types). */

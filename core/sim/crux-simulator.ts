@@ -197,7 +197,7 @@ export function createSimulatedLlm(seed: number): Llm {
     provider: 'simulated',
     async call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
       if (request.signal?.aborted) throw new LlmError('cancelled', 'the call was cancelled');
-      const brief = readBrief(request.messages);
+      const brief = readBrief(request);
       let answer: unknown;
       if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
       else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);

@@ -78,7 +78,7 @@ function deps(journal: DebateJournal, llm: Llm): CruxEngineDeps {
 }
 
 function anthropic(options: { timeoutMs?: number } = {}) {
-  return createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 2, timeoutMs: options.timeoutMs ?? 5_000 });
+  return createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 2, timeoutMs: options.timeoutMs ?? 5_000, sendBriefHeader: true });
 }
 
 async function run(h: DebateHeader, llm: Llm) {

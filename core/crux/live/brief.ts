@@ -7,9 +7,9 @@ import { PROTOCOL_RULES } from './rules';
 import type { Ask, Turn } from './scheduler';
 
 /**
- * What an agent is told on its turn, as data. It is rendered into the last message of the request
- * (words for a model, plus the same facts as JSON so the offline simulator can act on them without
- * guessing).
+ * What an agent is told on its turn, as data. The model gets it as words in the last message; the
+ * data itself rides along as the request's `brief`, so the offline simulator can act on it without
+ * parsing prose.
  */
 export interface TurnBrief {
   kind: 'crux_turn';
@@ -35,8 +35,6 @@ export interface AnalysisBrief {
   commitments: Record<string, { side: string; confidence: number; horizon: string; statement: string }>;
   falsifiers: Record<string, { metric: string; threshold: string; deadline: string }>;
 }
-
-const BRIEF_FENCE = '```json crux-brief';
 
 export function briefOf(state: CruxState, thread: ThreadState, turn: Turn): TurnBrief {
   const profile = state.agents.find((a) => a.id === turn.agent);
@@ -122,21 +120,11 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
   return [head, ...lines];
 }
 
-export function renderBrief(brief: TurnBrief | AnalysisBrief, words: string): string {
-  return `${words}\n\n${BRIEF_FENCE}\n${JSON.stringify(brief)}\n\`\`\``;
-}
-
-/** Reads the brief back out of a request (the simulator's way in). */
-export function readBrief(messages: readonly LlmMessage[]): TurnBrief | AnalysisBrief | null {
-  const last = messages[messages.length - 1]?.content ?? '';
-  const at = last.lastIndexOf(BRIEF_FENCE);
-  if (at < 0) return null;
-  const json = last.slice(at + BRIEF_FENCE.length, last.lastIndexOf('```'));
-  try {
-    return JSON.parse(json) as TurnBrief | AnalysisBrief;
-  } catch {
-    return null;
-  }
+/** Reads the brief of a request (the simulator's way in); it travels beside the words, not in them. */
+export function readBrief(request: { brief?: unknown }): TurnBrief | AnalysisBrief | null {
+  const brief = request.brief as { kind?: unknown } | undefined;
+  if (brief && (brief.kind === 'crux_turn' || brief.kind === 'crux_analysis')) return brief as TurnBrief | AnalysisBrief;
+  return null;
 }
 
 export function agentTurnRequest(
@@ -160,8 +148,9 @@ export function agentTurnRequest(
     `What is needed from you now: ${askInWords(turn.ask)}${block}`;
   return {
     system: `${persona.systemPrompt}\n\n${PROTOCOL_RULES}`,
-    messages: [...transcript, { role: 'user', content: renderBrief(brief, words) }],
+    messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
+    brief,
     schema: agentMoveSchema,
     schemaName: 'crux_move',
     schemaDescription: 'Your move in the crux debate.',
@@ -190,8 +179,9 @@ export function analysisRequest(state: CruxState, thread: ThreadState, persona: 
     'any common ground, and your confidence in the crux.';
   return {
     system: `${persona.systemPrompt}\n\n${PROTOCOL_RULES}`,
-    messages: [...transcript, { role: 'user', content: renderBrief(brief, words) }],
+    messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
+    brief,
     schema: crystallizerAnswerSchema,
     schemaName: 'crux_analysis',
     schemaDescription: 'The crystallized crux of one thread.',

@@ -90,17 +90,19 @@ export class DebateJournal {
     if (records.length === 0) return [];
     const at = new Date().toISOString();
     const full = records.map((r) => ({ ...r, seq: this.seq++, at }) as DebateRecord);
-    const text = full.map((r) => `${JSON.stringify(r)}\n`).join('');
+    // Each record is encoded once, for the file and the index alike.
+    const lines = full.map((r) => JSON.stringify(r));
+    const text = `${lines.join('\n')}\n`;
     if (this.fd === null) this.fd = openSync(join(this.root, this.relPath), 'a');
     writeSync(this.fd, text);
     fsyncSync(this.fd);
     let status: DebateStatus | null = null;
     this.db.transaction(() => {
-      for (const r of full) {
+      full.forEach((r, i) => {
         if (r.type === 'llm_call') this.cost += r.call.costUsd;
         if (r.type === 'status') status = r.status;
-        this.insertEvent.run(this.header.id, r.seq, r.type, r.at, JSON.stringify(r));
-      }
+        this.insertEvent.run(this.header.id, r.seq, r.type, r.at, lines[i]);
+      });
       const current = status ?? (this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as { status: DebateStatus } | undefined)?.status ?? 'running';
       this.updateDebate.run(current, at, this.cost, this.header.id);
     })();

@@ -52,6 +52,11 @@ export interface AnthropicTransportOptions {
   stream?: boolean;
   /** A `fetch` for the SDK (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * Send the request's brief in an `x-crucible-brief` header (base64 JSON). Only for the fake server
+   * of tests and benchmarks, which answers like the simulator; never for the real API.
+   */
+  sendBriefHeader?: boolean;
 }
 
 export interface AnthropicLlmOptions extends AnthropicTransportOptions {
@@ -212,12 +217,18 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const streaming = options.stream ?? true;
+  const requestOptions = (request: LlmTransportRequest, signal: AbortSignal | undefined) => ({
+    ...(signal ? { signal } : {}),
+    ...(options.sendBriefHeader && request.brief !== undefined
+      ? { headers: { 'x-crucible-brief': Buffer.from(JSON.stringify(request.brief)).toString('base64') } }
+      : {}),
+  });
 
   async function once(request: LlmTransportRequest, signal: AbortSignal | undefined): Promise<LlmTransportResponse> {
     const params = anthropicParams(request);
     let message: Message;
     try {
-      message = await client.messages.create({ ...params, stream: false }, signal ? { signal } : {});
+      message = await client.messages.create({ ...params, stream: false }, requestOptions(request, signal));
     } catch (error) {
       const context = { maxRetries, stalled: false, cancelled: !!request.signal?.aborted, usage: null };
       // Reading the body is outside the SDK's error handling: a connection dropped there surfaces raw.
@@ -237,7 +248,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
     signal: AbortSignal | undefined,
   ): Promise<LlmTransportResponse> {
     const params = anthropicParams(request);
-    const stream = client.messages.stream(params, signal ? { signal } : {});
+    const stream = client.messages.stream(params, requestOptions(request, signal));
     const trace: StreamTrace = { usage: null, toolJson: '', model: null, events: 0 };
     let idle: ReturnType<typeof setTimeout> | undefined;
     let stalled = false;

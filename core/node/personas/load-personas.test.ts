@@ -46,7 +46,7 @@ describe('the built-in personas', () => {
       ['classifier', 'classifier', 'fast', ''],
       ['competitor', 'red-team', 'standard', 'deep'],
       ['contrarian', 'red-team', 'standard', 'deep'],
-      ['crystallizer', 'crystallizer', 'deep', ''],
+      ['crystallizer', 'crystallizer', 'standard', ''],
       ['developer', 'developer', 'standard', ''],
       ['edge-case', 'red-team', 'standard', 'deep'],
       ['end-user-advocate', 'debater', 'standard', '1-3mo YES'],

@@ -1,0 +1,213 @@
+import { z } from 'zod';
+import { issuePath } from '../text/zod-issues';
+import type { ArbiterAnswer, DefenseAnswer, EvaluatorAnswer, Narrative, RedTeamAnswer, SynthesisAnswer } from './answers';
+import {
+  arbiterAnswerSchema,
+  defenseAnswerSchema,
+  evaluatorAnswerSchema,
+  narrativeSchema,
+  redTeamAnswerSchema,
+  synthesisAnswerSchema,
+} from './answers';
+import { configOverridesSchema } from './config';
+import { ScriptError } from './errors';
+import type { RedTeamPersona } from './vocabulary';
+import { isRedTeamPersona, MODES } from './vocabulary';
+
+// The evaluation replay format: JSON Lines, one object per line, `type` naming the kind. The first
+// line describes the evaluation; every later line is an agent's answer (queued by role) or a
+// control line (a limit, the researcher's approval, a failure, a retry). Each line's own shape is
+// checked here; whether an answer fits the ask it ends up answering is checked as it applies.
+
+const count = z.number().int().min(0);
+const at = z.string().optional();
+
+export const evaluationLineSchema = z.object({
+  type: z.literal('evaluation'),
+  idea: z.object({ id: z.string().min(1), title: z.string() }),
+  mode: z.enum(MODES),
+  contentHash: z.string().min(1),
+  information: z.object({ asked: count, answered: count }).optional(),
+  config: configOverridesSchema.optional(),
+  evaluationId: z.string().min(1).optional(),
+  startedAt: z.string().optional(),
+});
+export type EvaluationLine = z.infer<typeof evaluationLineSchema>;
+
+const answerLineSchema = z.object({ type: z.literal('answer'), role: z.string().min(1), answer: z.unknown(), at });
+const controlLineSchema = z.object({
+  type: z.enum(['budget_exhausted', 'timeout', 'user_approved', 'retry']),
+  at,
+});
+const failLineSchema = z.object({ type: z.literal('fail'), reason: z.string().trim().min(1), at });
+
+const LINE_TYPES = ['evaluation', 'answer', 'budget_exhausted', 'timeout', 'user_approved', 'fail', 'retry'] as const;
+
+/** A parsed answer, typed by its role. */
+export type ScriptAnswer =
+  | { role: 'evaluator'; category: string; answer: EvaluatorAnswer }
+  | { role: 'redteam'; persona: RedTeamPersona; answer: RedTeamAnswer }
+  | { role: 'defense'; answer: DefenseAnswer }
+  | { role: 'arbiter'; answer: ArbiterAnswer }
+  | { role: 'synthesis'; answer: SynthesisAnswer }
+  | { role: 'narrative'; answer: Narrative };
+
+export type ScriptStep =
+  | { kind: 'answer'; queue: string; answer: ScriptAnswer; at?: string }
+  | { kind: 'budget_exhausted' | 'timeout' | 'user_approved' | 'retry'; at?: string }
+  | { kind: 'fail'; reason: string; at?: string };
+
+export interface Numbered<T> {
+  /** 1-based line number in the file, blank lines included. */
+  line: number;
+  entry: T;
+}
+
+/** What the answer lines are checked against: the evaluation they will be fed to. */
+export interface ScriptContext {
+  categories: readonly string[];
+  personas: readonly RedTeamPersona[];
+  mode: string;
+  scoreAdjustmentRange: number;
+}
+
+export interface ParsedEvaluationScript {
+  header: Numbered<EvaluationLine>;
+  steps: Numbered<ScriptStep>[];
+  /** The number of the script's last line. */
+  lastLine: number;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const where = issuePath(issue.path);
+  return where === '' ? issue.message : `${where}: ${issue.message}`;
+}
+
+function readObject(text: string, line: number): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ScriptError(line, `malformed JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ScriptError(line, 'schema violation: a line must be a JSON object');
+  }
+  const type = (raw as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(LINE_TYPES as readonly string[]).includes(type)) {
+    throw new ScriptError(line, `schema violation at type: unknown line type ${JSON.stringify(type)}`);
+  }
+  return raw as Record<string, unknown>;
+}
+
+function shape<T>(schema: z.ZodType<T>, raw: unknown, line: number): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issuePath(issue.path) : '';
+    throw new ScriptError(line, `schema violation${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+function answerOf<T>(schema: z.ZodType<T>, raw: unknown, role: string, line: number): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ScriptError(line, `${role}: ${firstIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Reads one answer line: the role must exist in this evaluation, the answer must fit its schema. */
+function parseAnswer(entry: z.infer<typeof answerLineSchema>, line: number, context: ScriptContext): ScriptStep {
+  const { role } = entry;
+  const timed = entry.at === undefined ? {} : { at: entry.at };
+  const [kind, who] = role.split(':', 2) as [string, string | undefined];
+  if (kind === 'evaluator' && who !== undefined) {
+    if (!context.categories.includes(who)) {
+      throw new ScriptError(line, `unknown role "${role}": the categories are ${context.categories.join(', ')}`);
+    }
+    const answer = answerOf(evaluatorAnswerSchema, entry.answer, role, line);
+    return { kind: 'answer', queue: role, answer: { role: 'evaluator', category: who, answer }, ...timed };
+  }
+  if (kind === 'redteam' && who !== undefined) {
+    if (!isRedTeamPersona(who) || !context.personas.includes(who)) {
+      throw new ScriptError(
+        line,
+        `unknown role "${role}": the red team of a ${context.mode} evaluation is ${context.personas.map((p) => `redteam:${p}`).join(', ')}`,
+      );
+    }
+    const answer = answerOf(redTeamAnswerSchema, entry.answer, role, line);
+    return { kind: 'answer', queue: role, answer: { role: 'redteam', persona: who, answer }, ...timed };
+  }
+  switch (role) {
+    case 'defense':
+      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(defenseAnswerSchema, entry.answer, role, line) }, ...timed };
+    case 'arbiter': {
+      const schema = arbiterAnswerSchema(context.scoreAdjustmentRange);
+      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(schema, entry.answer, role, line) }, ...timed };
+    }
+    case 'synthesis':
+      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(synthesisAnswerSchema, entry.answer, role, line) }, ...timed };
+    case 'narrative':
+      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(narrativeSchema, entry.answer, role, line) }, ...timed };
+    default:
+      throw new ScriptError(
+        line,
+        `unknown role "${role}": use evaluator:<category>, redteam:<persona>, defense, arbiter, synthesis or narrative`,
+      );
+  }
+}
+
+/** Parses answer and control lines (no evaluation line); `offset` is the number of lines before them. */
+export function parseSteps(lines: readonly string[], context: ScriptContext, offset = 0): Numbered<ScriptStep>[] {
+  const steps: Numbered<ScriptStep>[] = [];
+  lines.forEach((text, index) => {
+    const line = offset + index + 1;
+    if (text.trim() === '') return;
+    const raw = readObject(text, line);
+    switch (raw.type) {
+      case 'evaluation':
+        throw new ScriptError(line, 'an evaluation line belongs only on the first line of a script');
+      case 'answer':
+        steps.push({ line, entry: parseAnswer(shape(answerLineSchema, raw, line), line, context) });
+        return;
+      case 'fail': {
+        const entry = shape(failLineSchema, raw, line);
+        steps.push({ line, entry: { kind: 'fail', reason: entry.reason, ...(entry.at === undefined ? {} : { at: entry.at }) } });
+        return;
+      }
+      default: {
+        const entry = shape(controlLineSchema, raw, line);
+        steps.push({ line, entry: { kind: entry.type, ...(entry.at === undefined ? {} : { at: entry.at }) } });
+      }
+    }
+  });
+  return steps;
+}
+
+/** Splits a script into its lines, CRLF or LF. */
+export function scriptLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  // A final newline does not make an extra line.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Parses the evaluation line; the caller resolves the rest against the evaluation it describes. */
+export function parseHeader(lines: readonly string[]): Numbered<EvaluationLine> {
+  const index = lines.findIndex((l) => l.trim() !== '');
+  const text = lines[index];
+  if (index < 0 || text === undefined) throw new ScriptError(1, 'empty script: the first line must be an evaluation line');
+  const line = index + 1;
+  const raw = readObject(text, line);
+  if (raw.type !== 'evaluation') throw new ScriptError(line, 'the first line must be an evaluation line');
+  const entry = shape(evaluationLineSchema, raw, line);
+  if (entry.information && entry.information.answered > entry.information.asked) {
+    throw new ScriptError(
+      line,
+      `schema violation at information.answered: ${entry.information.answered} answered but only ${entry.information.asked} asked`,
+    );
+  }
+  return { line, entry };
+}
