@@ -110,7 +110,14 @@ export function selectChallenges(
   const accepted: Selection['accepted'] = [];
   const dropped: DroppedChallenge[] = [];
   const drop = (c: Selection['accepted'][number], reason: DroppedChallenge['reason'], repeatOf: string | null = null) =>
-    dropped.push({ persona: c.persona, criterion: c.criterion, severity: c.severity, challenge: c.challenge, reason, repeatOf });
+    dropped.push({
+      persona: c.persona,
+      criterion: c.criterion,
+      severity: c.severity,
+      challenge: c.challenge,
+      reason,
+      repeatOf,
+    });
 
   for (const c of interleaved) {
     if (focus !== null && c.criterion !== focus) {
@@ -124,7 +131,12 @@ export function selectChallenges(
     }
     if (accepted.length < cap) {
       accepted.push(c);
-      known.push({ id: `r${round}c${accepted.length}`, criterion: c.criterion, challenge: c.challenge, earlierRound: false });
+      known.push({
+        id: `r${round}c${accepted.length}`,
+        criterion: c.criterion,
+        challenge: c.challenge,
+        earlierRound: false,
+      });
     } else {
       drop(c, 'over_cap');
       known.push({ id: null, criterion: c.criterion, challenge: c.challenge, earlierRound: false });

@@ -66,7 +66,10 @@ export const configOverridesSchema = z.strictObject({
     .optional(),
   confidence: z.strictObject({ minimum: share, criticalMinimum: share }).partial().optional(),
   majorResolvedShare: share.optional(),
-  saturation: z.strictObject({ minNewInsights: z.number().int().min(0), repeatShare: share }).partial().optional(),
+  saturation: z
+    .strictObject({ minNewInsights: z.number().int().min(0), repeatShare: share })
+    .partial()
+    .optional(),
   maxRetries: z.number().int().min(0).max(10).optional(),
 });
 export type EvaluationConfigOverrides = z.infer<typeof configOverridesSchema>;

@@ -83,7 +83,9 @@ function stability(state: EvaluationState, round: number, blockers: string[]): S
       round: r,
       maxMove: Math.max(0, ...ids.map((id) => moves[id] ?? 0)),
       sumOfMoves: ids.reduce((sum, id) => sum + (moves[id] ?? 0), 0),
-      moved: ids.filter((id) => (moves[id] ?? 0) > 0).map((id) => ({ criterion: id, from: before[id] ?? 0, to: now[id] ?? 0 })),
+      moved: ids
+        .filter((id) => (moves[id] ?? 0) > 0)
+        .map((id) => ({ criterion: id, from: before[id] ?? 0, to: now[id] ?? 0 })),
     });
   }
   let met = true;
@@ -95,14 +97,18 @@ function stability(state: EvaluationState, round: number, blockers: string[]): S
     for (const m of r.moved) {
       if (Math.abs(m.to - m.from) > maxDelta) {
         met = false;
-        blockers.push(`stability: ${m.criterion} moved ${fmt(Math.abs(m.to - m.from))} in round ${r.round} (limit ${fmt(maxDelta)})`);
+        blockers.push(
+          `stability: ${m.criterion} moved ${fmt(Math.abs(m.to - m.from))} in round ${r.round} (limit ${fmt(maxDelta)})`,
+        );
       }
     }
   }
   const last = rounds[0];
   if (last && last.sumOfMoves > aggregateDelta) {
     met = false;
-    blockers.push(`stability: moves in round ${last.round} add up to ${fmt(last.sumOfMoves)} (limit ${fmt(aggregateDelta)})`);
+    blockers.push(
+      `stability: moves in round ${last.round} add up to ${fmt(last.sumOfMoves)} (limit ${fmt(aggregateDelta)})`,
+    );
   }
   return { met, maxDelta, aggregateDelta, roundsNeeded: needed, rounds };
 }
@@ -117,7 +123,9 @@ function confidence(state: EvaluationState, blockers: string[]): ConfidenceCondi
     const required = c.critical ? criticalMinimum : minimum;
     if (value < required) {
       below.push({ criterion: c.id, confidence: value, required });
-      blockers.push(`confidence: ${c.id} is at ${fmt(value)}${c.critical ? ' (critical)' : ''}, needs ${fmt(required)}`);
+      blockers.push(
+        `confidence: ${c.id} is at ${fmt(value)}${c.critical ? ' (critical)' : ''}, needs ${fmt(required)}`,
+      );
     }
   }
   return { met: below.length === 0, minimum, criticalMinimum, lowest, below };
@@ -137,7 +145,9 @@ function resolution(state: EvaluationState, blockers: string[]): ResolutionCondi
   }
   const majorMet = share === null || share >= required;
   if (!majorMet) {
-    blockers.push(`resolution: ${majorResolved} of ${major.length} MAJOR challenges resolved (${pct(share ?? 0)}, needs ${pct(required)})`);
+    blockers.push(
+      `resolution: ${majorResolved} of ${major.length} MAJOR challenges resolved (${pct(share ?? 0)}, needs ${pct(required)})`,
+    );
   }
   return {
     met: unresolved.length === 0 && majorMet,

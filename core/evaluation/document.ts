@@ -286,12 +286,16 @@ export function figuresNarrative(state: EvaluationState, limit: 'BUDGET' | 'TIME
   const name = (id: string) => state.criteria.find((c) => c.id === id)?.name ?? id;
   const record = (id: string) => {
     const on = ruled.filter((c) => c.criterion === id);
-    return { total: on.length, won: on.filter((c) => c.ruling?.winner === 'EVALUATOR').length, lost: on.filter((c) => c.ruling?.winner === 'RED_TEAM').length };
+    return {
+      total: on.length,
+      won: on.filter((c) => c.ruling?.winner === 'EVALUATOR').length,
+      lost: on.filter((c) => c.ruling?.winner === 'RED_TEAM').length,
+    };
   };
   const ids = state.criteria.map((c) => c.id);
   const byScore = [...ids].sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || ids.indexOf(a) - ids.indexOf(b));
   const strengths = byScore
-    .filter((id) => record(id).lost === 0)
+    .filter((id) => record(id).won > 0 && record(id).lost === 0)
     .slice(0, 3)
     .map((id) => `${name(id)}: ${scores[id]}/10, defended ${record(id).won} of ${record(id).total} challenges`);
   const weaknesses = [...byScore]
@@ -301,7 +305,9 @@ export function figuresNarrative(state: EvaluationState, limit: 'BUDGET' | 'TIME
     .map((id) => `${name(id)}: ${scores[id]}/10, lost ${record(id).lost} of ${record(id).total} challenges`);
   const assumptions = state.criteria
     .filter((c) => c.critical)
-    .map((c) => `${c.name} holds up (scored ${scores[c.id]}/10, confidence ${two(state.scores[c.id]?.confidence ?? 0)})`);
+    .map(
+      (c) => `${c.name} holds up (scored ${scores[c.id]}/10, confidence ${two(state.scores[c.id]?.confidence ?? 0)})`,
+    );
   const unresolved = [
     ...state.challenges.filter((c) => !c.resolved).map((c) => `${name(c.criterion)}: ${c.challenge}`),
     ...ids.flatMap((id) => (state.scores[id]?.openQuestions ?? []).map((q) => `${name(id)}: ${q}`)),
@@ -396,7 +402,10 @@ export function buildDocument(state: EvaluationState): FinalSynthesisDocument {
     auditTrail: {
       roundSummaries: state.rounds.filter((r) => r.status !== 'open').map((r) => roundSummary(state, r)),
       conflicts: state.challenges.map((c) => JSON.parse(JSON.stringify(c)) as (typeof state.challenges)[number]),
-      scoreTrajectory: state.criteria.map((c) => ({ criterion: c.id, scores: state.snapshots.map((s) => s[c.id] ?? 0) })),
+      scoreTrajectory: state.criteria.map((c) => ({
+        criterion: c.id,
+        scores: state.snapshots.map((s) => s[c.id] ?? 0),
+      })),
       overallTrajectory: overallTrajectory(state).map(round4),
     },
     convergence: report,

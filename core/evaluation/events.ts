@@ -8,7 +8,13 @@ import type { LockReason, Mode, Phase, RedTeamPersona, Winner } from './vocabula
 
 export type EvaluationEvent =
   | { type: 'phase_changed'; from: Phase; to: Phase; reason: string }
-  | { type: 'evaluation_started'; evaluationId: string; mode: Mode; scope: 'FULL' | 'TARGETED'; supersedes: string | null }
+  | {
+      type: 'evaluation_started';
+      evaluationId: string;
+      mode: Mode;
+      scope: 'FULL' | 'TARGETED';
+      supersedes: string | null;
+    }
   | { type: 'scores_carried_over'; from: string; criteria: number }
   | {
       type: 'initial_scores';

@@ -27,14 +27,27 @@ const CATEGORIES: CategoryInfo[] = [
 describe('scores', () => {
   it('averages each category and weights the categories (the taxonomy’s worked example)', () => {
     const scores = {
-      'problem-a': 8, 'problem-b': 6, // (8 + 6) / 2 = 7
-      'solution-a': 6, 'solution-b': 6, // 6
-      'feasibility-a': 4, 'feasibility-b': 6, // 5
-      'fit-a': 9, 'fit-b': 7, // 8
-      'market-a': 3, 'market-b': 5, // 4
-      'risk-a': 7, 'risk-b': 5, // 6
+      'problem-a': 8,
+      'problem-b': 6, // (8 + 6) / 2 = 7
+      'solution-a': 6,
+      'solution-b': 6, // 6
+      'feasibility-a': 4,
+      'feasibility-b': 6, // 5
+      'fit-a': 9,
+      'fit-b': 7, // 8
+      'market-a': 3,
+      'market-b': 5, // 4
+      'risk-a': 7,
+      'risk-b': 5, // 6
     };
-    expect(categoryScores(scores, CATEGORIES)).toEqual({ problem: 7, solution: 6, feasibility: 5, fit: 8, market: 4, risk: 6 });
+    expect(categoryScores(scores, CATEGORIES)).toEqual({
+      problem: 7,
+      solution: 6,
+      feasibility: 5,
+      fit: 8,
+      market: 4,
+      risk: 6,
+    });
     // 0.20·7 + 0.20·6 + 0.15·5 + 0.15·8 + 0.15·4 + 0.15·6 = 1.4 + 1.2 + 0.75 + 1.2 + 0.6 + 0.9 = 6.05
     expect(overallScore(scores, CATEGORIES)).toBeCloseTo(6.05, 10);
   });
@@ -62,11 +75,25 @@ describe('confidence', () => {
   it('combines the four ingredients with weights 0.4, 0.2, 0.2, 0.2', () => {
     // 0.4·(3/5) + 0.2·(2/5) + 0.2·(1 − 0.06) + 0.2·0.75 = 0.24 + 0.08 + 0.188 + 0.15 = 0.658
     expect(
-      evaluationConfidence({ defended: 3, challenges: 5, firstPrinciplesBonuses: 2, exchanges: 5, volatility: 0.06, completeness: 0.75 }),
+      evaluationConfidence({
+        defended: 3,
+        challenges: 5,
+        firstPrinciplesBonuses: 2,
+        exchanges: 5,
+        volatility: 0.06,
+        completeness: 0.75,
+      }),
     ).toBeCloseTo(0.658, 10);
     // Nothing debated, nothing asked, perfectly still: 0 + 0 + 0.2·1 + 0 = 0.2
     expect(
-      evaluationConfidence({ defended: 0, challenges: 0, firstPrinciplesBonuses: 0, exchanges: 0, volatility: 0, completeness: 0 }),
+      evaluationConfidence({
+        defended: 0,
+        challenges: 0,
+        firstPrinciplesBonuses: 0,
+        exchanges: 0,
+        volatility: 0,
+        completeness: 0,
+      }),
     ).toBeCloseTo(0.2, 10);
   });
 

@@ -1,4 +1,11 @@
-import type { ArbiterAnswer, DefenseAnswer, EvaluatorAnswer, Narrative, RedTeamAnswer, SynthesisAnswer } from './answers';
+import type {
+  ArbiterAnswer,
+  DefenseAnswer,
+  EvaluatorAnswer,
+  Narrative,
+  RedTeamAnswer,
+  SynthesisAnswer,
+} from './answers';
 import type { RedTeamPersona } from './vocabulary';
 
 // What a driver may feed the evaluation. Answers name the ask they answer (the category, persona

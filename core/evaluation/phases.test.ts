@@ -33,7 +33,9 @@ describe('the phase machine', () => {
   it('allows exactly the design page’s moves and rejects every other pair, naming both phases', () => {
     const outcomes: Record<string, string> = {};
     for (const from of PHASES) for (const to of PHASES) outcomes[`${from}→${to}`] = attempt(from, to);
-    const allowed = Object.entries(outcomes).filter(([, v]) => v === 'ok').map(([k]) => k);
+    const allowed = Object.entries(outcomes)
+      .filter(([, v]) => v === 'ok')
+      .map(([k]) => k);
     expect(allowed.sort()).toEqual([...ALLOWED].sort());
     for (const [pair, outcome] of Object.entries(outcomes)) {
       if (outcome === 'ok') continue;

@@ -77,9 +77,11 @@ export function reopen(
   }
 
   const reason = trigger.reason.trim();
-  if (reason.length < MIN_DISPUTE_REASON) {
+  // Characters, not UTF-16 units: "é" or "—" counts once.
+  const length = [...reason].length;
+  if (length < MIN_DISPUTE_REASON) {
     throw new ReopenError(
-      `a dispute needs a reason of at least ${MIN_DISPUTE_REASON} characters, and this one has ${reason.length}: say what the evaluation got wrong about ${trigger.criterion} and why`,
+      `a dispute needs a reason of at least ${MIN_DISPUTE_REASON} characters, and this one has ${length}: say what the evaluation got wrong about ${trigger.criterion} and why`,
     );
   }
   if (!old.scores.some((s) => s.criterion === trigger.criterion)) {
@@ -90,7 +92,9 @@ export function reopen(
     criteria.length === old.scores.length &&
     criteria.every((c) => old.scores.some((s) => s.criterion === c.id && s.category === c.category));
   if (!sameCriteria) {
-    throw new ReopenError('the taxonomy’s criteria changed since this evaluation: a dispute cannot reopen it, run a full re-evaluation');
+    throw new ReopenError(
+      'the taxonomy’s criteria changed since this evaluation: a dispute cannot reopen it, run a full re-evaluation',
+    );
   }
 
   const state = createEvaluation(

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { issuePath } from '../text/zod-issues';
-import type { ArbiterAnswer, DefenseAnswer, EvaluatorAnswer, Narrative, RedTeamAnswer, SynthesisAnswer } from './answers';
+import type {
+  ArbiterAnswer,
+  DefenseAnswer,
+  EvaluatorAnswer,
+  Narrative,
+  RedTeamAnswer,
+  SynthesisAnswer,
+} from './answers';
 import {
   arbiterAnswerSchema,
   defenseAnswerSchema,
@@ -142,15 +149,35 @@ function parseAnswer(entry: z.infer<typeof answerLineSchema>, line: number, cont
   }
   switch (role) {
     case 'defense':
-      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(defenseAnswerSchema, entry.answer, role, line) }, ...timed };
+      return {
+        kind: 'answer',
+        queue: role,
+        answer: { role, answer: answerOf(defenseAnswerSchema, entry.answer, role, line) },
+        ...timed,
+      };
     case 'arbiter': {
       const schema = arbiterAnswerSchema(context.scoreAdjustmentRange);
-      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(schema, entry.answer, role, line) }, ...timed };
+      return {
+        kind: 'answer',
+        queue: role,
+        answer: { role, answer: answerOf(schema, entry.answer, role, line) },
+        ...timed,
+      };
     }
     case 'synthesis':
-      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(synthesisAnswerSchema, entry.answer, role, line) }, ...timed };
+      return {
+        kind: 'answer',
+        queue: role,
+        answer: { role, answer: answerOf(synthesisAnswerSchema, entry.answer, role, line) },
+        ...timed,
+      };
     case 'narrative':
-      return { kind: 'answer', queue: role, answer: { role, answer: answerOf(narrativeSchema, entry.answer, role, line) }, ...timed };
+      return {
+        kind: 'answer',
+        queue: role,
+        answer: { role, answer: answerOf(narrativeSchema, entry.answer, role, line) },
+        ...timed,
+      };
     default:
       throw new ScriptError(
         line,
@@ -174,7 +201,10 @@ export function parseSteps(lines: readonly string[], context: ScriptContext, off
         return;
       case 'fail': {
         const entry = shape(failLineSchema, raw, line);
-        steps.push({ line, entry: { kind: 'fail', reason: entry.reason, ...(entry.at === undefined ? {} : { at: entry.at }) } });
+        steps.push({
+          line,
+          entry: { kind: 'fail', reason: entry.reason, ...(entry.at === undefined ? {} : { at: entry.at }) },
+        });
         return;
       }
       default: {
@@ -198,7 +228,8 @@ export function scriptLines(text: string): string[] {
 export function parseHeader(lines: readonly string[]): Numbered<EvaluationLine> {
   const index = lines.findIndex((l) => l.trim() !== '');
   const text = lines[index];
-  if (index < 0 || text === undefined) throw new ScriptError(1, 'empty script: the first line must be an evaluation line');
+  if (index < 0 || text === undefined)
+    throw new ScriptError(1, 'empty script: the first line must be an evaluation line');
   const line = index + 1;
   const raw = readObject(text, line);
   if (raw.type !== 'evaluation') throw new ScriptError(line, 'the first line must be an evaluation line');

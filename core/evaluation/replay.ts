@@ -34,7 +34,8 @@ export function replayEvaluation(text: string, taxonomy: Taxonomy): EvaluationRe
   const initial = initialState(header, taxonomy);
   const steps = parseSteps(lines.slice(header.line), contextOf(initial), header.line);
   const out = run(initial, steps, header.line, lines.length, false);
-  if (!out.state.document) throw new ScriptError(lines.length, `the script ended with the evaluation ${out.state.phase}`);
+  if (!out.state.document)
+    throw new ScriptError(lines.length, `the script ended with the evaluation ${out.state.phase}`);
   return { ...out, document: out.state.document };
 }
 
@@ -78,7 +79,8 @@ export function replayPartial(text: string, taxonomy: Taxonomy): Omit<Evaluation
 export function replayAnswers(state: EvaluationState, text: string): EvaluationReplayRun {
   const lines = scriptLines(text);
   const out = run(state, parseSteps(lines, contextOf(state)), 1, lines.length, false);
-  if (!out.state.document) throw new ScriptError(lines.length, `the script ended with the evaluation ${out.state.phase}`);
+  if (!out.state.document)
+    throw new ScriptError(lines.length, `the script ended with the evaluation ${out.state.phase}`);
   return { ...out, document: out.state.document };
 }
 
@@ -117,11 +119,16 @@ function describeAsk(ask: EvaluationAsk): string {
 function inputFor(ask: EvaluationAsk, step: Extract<ScriptStep, { kind: 'answer' }>): EvaluationInput {
   const at = step.at === undefined ? {} : { at: step.at };
   const a = step.answer;
-  if (ask.role === 'evaluator' && a.role === 'evaluator') return { kind: 'evaluator', category: ask.category, answer: a.answer, ...at };
-  if (ask.role === 'redteam' && a.role === 'redteam') return { kind: 'redteam', persona: ask.persona, round: ask.round, answer: a.answer, ...at };
-  if (ask.role === 'defense' && a.role === 'defense') return { kind: 'defense', challengeId: ask.challengeId, answer: a.answer, ...at };
-  if (ask.role === 'arbiter' && a.role === 'arbiter') return { kind: 'arbiter', challengeId: ask.challengeId, answer: a.answer, ...at };
-  if (ask.role === 'synthesis' && a.role === 'synthesis') return { kind: 'synthesis', round: ask.round, answer: a.answer, ...at };
+  if (ask.role === 'evaluator' && a.role === 'evaluator')
+    return { kind: 'evaluator', category: ask.category, answer: a.answer, ...at };
+  if (ask.role === 'redteam' && a.role === 'redteam')
+    return { kind: 'redteam', persona: ask.persona, round: ask.round, answer: a.answer, ...at };
+  if (ask.role === 'defense' && a.role === 'defense')
+    return { kind: 'defense', challengeId: ask.challengeId, answer: a.answer, ...at };
+  if (ask.role === 'arbiter' && a.role === 'arbiter')
+    return { kind: 'arbiter', challengeId: ask.challengeId, answer: a.answer, ...at };
+  if (ask.role === 'synthesis' && a.role === 'synthesis')
+    return { kind: 'synthesis', round: ask.round, answer: a.answer, ...at };
   if (ask.role === 'narrative' && a.role === 'narrative') return { kind: 'narrative', answer: a.answer, ...at };
   throw new Error(`replay: a ${a.role} answer in the ${queueOf(ask)} queue`);
 }
@@ -171,7 +178,7 @@ function run(
   };
   // `advance` works in place, so the asks in `state.awaiting` keep their identity across steps.
   const fireControls = () => {
-    while (controls.length > 0) {
+    while (controls.length > 0 && state.phase !== 'LOCKED') {
       const next = controls[0];
       if (!next) return;
       const pendingAbove = steps.some((s) => s.entry.kind === 'answer' && s.line < next.line && !used.has(s.line));
@@ -213,7 +220,10 @@ function run(
   }
   const unusedControl = controls[0];
   if (unusedControl) {
-    throw new ScriptError(unusedControl.line, `this ${unusedControl.entry.kind} line never took effect: the evaluation locked at line ${lastFed}`);
+    throw new ScriptError(
+      unusedControl.line,
+      `this ${unusedControl.entry.kind} line never took effect: the evaluation locked at line ${lastFed}`,
+    );
   }
   if (!state.document) throw new ScriptError(lastLine, `the script ended with the evaluation ${state.phase}`);
   return { initial, state, inputs, events };

@@ -1,3 +1,5 @@
+import type { EvaluationInput } from './inputs';
+
 // Small builders for evaluation replay scripts, so tests and fixtures can state an evaluation in a
 // few lines and still produce exactly the JSONL the replay driver reads. Nothing here knows the
 // rules: a builder never decides whether an answer will be accepted.
@@ -60,7 +62,11 @@ export interface RulingOptions {
   reasoning?: string;
 }
 
-export function ruling(winner: 'EVALUATOR' | 'RED_TEAM' | 'DRAW', scoreAdjustment = 0, options: RulingOptions = {}): ScriptObject {
+export function ruling(
+  winner: 'EVALUATOR' | 'RED_TEAM' | 'DRAW',
+  scoreAdjustment = 0,
+  options: RulingOptions = {},
+): ScriptObject {
   return answer('arbiter', {
     winner,
     scoreAdjustment,
@@ -88,7 +94,10 @@ export function synthesis(
   });
 }
 
-export function narrative(recommendation: 'PURSUE' | 'REFINE' | 'PAUSE' | 'ABANDON' = 'REFINE', extra: ScriptObject = {}): ScriptObject {
+export function narrative(
+  recommendation: 'PURSUE' | 'REFINE' | 'PAUSE' | 'ABANDON' = 'REFINE',
+  extra: ScriptObject = {},
+): ScriptObject {
   return answer('narrative', {
     executiveSummary: 'A promising idea with open questions.',
     keyStrengths: ['A real problem'],
@@ -118,15 +127,15 @@ export function script(...lines: (ScriptObject | readonly ScriptObject[])[]): st
 }
 
 /** An input, as the answer or control line that would produce it (the `start` input has none). */
-export function lineOf(input: { kind: string; at?: string; answer?: unknown; reason?: string } & ScriptObject): ScriptObject | null {
+export function lineOf(input: EvaluationInput): ScriptObject | null {
   const at = input.at === undefined ? {} : { at: input.at };
   switch (input.kind) {
     case 'start':
       return null;
     case 'evaluator':
-      return { ...answer(`evaluator:${String(input.category)}`, input.answer), ...at };
+      return { ...answer(`evaluator:${input.category}`, input.answer), ...at };
     case 'redteam':
-      return { ...answer(`redteam:${String(input.persona)}`, input.answer), ...at };
+      return { ...answer(`redteam:${input.persona}`, input.answer), ...at };
     case 'defense':
     case 'arbiter':
     case 'synthesis':
@@ -143,7 +152,7 @@ export function lineOf(input: { kind: string; at?: string; answer?: unknown; rea
  * A replay script that reproduces a run from its input log: the header, then one line per input.
  * With it, a simulated evaluation can be saved as a fixture and replayed offline.
  */
-export function scriptFromInputs(head: ScriptObject, inputs: readonly ({ kind: string } & ScriptObject)[]): string {
+export function scriptFromInputs(head: ScriptObject, inputs: readonly EvaluationInput[]): string {
   return script(
     head,
     inputs.map(lineOf).filter((l): l is ScriptObject => l !== null),

@@ -32,17 +32,26 @@ const FACTS = [
   'an interview series with six practitioners',
 ];
 
-const EDGES = ['the main data source changes its terms', 'usage spikes tenfold', 'the author has a month with no spare time', 'a key dependency is deprecated'];
+const EDGES = [
+  'the main data source changes its terms',
+  'usage spikes tenfold',
+  'the author has a month with no spare time',
+  'a key dependency is deprecated',
+];
 
-const TEMPLATES: Readonly<Record<RedTeamPersona, (name: string, score: number, fact: string, edge: string) => string>> = {
-  skeptic: (name, score, fact) => `Where is the evidence that ${name} deserves ${score}/10? ${capital(fact)} does not show it.`,
-  realist: (name, score, fact) => `In practice ${name} will be harder than ${score}/10 suggests; look at ${fact}.`,
-  'first-principles': (name, score) =>
-    `The ${score}/10 for ${name} reasons by analogy: what must be true, from the ground up, for it to hold?`,
-  competitor: (name, _score, fact) => `A well-funded incumbent could copy the strength behind ${name} within a year, judging by ${fact}.`,
-  contrarian: (name, _score, fact) => `Suppose the opposite is true for ${name}: ${fact} points that way just as well.`,
-  'edge-case': (name, _score, _fact, edge) => `When ${edge}, ${name} breaks down, and the score ignores that case.`,
-};
+const TEMPLATES: Readonly<Record<RedTeamPersona, (name: string, score: number, fact: string, edge: string) => string>> =
+  {
+    skeptic: (name, score, fact) =>
+      `Where is the evidence that ${name} deserves ${score}/10? ${capital(fact)} does not show it.`,
+    realist: (name, score, fact) => `In practice ${name} will be harder than ${score}/10 suggests; look at ${fact}.`,
+    'first-principles': (name, score) =>
+      `The ${score}/10 for ${name} reasons by analogy: what must be true, from the ground up, for it to hold?`,
+    competitor: (name, _score, fact) =>
+      `A well-funded incumbent could copy the strength behind ${name} within a year, judging by ${fact}.`,
+    contrarian: (name, _score, fact) =>
+      `Suppose the opposite is true for ${name}: ${fact} points that way just as well.`,
+    'edge-case': (name, _score, _fact, edge) => `When ${edge}, ${name} breaks down, and the score ignores that case.`,
+  };
 
 function capital(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -76,7 +85,11 @@ function severityFor(state: Readonly<EvaluationState>, criterion: string, rng: (
   return rng() < 0.5 ? 'MINOR' : 'NOTE';
 }
 
-function redTeamAnswer(seed: number, ask: Extract<EvaluationAsk, { role: 'redteam' }>, state: Readonly<EvaluationState>): RaisedChallenge[] {
+function redTeamAnswer(
+  seed: number,
+  ask: Extract<EvaluationAsk, { role: 'redteam' }>,
+  state: Readonly<EvaluationState>,
+): RaisedChallenge[] {
   const rng = rngFor(seed, 'redteam', ask.round, ask.persona);
   const index = Math.max(0, state.personas.indexOf(ask.persona));
   const targets = ask.targets.length > 0 ? ask.targets : state.criteria.map((c) => c.id);
@@ -112,7 +125,9 @@ function arbiterAnswer(seed: number, challengeId: string, state: Readonly<Evalua
       scoreAdjustment: adjustment,
       firstPrinciplesBonus: bonus,
       fallacies: rng() < 0.4 ? [say('reasoning from analogy')] : [],
-      reasoning: say(`The defense did not answer the point about ${c ? nameOf(state, c.criterion) : 'the criterion'}; the score drops by ${-adjustment}.`),
+      reasoning: say(
+        `The defense did not answer the point about ${c ? nameOf(state, c.criterion) : 'the criterion'}; the score drops by ${-adjustment}.`,
+      ),
     };
   }
   const minor = c?.severity === 'MINOR' || c?.severity === 'NOTE';
@@ -163,14 +178,18 @@ function synthesisAnswer(seed: number, round: number, state: Readonly<Evaluation
       confidence: two(Math.min(0.95, Math.max(confidence, lost ? target - 0.05 : target + 0.02))),
       prevailingPosition: say(lost ? 'The red team’s position prevails.' : 'The evaluator’s position prevails.'),
       resolutionReasoning: say(
-        lost ? `The challenge on ${info.name} was not answered with evidence.` : `The defense of ${info.name} rests on first principles.`,
+        lost
+          ? `The challenge on ${info.name} was not answered with evidence.`
+          : `The defense of ${info.name} rests on first principles.`,
       ),
       openQuestions: open ? [say(`What evidence would settle ${info.name}?`)] : [],
     };
   });
   const insightCount = round <= 1 ? 3 : round === 2 ? 1 : 0;
   const newInsights = Array.from({ length: insightCount }, (_, i) =>
-    say(`Round ${round} insight ${i + 1}: ${pick(rng, FACTS)} matters more than expected for ${nameOf(state, state.criteria[(i * 7 + round) % state.criteria.length]?.id ?? '')}.`),
+    say(
+      `Round ${round} insight ${i + 1}: ${pick(rng, FACTS)} matters more than expected for ${nameOf(state, state.criteria[(i * 7 + round) % state.criteria.length]?.id ?? '')}.`,
+    ),
   );
   return { criteria, newInsights };
 }
@@ -190,9 +209,19 @@ function narrativeAnswer(state: Readonly<EvaluationState>): Narrative {
     executiveSummary: say(
       `${state.idea.title} scores ${overall.toFixed(2)} of 10 after ${state.round} round${state.round === 1 ? '' : 's'} of debate. Its strongest ground held under challenge; its weakest points are named below.`,
     ),
-    keyStrengths: ranked.filter((id) => !lost.has(id)).slice(0, 3).map((id) => say(`${nameOf(state, id)} (${scores[id]}/10) survived every challenge.`)),
-    keyWeaknesses: [...ranked].reverse().slice(0, 3).map((id) => say(`${nameOf(state, id)} is weak at ${scores[id]}/10${lost.has(id) ? ' and lost a challenge' : ''}.`)),
-    criticalAssumptions: state.criteria.filter((c) => c.critical).map((c) => say(`${c.name} holds at ${scores[c.id]}/10.`)),
+    keyStrengths: ranked
+      .filter((id) => !lost.has(id))
+      .slice(0, 3)
+      .map((id) => say(`${nameOf(state, id)} (${scores[id]}/10) survived every challenge.`)),
+    keyWeaknesses: [...ranked]
+      .reverse()
+      .slice(0, 3)
+      .map((id) =>
+        say(`${nameOf(state, id)} is weak at ${scores[id]}/10${lost.has(id) ? ' and lost a challenge' : ''}.`),
+      ),
+    criticalAssumptions: state.criteria
+      .filter((c) => c.critical)
+      .map((c) => say(`${c.name} holds at ${scores[c.id]}/10.`)),
     unresolvedQuestions: ids.flatMap((id) => state.scores[id]?.openQuestions ?? []).slice(0, 5),
     recommendation,
     recommendationReasoning: say(`An overall score of ${overall.toFixed(2)} points to ${recommendation}.`),
@@ -201,7 +230,16 @@ function narrativeAnswer(state: Readonly<EvaluationState>): Narrative {
 
 /** The simulated answer to one ask, stamped a few seconds after the evaluation's clock. */
 export function simulateAnswer(seed: number, ask: EvaluationAsk, state: Readonly<EvaluationState>): EvaluationInput {
-  const key = ask.role === 'evaluator' ? ask.category : ask.role === 'redteam' ? `${ask.persona}:${ask.round}` : ask.role === 'defense' || ask.role === 'arbiter' ? ask.challengeId : ask.role === 'synthesis' ? ask.round : '';
+  const key =
+    ask.role === 'evaluator'
+      ? ask.category
+      : ask.role === 'redteam'
+        ? `${ask.persona}:${ask.round}`
+        : ask.role === 'defense' || ask.role === 'arbiter'
+          ? ask.challengeId
+          : ask.role === 'synthesis'
+            ? ask.round
+            : '';
   const at = later(state, rngFor(seed, 'clock', ask.role, key, state.retries));
   switch (ask.role) {
     case 'evaluator':
@@ -223,7 +261,13 @@ export function simulateAnswer(seed: number, ask: EvaluationAsk, state: Readonly
         },
       };
     case 'redteam':
-      return { kind: 'redteam', persona: ask.persona, round: ask.round, at, answer: { challenges: redTeamAnswer(seed, ask, state) } };
+      return {
+        kind: 'redteam',
+        persona: ask.persona,
+        round: ask.round,
+        at,
+        answer: { challenges: redTeamAnswer(seed, ask, state) },
+      };
     case 'defense':
       return {
         kind: 'defense',

@@ -187,7 +187,9 @@ export interface EvaluationSetup {
 export const EPOCH = '1970-01-01T00:00:00.000Z';
 
 export function isIsoTime(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+  );
 }
 
 /** The criteria and categories an evaluation needs, copied out of the taxonomy as plain data. */
@@ -197,7 +199,12 @@ export function criteriaOf(taxonomy: Taxonomy): { categories: CategoryInfo[]; cr
       `the evaluation protocol scores from 1 to 10, but the taxonomy's scale is ${taxonomy.scale.min}–${taxonomy.scale.max}`,
     );
   }
-  const criteria = taxonomy.criteria.map((c) => ({ id: c.id, name: c.name, category: c.category, critical: c.critical }));
+  const criteria = taxonomy.criteria.map((c) => ({
+    id: c.id,
+    name: c.name,
+    category: c.category,
+    critical: c.critical,
+  }));
   const categories = taxonomy.categories.map((c) => ({
     id: c.id,
     name: c.name,

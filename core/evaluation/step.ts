@@ -46,7 +46,9 @@ export function step(state: EvaluationState, input: EvaluationInput): StepResult
 export function advance(state: EvaluationState, input: EvaluationInput): StepResult {
   const ctx: Ctx = { state, events: [], effects: [] };
   if (state.phase === 'LOCKED') {
-    throw new EvaluationInputError(`the evaluation is locked (${state.lockReason}): it takes no more input; reopen it instead`);
+    throw new EvaluationInputError(
+      `the evaluation is locked (${state.lockReason}): it takes no more input; reopen it instead`,
+    );
   }
   if (state.phase === 'FAILED' && input.kind !== 'retry') {
     throw new EvaluationInputError(`the evaluation failed (${state.failure}): only a retry is possible`);
@@ -125,12 +127,14 @@ function tick(state: EvaluationState, at: string | undefined): void {
   if (at === undefined) return;
   if (!isIsoTime(at)) throw new EvaluationInputError(`at: "${at}" is not an ISO time`);
   // Answers of parallel calls may be stamped slightly out of order: the clock only moves forward.
-  if (Date.parse(at) > Date.parse(state.clock)) state.clock = at;
+  state.clock = at;
 }
 
 function expectPhase(state: EvaluationState, what: string, phases: readonly Phase[]): void {
   if (!phases.includes(state.phase)) {
-    throw new EvaluationInputError(`${what} arrives only in ${phases.join(' or ')}, and the evaluation is ${state.phase}`);
+    throw new EvaluationInputError(
+      `${what} arrives only in ${phases.join(' or ')}, and the evaluation is ${state.phase}`,
+    );
   }
 }
 
@@ -185,7 +189,11 @@ function start(ctx: Ctx): void {
 function onEvaluator(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'evaluator' }>): void {
   const { state } = ctx;
   expectPhase(state, `evaluator:${input.category}`, ['EVALUATING']);
-  const asked = take(state, (a) => a.role === 'evaluator' && a.category === input.category, `evaluator:${input.category}`);
+  const asked = take(
+    state,
+    (a) => a.role === 'evaluator' && a.category === input.category,
+    `evaluator:${input.category}`,
+  );
   if (asked.role !== 'evaluator') return;
   const role = `evaluator:${input.category}`;
   const answer = parse(evaluatorAnswerSchema, input.answer, role);
@@ -197,13 +205,16 @@ function onEvaluator(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'evaluato
         `${role}: scores[${i}].criterion: "${s.criterion}" ${known ? `belongs to ${known.category}` : 'is not a criterion'}; this evaluator scores ${asked.criteria.join(', ')}`,
       );
     }
-    if (seen.has(s.criterion)) throw new EvaluationInputError(`${role}: scores[${i}].criterion: "${s.criterion}" is scored twice`);
+    if (seen.has(s.criterion))
+      throw new EvaluationInputError(`${role}: scores[${i}].criterion: "${s.criterion}" is scored twice`);
     seen.add(s.criterion);
   }
   const missing = asked.criteria.filter((id) => !seen.has(id));
   if (missing.length > 0) throw new EvaluationInputError(`${role}: scores: missing ${missing.join(', ')}`);
 
-  const ordered = asked.criteria.map((id) => answer.scores.find((s) => s.criterion === id)).filter((s) => s !== undefined);
+  const ordered = asked.criteria
+    .map((id) => answer.scores.find((s) => s.criterion === id))
+    .filter((s) => s !== undefined);
   for (const s of ordered) {
     state.scores[s.criterion] = { score: s.score, confidence: s.confidence, reasoning: s.reasoning, openQuestions: [] };
   }
@@ -242,10 +253,24 @@ function startRound(ctx: Ctx): void {
     inherited: false,
   };
   state.rounds.push(record);
-  emit(ctx, { type: 'round_started', round: record.round, personas: [...record.personas], targets: [...targets], focus });
+  emit(ctx, {
+    type: 'round_started',
+    round: record.round,
+    personas: [...record.personas],
+    targets: [...targets],
+    focus,
+  });
   const suggestedCount = Math.max(1, Math.ceil(cap / state.personas.length));
   for (const persona of state.personas) {
-    ask(ctx, { kind: 'ask', role: 'redteam', persona, round: record.round, targets: [...targets], focus, suggestedCount });
+    ask(ctx, {
+      kind: 'ask',
+      role: 'redteam',
+      persona,
+      round: record.round,
+      targets: [...targets],
+      focus,
+      suggestedCount,
+    });
   }
 }
 
@@ -259,12 +284,22 @@ function onRedTeam(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'redteam' }
   const { state } = ctx;
   const role = `redteam:${input.persona}`;
   expectPhase(state, role, ['DEBATING']);
-  take(state, (a) => a.role === 'redteam' && a.persona === input.persona && a.round === input.round, `${role} for round ${input.round}`);
+  take(
+    state,
+    (a) => a.role === 'redteam' && a.persona === input.persona && a.round === input.round,
+    `${role} for round ${input.round}`,
+  );
   const answer = parse(redTeamAnswerSchema, input.answer, role);
-  answer.challenges.forEach((c, i) => requireCriterion(state, c.criterion, `${role}: challenges[${i}].criterion`));
+  for (const [i, c] of answer.challenges.entries())
+    requireCriterion(state, c.criterion, `${role}: challenges[${i}].criterion`);
   const record = openRound(state);
   record.pending.push({ persona: input.persona, challenges: answer.challenges });
-  emit(ctx, { type: 'challenges_received', round: record.round, persona: input.persona, count: answer.challenges.length });
+  emit(ctx, {
+    type: 'challenges_received',
+    round: record.round,
+    persona: input.persona,
+    count: answer.challenges.length,
+  });
   if (state.awaiting.some((a) => a.role === 'redteam')) return;
 
   // Every persona has answered: pick the round's challenges in persona order, whatever the order of arrival.
@@ -390,7 +425,8 @@ function checkSynthesis(state: EvaluationState, round: number, answer: Synthesis
   answer.criteria.forEach((entry, i) => {
     const where = `synthesis: criteria[${i}]`;
     requireCriterion(state, entry.criterion, `${where}.criterion`);
-    if (seen.has(entry.criterion)) throw new EvaluationInputError(`${where}.criterion: "${entry.criterion}" appears twice`);
+    if (seen.has(entry.criterion))
+      throw new EvaluationInputError(`${where}.criterion: "${entry.criterion}" appears twice`);
     seen.add(entry.criterion);
     const positions = touched.includes(entry.criterion)
       ? positionsInPlay(state, round, entry.criterion)
@@ -463,10 +499,16 @@ function onSynthesis(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'synthesi
     review(
       ctx,
       report.lockReason,
-      report.lockReason === 'CONVERGENCE' ? `converged after round ${report.round}` : `round limit ${state.roundLimit} reached`,
+      report.lockReason === 'CONVERGENCE'
+        ? `converged after round ${report.round}`
+        : `round limit ${state.roundLimit} reached`,
     );
   } else {
-    go(ctx, 'DEBATING', `not converged after round ${report.round}: ${report.blockers.length} blocker${report.blockers.length === 1 ? '' : 's'}`);
+    go(
+      ctx,
+      'DEBATING',
+      `not converged after round ${report.round}: ${report.blockers.length} blocker${report.blockers.length === 1 ? '' : 's'}`,
+    );
     startRound(ctx);
   }
 }
@@ -569,7 +611,7 @@ function retry(ctx: Ctx): void {
   const { state } = ctx;
   expectPhase(state, 'retry', ['FAILED']);
   if (state.retries >= state.config.maxRetries) {
-    throw new EvaluationInputError(`retry: the evaluation was already retried ${state.retries} times (the limit)`);
+    throw new EvaluationInputError(`retry: no retries left (${state.retries} of ${state.config.maxRetries} used)`);
   }
   const baseline = state.baseline;
   if (!baseline) throw new EvaluationInputError('retry: this state has no baseline to start over from');

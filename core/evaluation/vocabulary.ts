@@ -9,7 +9,14 @@ export const MODES = ['quick', 'standard', 'deep'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Red-team personas in the order they join: the first three are v1, the last three deep only. */
-export const RED_TEAM_PERSONAS = ['skeptic', 'realist', 'first-principles', 'competitor', 'contrarian', 'edge-case'] as const;
+export const RED_TEAM_PERSONAS = [
+  'skeptic',
+  'realist',
+  'first-principles',
+  'competitor',
+  'contrarian',
+  'edge-case',
+] as const;
 export type RedTeamPersona = (typeof RED_TEAM_PERSONAS)[number];
 
 export interface ModeSettings {

@@ -245,25 +245,30 @@ export interface SearchHit {
   rank: number;
 }
 
+/** The words of a query as the researcher typed them (the index matches each as a prefix). */
+export function queryTerms(query: string): string[] {
+  return query
+    .split(/\s+/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
 /**
  * Full-text search. The researcher types words, not FTS syntax, so each word becomes a quoted
  * prefix term: `solar coop` finds "solar cooperative". Quotes inside words are doubled (FTS escaping).
+ * Titles weigh most, then summary and tags, then the text. The index keeps terms only; the caller
+ * cuts the snippet from the files.
  */
-export function searchIdeas(db: Database.Database, query: string, limit = 50): SearchHit[] {
-  const terms = query
-    .split(/\s+/)
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
-    .map((t) => `"${t.replaceAll('"', '""')}"*`);
+export function searchIdeas(db: Database.Database, query: string, limit = 50): Omit<SearchHit, 'snippet'>[] {
+  const terms = queryTerms(query).map((t) => `"${t.replaceAll('"', '""')}"*`);
   if (terms.length === 0) return [];
   return db
     .prepare(
-      `SELECT i.slug AS slug, i.title AS title,
-         snippet(ideas_fts, 3, '[', ']', '…', 12) AS snippet, bm25(ideas_fts, 10, 5, 5, 1) AS rank
+      `SELECT i.slug AS slug, i.title AS title, bm25(ideas_fts, 10, 5, 5, 1) AS rank
        FROM ideas_fts f JOIN ideas i ON i.rowid = f.rowid
        WHERE ideas_fts MATCH ? ORDER BY rank LIMIT ?`,
     )
-    .all(terms.join(' '), limit) as SearchHit[];
+    .all(terms.join(' '), limit) as Omit<SearchHit, 'snippet'>[];
 }
 
 export function syncErrors(db: Database.Database): { file: string; reason: string }[] {

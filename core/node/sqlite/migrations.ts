@@ -84,12 +84,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'full-text search over idea text',
     sql: `
       -- One row per idea, its rowid equal to the idea's rowid in ideas: updates and deletes find
-      -- it by key instead of scanning the whole text index.
+      -- it by key instead of scanning the whole text index. Contentless: the text already lives in
+      -- the folder, so the index keeps only the terms (half the size, and a faster quick_check).
       CREATE VIRTUAL TABLE ideas_fts USING fts5(
         title,
         summary,
         tags,
         body,
+        content = '',
+        contentless_delete = 1,
         tokenize = 'unicode61 remove_diacritics 2'
       );
     `,

@@ -9,6 +9,7 @@ import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
 import type { Ids } from '../../ports/ids';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
+import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
 import { ulidIds } from '../ids';
@@ -21,6 +22,7 @@ import {
   ideaFiles,
   ideaRelationships,
   listIdeas,
+  queryTerms,
   type SearchHit,
   searchIdeas,
   setMeta,
@@ -224,7 +226,22 @@ export class Workspace {
 
   search(query: string): SearchHit[] {
     if (query.trim() === '') throw new UserError('search needs some words to look for');
-    return searchIdeas(this.db, query);
+    const terms = queryTerms(query);
+    return searchIdeas(this.db, query).map((hit) => ({ ...hit, snippet: snippetOf(this.ideaText(hit.slug), terms) }));
+  }
+
+  /** The searchable text of an idea (README, development, research, notes), read from its files. */
+  private ideaText(slug: string): string {
+    const parts: string[] = [];
+    for (const file of ideaFiles(this.db, slug)) {
+      if (!['readme', 'development', 'research', 'note'].includes(file.kind)) continue;
+      try {
+        parts.push(parseMarkdown(readFileSync(join(this.root, file.path), 'utf8')).body);
+      } catch {
+        // A file that cannot be read just gives no snippet text; sync reports it.
+      }
+    }
+    return parts.join(' ');
   }
 
   // ---- writing ----------------------------------------------------------------------------------

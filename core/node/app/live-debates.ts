@@ -1,0 +1,271 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CruxEvent } from '../../crux/events';
+import type { DebateRequest } from '../../contract';
+import type { CruxEngine } from '../../engine/crux-engine';
+import type { DebateStatus } from '../../engine/debate-record';
+import { parseDebateLog } from '../../engine/log-reader';
+import type { Log } from '../../ports/log';
+import type { DebateEstimate, DebateRun, DebateService, StartOptions } from '../debates/debate-service';
+import { UserError, type Workspace } from '../workspace/workspace';
+import type { PushEmitter } from './push-emitter';
+
+/** Statuses after which a debate never runs again. */
+export const ENDED_STATUSES: ReadonlySet<DebateStatus> = new Set(['completed', 'partial', 'cancelled', 'failed']);
+
+interface LiveDebate {
+  id: string;
+  engine: CruxEngine;
+  /** Events in the debate's sequence so far: the `from` of the next `debate:event`. */
+  events: number;
+  /** The last status pushed. */
+  status: DebateStatus;
+  timer: NodeJS.Timeout;
+}
+
+interface Deps {
+  ws: Workspace;
+  service: DebateService;
+  emitter: PushEmitter;
+  log: Log;
+  /** How often a live debate's logged status is looked at (pauses land when the calls in flight return). */
+  pollMs: number;
+}
+
+/** Thrown from the estimate hook so that `DebateService.start` stops before it creates anything. */
+class EstimateOnly extends Error {
+  constructor(readonly estimate: DebateEstimate) {
+    super('estimate only');
+  }
+}
+
+/** The request of `debates:start` as DebateService takes it (no key left holding `undefined`). */
+export function startOptions(request: DebateRequest): StartOptions {
+  const limits = request.limits
+    ? Object.fromEntries(Object.entries(request.limits).filter(([, value]) => value !== undefined))
+    : undefined;
+  return {
+    ...(request.ideaSlug !== undefined ? { ideaSlug: request.ideaSlug } : {}),
+    ...(request.topic !== undefined ? { topic: request.topic } : {}),
+    agents: request.agents,
+    provider: request.provider,
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(limits && Object.keys(limits).length > 0 ? { limits } : {}),
+    ...(request.config ? { config: request.config } : {}),
+  };
+}
+
+/**
+ * The debates running in this app: started or resumed in the background, their engines' events
+ * pushed as `debate:event` (numbered in the debate's own sequence) and their status changes as
+ * `debate:status`. The log stays the authority; this only follows it.
+ */
+export class LiveDebates {
+  private readonly live = new Map<string, LiveDebate>();
+  private closing = false;
+
+  constructor(private readonly deps: Deps) {}
+
+  isLive(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** The status the index records for a debate (null: no such debate). */
+  private recordedStatus(id: string): DebateStatus | null {
+    if (!this.deps.ws.db.open) return null;
+    const row = this.deps.ws.db.prepare('SELECT status FROM debates WHERE id = ?').get(id) as
+      | { status: DebateStatus }
+      | undefined;
+    return row?.status ?? null;
+  }
+
+  /** The events of a debate's log from index `from` on, and how many it holds. */
+  events(id: string, from = 0): { events: CruxEvent[]; total: number } {
+    const rel = this.deps.service.logPathOf(id);
+    const { records } = parseDebateLog(readFileSync(join(this.deps.ws.root, rel), 'utf8'));
+    const all = records.flatMap((r) => (r.type === 'event' ? [r.event as unknown as CruxEvent] : []));
+    return { events: all.slice(from), total: all.length };
+  }
+
+  /**
+   * What the debate would likely cost. It runs DebateService.start's own checks and estimate, and
+   * stops it from the estimate hook, before the log is created.
+   */
+  async estimate(request: DebateRequest): Promise<DebateEstimate> {
+    try {
+      await this.deps.service.start(startOptions(request), {
+        onEstimate: (estimate) => {
+          throw new EstimateOnly(estimate);
+        },
+        onEngine: () => {
+          throw new Error('DebateService.start created a debate before reporting its estimate');
+        },
+      });
+    } catch (error) {
+      if (error instanceof EstimateOnly) return error.estimate;
+      throw error;
+    }
+    throw new Error('DebateService.start finished without reporting an estimate');
+  }
+
+  async start(request: DebateRequest): Promise<{ id: string; estimate: DebateEstimate }> {
+    let estimate: DebateEstimate = { calls: 0, usd: 0, basis: 'no estimate was reported' };
+    const engine = await this.launch((onEngine) =>
+      this.deps.service.start(startOptions(request), {
+        onEngine,
+        onEstimate: (e) => {
+          estimate = e;
+        },
+      }),
+    );
+    return { id: engine.header.id, estimate };
+  }
+
+  pause(id: string): void {
+    const entry = this.live.get(id);
+    if (!entry) throw this.notLive(id, 'pause');
+    entry.engine.pause();
+    setImmediate(() => this.poll(entry));
+  }
+
+  async resume(id: string): Promise<void> {
+    const entry = this.live.get(id);
+    if (entry) {
+      entry.engine.resume();
+      setImmediate(() => this.poll(entry));
+      return;
+    }
+    this.requireUnfinished(id, 'resume');
+    await this.launch((onEngine) => this.deps.service.resume(id, { onEngine }));
+  }
+
+  async cancel(id: string): Promise<void> {
+    const entry = this.live.get(id);
+    if (entry) {
+      entry.engine.cancel();
+      return;
+    }
+    // An interrupted or paused debate is cancelled through its own engine, so the log says so.
+    this.requireUnfinished(id, 'cancel');
+    await this.launch(
+      (onEngine) => this.deps.service.resume(id, { onEngine }),
+      (engine) => engine.cancel(),
+    );
+  }
+
+  private notLive(id: string, action: string): UserError {
+    const status = this.recordedStatus(id);
+    if (status === null) this.deps.service.logPathOf(id); // throws the usual "no debate" error
+    return new UserError(`cannot ${action} debate ${id}: it is not running (${status ?? 'unknown'})`);
+  }
+
+  private requireUnfinished(id: string, action: string): void {
+    const status = this.recordedStatus(id);
+    if (status === null) this.deps.service.logPathOf(id);
+    if (status && ENDED_STATUSES.has(status))
+      throw new UserError(`cannot ${action} debate ${id}: it has already ended (${status})`);
+  }
+
+  /**
+   * Starts `begin` and answers as soon as its engine exists (a mistake in the request rejects
+   * before that); the debate then runs on in the background.
+   */
+  private async launch(
+    begin: (onEngine: (engine: CruxEngine) => void) => Promise<DebateRun>,
+    afterAttach?: (engine: CruxEngine) => void,
+  ): Promise<CruxEngine> {
+    if (this.closing) throw new UserError('the workspace is closing; no debate can start now');
+    let handOver: (engine: CruxEngine) => void = () => {};
+    const ready = new Promise<CruxEngine>((resolve) => {
+      handOver = resolve;
+    });
+    const run = begin((engine) => {
+      this.attach(engine);
+      afterAttach?.(engine);
+      handOver(engine);
+    });
+    const engine = await Promise.race([ready, run.then(() => null)]);
+    if (!engine) throw new Error('the debate ended before its engine was handed over');
+    const id = engine.header.id;
+    run.then(
+      (done) => this.stopped(id, done.outcome.status, done.outcome.reason),
+      (error) => this.crashed(id, error),
+    );
+    return engine;
+  }
+
+  private attach(engine: CruxEngine): void {
+    const id = engine.header.id;
+    // Events already in the log (the opening thread, or everything before a resume) come first.
+    const entry: LiveDebate = {
+      id,
+      engine,
+      events: this.events(id).total,
+      status: 'running',
+      timer: setInterval(() => this.poll(entry), this.deps.pollMs),
+    };
+    entry.timer.unref();
+    this.live.set(id, entry);
+    engine.onEvents((events) => {
+      const from = entry.events;
+      entry.events += events.length;
+      this.deps.emitter.emit('debate:event', { debateId: id, from, events });
+    });
+    this.deps.emitter.emit('debate:status', { debateId: id, status: 'running', reason: null });
+  }
+
+  /** Pushes a pause or a resumption once the log records it; the end is pushed by `stopped`. */
+  private poll(entry: LiveDebate): void {
+    if (!this.live.has(entry.id)) return;
+    const status = this.recordedStatus(entry.id);
+    if (status === null || ENDED_STATUSES.has(status) || status === entry.status) return;
+    entry.status = status;
+    this.deps.emitter.emit('debate:status', { debateId: entry.id, status, reason: null });
+  }
+
+  private forget(id: string): void {
+    const entry = this.live.get(id);
+    if (entry) clearInterval(entry.timer);
+    this.live.delete(id);
+  }
+
+  private stopped(id: string, status: DebateStatus, reason: string | null): void {
+    this.forget(id);
+    this.deps.emitter.emit('debate:status', { debateId: id, status, reason });
+  }
+
+  private crashed(id: string, error: unknown): void {
+    this.forget(id);
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.closing) {
+      this.deps.log.warn(`debate ${id} stopped while the app closed; it resumes from its log`, { error: message });
+      return;
+    }
+    this.deps.log.error(`debate ${id} failed`, { error: error instanceof Error ? (error.stack ?? message) : message });
+    this.deps.emitter.emit('debate:status', {
+      debateId: id,
+      status: 'failed',
+      reason: message.split('\n')[0] ?? message,
+    });
+  }
+
+  /**
+   * Shutdown: every running debate is paused, and given until `timeoutMs` to finish the calls in
+   * flight and log its pause, so the next start resumes it exactly. A debate still waiting on a
+   * model then is left as its log stands: the planned round is in the log and a resume redoes it.
+   */
+  async close(timeoutMs: number): Promise<{ paused: string[]; interrupted: string[] }> {
+    this.closing = true;
+    const entries = [...this.live.values()];
+    for (const entry of entries) entry.engine.pause();
+    const deadline = Date.now() + timeoutMs;
+    const waiting = () => entries.filter((e) => this.live.has(e.id) && this.recordedStatus(e.id) !== 'paused');
+    while (waiting().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const interrupted = waiting().map((e) => e.id);
+    const paused = entries.filter((e) => this.live.has(e.id) && !interrupted.includes(e.id)).map((e) => e.id);
+    for (const id of interrupted)
+      this.deps.log.warn(`debate ${id} was still waiting on model calls at shutdown; it resumes from its log`);
+    for (const entry of entries) this.forget(entry.id);
+    return { paused, interrupted };
+  }
+}
