@@ -55,6 +55,14 @@ export class WorkspaceWatcher {
     for (const kind of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) this.watcher.on(kind, handler(kind));
     this.watcher.on('error', (error) => this.options.onError?.(error));
     await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+    // A large folder takes seconds to come under watch; whatever changed meanwhile is caught by one
+    // more reconcile now that every later change will raise an event.
+    try {
+      const report = this.workspace.sync();
+      if (report.added + report.changed + report.removed > 0) this.options.onPass?.(report);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
   }
 
   private onEvent(kind: string, absPath: string): void {
