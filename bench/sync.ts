@@ -1,0 +1,215 @@
+/**
+ * Sync benchmark: builds a deterministic workspace of N ideas in a temporary folder and measures
+ * full syncs (cold and warm), the read-and-parse floor they are compared with, the latency from an
+ * external edit to the index, and peak memory.
+ *
+ *   npm run bench:sync -- [--ideas N] [--runs R] [--json]
+ *
+ * Progress goes to stderr; stdout carries only the result (one JSON object with --json).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadTaxonomy } from '../core/node/taxonomy-loader';
+import { generateWorkspace, type Vocabulary } from './lib/generate';
+import { timeCold, timeEdits, timeFloor, timeWarm, warmPageCache } from './lib/measure';
+import { median, round1 } from './lib/stats';
+
+const EDITS_PER_RUN = 50;
+
+/** What each figure must stay under at 10,000 ideas (see docs/performance.md). */
+const TARGETS = { coldOverFloor: 2, warmMs: 400, editToIndexP95Ms: 300, peakRssMb: 400 };
+
+interface Options {
+  ideas: number;
+  runs: number;
+  json: boolean;
+}
+
+interface Result {
+  ideas: number;
+  files: number;
+  coldMs: number;
+  warmMs: number;
+  floorMs: number;
+  editToIndexP50Ms: number;
+  editToIndexP95Ms: number;
+  peakRssMb: number;
+  runs: number;
+  coldOverFloor: number;
+  node: string;
+  cpus: number;
+}
+
+const USAGE = 'usage: npm run bench:sync -- [--ideas N (10000)] [--runs R (3)] [--json]';
+
+/** A bad command line: reported as one line plus the usage, without a stack trace. */
+class UsageError extends Error {}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench:sync] ${message}\n`);
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} wants a whole number ≥ 1, got "${raw}"`);
+  return value;
+}
+
+function parseOptions(argv: string[]): Options {
+  let values: { ideas?: string; runs?: string; json?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { ideas: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean', default: false } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    ideas: positiveInt('ideas', values.ideas, 10_000),
+    runs: positiveInt('runs', values.runs, 3),
+    json: values.json === true,
+  };
+}
+
+function vocabularyFromTaxonomy(): Vocabulary {
+  const taxonomy = loadTaxonomy(null);
+  return {
+    types: [...taxonomy.typeIds],
+    stages: [...taxonomy.stageIds],
+    tags: [...taxonomy.tagCategory.keys()],
+    criteria: taxonomy.criteria.map((c) => c.id),
+  };
+}
+
+function peakRssMb(): number {
+  // maxRSS is reported in kilobytes.
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** Memory after a phase, so a peak can be traced to the phase that caused it. */
+function memory(): string {
+  const { rss, heapUsed } = process.memoryUsage();
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  return `rss ${mb(rss)} MB, heap ${mb(heapUsed)} MB, peak rss ${peakRssMb().toFixed(0)} MB`;
+}
+
+/** One unrecorded warm-up, then `runs` timed runs; returns every timed value. */
+async function series(label: string, runs: number, once: (run: number) => number | Promise<number>): Promise<number[]> {
+  progress(`${label} warm-up: ${(await once(0)).toFixed(1)} ms`);
+  const values: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const ms = await once(run);
+    values.push(ms);
+    progress(`${label} run ${run}/${runs}: ${ms.toFixed(1)} ms`);
+  }
+  progress(`${label} done (${memory()})`);
+  return values;
+}
+
+async function measure(root: string, options: Options): Promise<Result> {
+  const { ideas, runs } = options;
+  progress(`generating ${ideas} ideas in ${root}`);
+  const started = performance.now();
+  const ws = generateWorkspace(root, ideas, vocabularyFromTaxonomy());
+  progress(
+    `generated ${ws.files.length} files, ${(ws.bytes / 1024 / 1024).toFixed(1)} MB, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  warmPageCache(root, ws.files);
+  progress(`page cache warm (${memory()})`);
+
+  const floor = await series('floor', runs, () => timeFloor(root, ws.files));
+  const cold = await series('cold', runs, () => timeCold(root, ideas));
+  const warm = await series('warm', runs, () => timeWarm(root));
+
+  const p50s: number[] = [];
+  const p95s: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const edits = await timeEdits(root, ws.slugs, EDITS_PER_RUN, run);
+    p50s.push(edits.p50);
+    p95s.push(edits.p95);
+    progress(
+      `edit run ${run}/${runs}: p50 ${edits.p50.toFixed(1)} ms, p95 ${edits.p95.toFixed(1)} ms, ` +
+        `max ${Math.max(...edits.latencies).toFixed(1)} ms (watcher ready in ${edits.watchReadyMs.toFixed(0)} ms)`,
+    );
+  }
+  progress(`edits done (${memory()})`);
+
+  const floorMs = median(floor);
+  const coldMs = median(cold);
+  return {
+    ideas,
+    files: ws.files.length,
+    coldMs: round1(coldMs),
+    warmMs: round1(median(warm)),
+    floorMs: round1(floorMs),
+    editToIndexP50Ms: round1(median(p50s)),
+    editToIndexP95Ms: round1(median(p95s)),
+    peakRssMb: round1(peakRssMb()),
+    runs,
+    coldOverFloor: Math.round((coldMs / floorMs) * 100) / 100,
+    node: process.version,
+    cpus: cpus().length,
+  };
+}
+
+function table(result: Result): string {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const rows: [string, string, string][] = [
+    ['ideas / files', `${result.ideas} / ${result.files}`, ''],
+    ['floor (read + parse)', `${result.floorMs} ms`, ''],
+    [
+      'cold sync',
+      `${result.coldMs} ms (${result.coldOverFloor} × floor)`,
+      `≤ ${TARGETS.coldOverFloor} × floor: ${verdict(result.coldOverFloor <= TARGETS.coldOverFloor)}`,
+    ],
+    ['warm sync', `${result.warmMs} ms`, `≤ ${TARGETS.warmMs} ms: ${verdict(result.warmMs <= TARGETS.warmMs)}`],
+    ['edit → index p50', `${result.editToIndexP50Ms} ms`, ''],
+    [
+      'edit → index p95',
+      `${result.editToIndexP95Ms} ms`,
+      `≤ ${TARGETS.editToIndexP95Ms} ms: ${verdict(result.editToIndexP95Ms <= TARGETS.editToIndexP95Ms)}`,
+    ],
+    [
+      'peak RSS',
+      `${result.peakRssMb} MB`,
+      `≤ ${TARGETS.peakRssMb} MB: ${verdict(result.peakRssMb <= TARGETS.peakRssMb)}`,
+    ],
+  ];
+  const width = (i: 0 | 1) => Math.max(...rows.map((r) => r[i].length));
+  const lines = rows.map(([name, value, target]) =>
+    `${name.padEnd(width(0))}  ${value.padEnd(width(1))}  ${target}`.trimEnd(),
+  );
+  const note = `median of ${result.runs} run${result.runs === 1 ? '' : 's'} · Node ${result.node} · ${result.cpus} CPUs (targets apply at 10000 ideas)`;
+  return `${lines.join('\n')}\n${note}\n`;
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const root = mkdtempSync(join(tmpdir(), 'crucible-bench-'));
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  // Interrupted runs must not leave tens of thousands of files in the temp folder either.
+  process.on('exit', cleanup);
+  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGTERM', () => process.exit(143));
+  try {
+    const result = await measure(root, options);
+    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : table(result));
+    return 0;
+  } finally {
+    cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) progress(`${error.message}\n${USAGE}`);
+    else progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
