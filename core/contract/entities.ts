@@ -224,7 +224,8 @@ export const debateHeaderViewSchema = z.strictObject({
 
 export const debateDetailSchema = z.strictObject({
   header: debateHeaderViewSchema,
-  status: debateStatusSchema.nullable(),
+  /** As last logged (`running` with `live: false` means interrupted). */
+  status: debateStatusSchema,
   live: z.boolean(),
   /** The outcome so far (a running debate's is `partial`). */
   result: cruxResultSchema,

@@ -34,6 +34,8 @@ export interface CruxEngineDeps {
   estimateCostUsd: (request: LlmRequest<unknown>) => number;
   /** Milliseconds; injected so tests control time. */
   now: () => number;
+  /** Awaited once per round, so a host serving a UI stays responsive while a debate runs. */
+  yieldControl?: () => Promise<void>;
 }
 
 export interface CruxOutcome {
@@ -266,6 +268,7 @@ export class CruxEngine {
     if (this.status === 'completed' || this.status === 'partial' || this.status === 'cancelled') return this.outcome();
     if (this.status !== 'running') this.setStatus('running');
     for (;;) {
+      await this.deps.yieldControl?.();
       await this.waitWhilePaused();
       if (this.cancelled) {
         this.setStatus('cancelled', 'cancelled by the researcher');

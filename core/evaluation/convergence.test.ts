@@ -270,6 +270,19 @@ describe('the convergence check', () => {
     expect(summary(report).converged).toBe(true);
   });
 
+  it('does not count exactly half repeats as saturation', () => {
+    const report = reportAfterRound2({
+      skeptic: redteam('skeptic', [[PC, 'MAJOR', 'Nobody outside the lab has described this problem']]),
+      realist: redteam('realist', [[ER, 'MINOR', 'The schedule ignores hiring delays']]),
+      synthesis: synthesis([[ER, 5, 0.75]], ['Hiring is the real bottleneck', 'The lab has a waiting list of users']),
+    });
+    expect([
+      report.conditions.saturation.repeats,
+      report.conditions.saturation.raised,
+      report.conditions.saturation.met,
+    ]).toEqual([1, 2, false]);
+  });
+
   it('lets the round limit stand in for saturation, and locks by MAX_ROUNDS when other conditions fail there', () => {
     const insightful = synthesis(
       [[ER, 5, 0.75]],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { finalSynthesisDocumentSchema } from './document';
+import { figuresNarrative, finalSynthesisDocumentSchema } from './document';
 import { replayEvaluation } from './replay';
-import { fourCriteria, threeRoundScript } from './test-setup';
+import { scoreMap } from './state';
+import { fourCriteria, stateWithScores, threeRoundScript } from './test-setup';
 
 // A three-round standard evaluation on four criteria (problem 0.6: alpha!, beta; risk 0.4: gamma,
 // delta!), two challenges per round, worked through by hand. The comments give the arithmetic.
@@ -377,5 +378,54 @@ describe('the final synthesis document', () => {
       'Evidence that settles the unresolved CRITICAL challenge on alpha: No paying customer has confirmed the alpha claim',
       'Evidence that raises confidence in alpha (now 0.75, needs 0.80).',
     ]);
+  });
+});
+
+describe('the narrative composed from the figures', () => {
+  it('names defended strengths, lost or low weaknesses, critical assumptions and what is still open', () => {
+    const state = stateWithScores(fourCriteria(), {
+      alpha: [9, 0.8],
+      beta: [7, 0.7],
+      gamma: [3, 0.6],
+      delta: [5, 0.9],
+    });
+    state.snapshots = [{ alpha: 9, beta: 7, gamma: 4, delta: 5 }, scoreMap(state)];
+    state.scores.delta = { score: 5, confidence: 0.9, reasoning: '', openQuestions: ['Who maintains it?'] };
+    const challenge = (id: string, criterion: string, winner: 'EVALUATOR' | 'RED_TEAM' | 'DRAW') => ({
+      id,
+      round: 1,
+      persona: 'skeptic' as const,
+      criterion,
+      category: 'x',
+      severity: 'MAJOR' as const,
+      challenge: `${criterion} is doubtful`,
+      defense: 'd',
+      ruling: { winner, scoreAdjustment: 0, firstPrinciplesBonus: false, fallacies: [], reasoning: 'r' },
+      scoreBefore: 5,
+      scoreAfter: 5,
+      resolved: winner === 'EVALUATOR',
+      resolution: null,
+    });
+    state.challenges = [
+      challenge('r1c1', 'alpha', 'EVALUATOR'),
+      challenge('r1c2', 'beta', 'EVALUATOR'),
+      challenge('r1c3', 'gamma', 'RED_TEAM'),
+      challenge('r1c4', 'delta', 'DRAW'),
+    ];
+    // Overall = 0.6·(9 + 7)/2 + 0.4·(3 + 5)/2 = 4.8 + 1.6 = 6.4 → REFINE (never PURSUE when cut short)
+    expect(figuresNarrative(state, 'TIMEOUT')).toEqual({
+      executiveSummary:
+        'Locked early because the time limit passed, after 1 round and 4 debated challenges. The overall score stands at 6.40 of 10. No narrative could be written without another model call, so this summary is composed from the figures.',
+      keyStrengths: ['Alpha: 9/10, defended 1 of 1 challenges', 'Beta: 7/10, defended 1 of 1 challenges'],
+      keyWeaknesses: ['Gamma: 3/10, lost 1 of 1 challenges'],
+      criticalAssumptions: [
+        'Alpha holds up (scored 9/10, confidence 0.80)',
+        'Delta holds up (scored 5/10, confidence 0.90)',
+      ],
+      unresolvedQuestions: ['Gamma: gamma is doubtful', 'Delta: delta is doubtful', 'Delta: Who maintains it?'],
+      recommendation: 'REFINE',
+      recommendationReasoning:
+        'Composed from the figures of an evaluation cut short (the time limit passed): an overall score of 6.40 maps to REFINE (5.5 and above REFINE, 4 and above PAUSE, below that ABANDON). PURSUE is never recommended without a finished evaluation; red-team survival so far is 50%.',
+    });
   });
 });

@@ -148,6 +148,7 @@ describe('lock reasons', () => {
     expect({
       rounds: run.document.rounds,
       summaries: run.document.auditTrail.roundSummaries.length,
+      stateRounds: [run.state.round, run.state.rounds.map((r) => `${r.round}:${r.status}`)],
       conflicts: run.document.auditTrail.conflicts.map((c) => c.id),
       abandoned: run.events.filter((e) => e.type === 'round_abandoned'),
       lockReason: run.document.lockReason,
@@ -155,6 +156,7 @@ describe('lock reasons', () => {
     }).toEqual({
       rounds: 1,
       summaries: 1,
+      stateRounds: [1, ['1:complete']],
       conflicts: ['r1c1'],
       abandoned: [{ type: 'round_abandoned', round: 2, reason: 'the time limit passed' }],
       lockReason: 'TIMEOUT',

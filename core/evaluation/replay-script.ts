@@ -78,13 +78,6 @@ export interface ScriptContext {
   scoreAdjustmentRange: number;
 }
 
-export interface ParsedEvaluationScript {
-  header: Numbered<EvaluationLine>;
-  steps: Numbered<ScriptStep>[];
-  /** The number of the script's last line. */
-  lastLine: number;
-}
-
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';

@@ -157,7 +157,7 @@ export interface EvaluationState {
   challenges: ChallengeRecord[];
   /** Asks not answered yet, in the order they were made. */
   awaiting: EvaluationAsk[];
-  /** One report per completed round, and one at the lock. */
+  /** One report per completed round (the document measures once more at the lock). */
   convergence: ConvergenceReport[];
   /** Chosen on entering REVIEWING. */
   lockReason: LockReason | null;

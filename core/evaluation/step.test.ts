@@ -148,12 +148,22 @@ describe('step', () => {
   });
 
   it('picks the round’s challenges in persona order, whatever order the answers arrive in', () => {
-    const [skeptic, realist, fp] = toRulings.slice(3, 6) as EvaluationInput[];
+    const raise = (persona: 'skeptic' | 'realist' | 'first-principles', criterion: string): EvaluationInput => ({
+      kind: 'redteam',
+      persona,
+      round: 1,
+      answer: { challenges: [{ criterion, severity: 'MAJOR', challenge: `${persona} doubts ${criterion}` }] },
+    });
     const upTo = feed(fresh(), nucleation);
-    const a = feed(upTo, [skeptic, realist, fp] as EvaluationInput[]);
-    const b = feed(upTo, [fp, skeptic, realist] as EvaluationInput[]);
-    expect(b.challenges).toEqual(a.challenges);
-    expect(b.awaiting).toEqual(a.awaiting);
+    const inOrder = feed(upTo, [raise('skeptic', PC), raise('realist', ER), raise('first-principles', ER)]);
+    const shuffled = feed(upTo, [raise('first-principles', ER), raise('realist', ER), raise('skeptic', PC)]);
+    expect(shuffled.challenges).toEqual(inOrder.challenges);
+    expect(shuffled.challenges.map((c) => `${c.id}:${c.persona}`)).toEqual([
+      'r1c1:skeptic',
+      'r1c2:realist',
+      'r1c3:first-principles',
+    ]);
+    expect(shuffled.awaiting).toEqual(inOrder.awaiting);
   });
 
   it('clamps adjusted scores to 1..10, and a red-team win that cannot move the score stays unresolved', () => {

@@ -127,7 +127,7 @@ function tick(state: EvaluationState, at: string | undefined): void {
   if (at === undefined) return;
   if (!isIsoTime(at)) throw new EvaluationInputError(`at: "${at}" is not an ISO time`);
   // Answers of parallel calls may be stamped slightly out of order: the clock only moves forward.
-  state.clock = at;
+  if (Date.parse(at) > Date.parse(state.clock)) state.clock = at;
 }
 
 function expectPhase(state: EvaluationState, what: string, phases: readonly Phase[]): void {
@@ -139,8 +139,6 @@ function expectPhase(state: EvaluationState, what: string, phases: readonly Phas
 }
 
 /** Removes and returns the outstanding ask an answer is for; an answer nobody asked for is an error. */
-function take<A extends EvaluationAsk>(state: EvaluationState, match: (a: EvaluationAsk) => a is A, what: string): A;
-function take(state: EvaluationState, match: (a: EvaluationAsk) => boolean, what: string): EvaluationAsk;
 function take(state: EvaluationState, match: (a: EvaluationAsk) => boolean, what: string): EvaluationAsk {
   const index = state.awaiting.findIndex(match);
   const found = state.awaiting[index];

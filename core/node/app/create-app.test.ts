@@ -419,6 +419,8 @@ describe('debates', () => {
       provider: 'simulated',
     });
     await eventually(() => debateEvents(seen, id).length > 3, 'a few events');
+    const midway = await call(app, 'debates:get', { id });
+    expect(midway).toMatchObject({ status: 'running', live: true, transcript: null, result: { regime: 'partial' } });
     expect(await call(app, 'debates:pause', { id })).toEqual({ id });
     await eventually(() => lastStatus(seen, id)?.status === 'paused', 'the pause to be logged');
     const pausedAt = debateEvents(seen, id).length;

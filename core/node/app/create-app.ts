@@ -218,7 +218,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     'debates:get': ({ id }) => {
       open();
-      return debateDetail(service.show(id), debates.isLive(id));
+      return debateDetail(service.show(id), debates.recordedStatus(id), debates.isLive(id));
     },
     'debates:events': ({ id, from }) => {
       open();

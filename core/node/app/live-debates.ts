@@ -71,7 +71,7 @@ export class LiveDebates {
   }
 
   /** The status the index records for a debate (null: no such debate). */
-  private recordedStatus(id: string): DebateStatus | null {
+  recordedStatus(id: string): DebateStatus | null {
     if (!this.deps.ws.db.open) return null;
     const row = this.deps.ws.db.prepare('SELECT status FROM debates WHERE id = ?').get(id) as
       | { status: DebateStatus }

@@ -142,10 +142,15 @@ function headerView(header: DebateHeader): DebateDetail['header'] {
   };
 }
 
-export function debateDetail(shown: ReturnType<DebateService['show']>, live: boolean): DebateDetail {
+/** `indexed` is the index's status, for a log that has not recorded one yet (a first run). */
+export function debateDetail(
+  shown: ReturnType<DebateService['show']>,
+  indexed: DebateStatus | null,
+  live: boolean,
+): DebateDetail {
   return {
     header: headerView(shown.header),
-    status: shown.status as DebateStatus | null,
+    status: (shown.status as DebateStatus | null) ?? indexed ?? 'running',
     live,
     // The result is checked against the contract's schema by the handler; it is the engine's own shape.
     result: shown.result as DebateDetail['result'],

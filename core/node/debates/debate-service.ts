@@ -13,6 +13,7 @@ import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus } from './journal';
+import { parseDebateLog } from '../../engine/log-reader';
 import { type Provider, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
@@ -100,6 +101,8 @@ export class DebateService {
       crystallizer: crystallizer ? promptOf(crystallizer) : { systemPrompt: 'You crystallize debates.', tier: 'standard', interests: [] },
       estimateCostUsd: estimate,
       now: () => Date.now(),
+      // Between rounds the app gets the event loop back (a simulated debate has no waiting of its own).
+      yieldControl: () => new Promise<void>((resolve) => setImmediate(resolve)),
     };
   }
 
@@ -241,9 +244,8 @@ export class DebateService {
 
   show(id: string): { header: DebateHeader; status: string | null; result: unknown; transcript: string | null; records: number } {
     const rel = this.logPathOf(id);
-    const text = readFileSync(join(this.ws.root, rel), 'utf8');
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    const records = lines.map((l) => JSON.parse(l) as DebateRecord);
+    // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
+    const { records } = parseDebateLog(readFileSync(join(this.ws.root, rel), 'utf8'));
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
     const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as { result_json: string | null } | undefined;
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.

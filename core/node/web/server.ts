@@ -109,7 +109,8 @@ function sendError(res: ServerResponse, wire: WireError, headers: Record<string,
  *
  * Every request passes, in order: the Host header must name this server (a page on another name
  * that resolves to 127.0.0.1, DNS rebinding, gets 421); an Origin header, when there is one, must
- * be this server's (403), as must Sec-Fetch-Site; then /rpc and /events need the session token
+ * be this server's (403); /rpc and /events also refuse what the browser marks as coming from
+ * another site (Sec-Fetch-Site, 403), and need the session token
  * (401), /rpc takes only POST with `Content-Type: application/json` (405, 415) and a body under
  * the limit (413). The page's files need no token: they hold no data.
  */
@@ -134,7 +135,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const bearer = (req: IncomingMessage): string | null =>
     /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
 
-  /** Host, Origin and Sec-Fetch-Site: the checks every request passes, files included. */
+  /** Host and Origin: the checks every request passes, the page's files included. */
   const checkSender = (req: IncomingMessage): void => {
     const host = (req.headers.host ?? '').toLowerCase();
     if (!allowedHosts.has(host)) {
@@ -144,6 +145,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
       throw refuse('forbidden', `requests from the page at ${origin} are refused`);
     }
+  };
+
+  /**
+   * Calls and the event stream come only from the page itself (or from no page at all). A link from
+   * elsewhere to the page is fine: the page holds no data.
+   */
+  const checkSite = (req: IncomingMessage): void => {
     const site = req.headers['sec-fetch-site'];
     if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
       throw refuse('forbidden', `requests from other sites (${site}) are refused`);
@@ -180,6 +188,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
 
   const rpc = async (req: IncomingMessage, res: ServerResponse, name: string): Promise<void> => {
+    checkSite(req);
     if (!tokenMatches(bearer(req))) {
       throw refuse('unauthorized', 'a session token is needed (Authorization: Bearer <token>)', {
         'WWW-Authenticate': 'Bearer',
@@ -218,6 +227,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 
   const events = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    checkSite(req);
     // EventSource cannot set headers, so the stream also takes the token from its address.
     if (!tokenMatches(bearer(req) ?? url.searchParams.get('token'))) {
       throw refuse('unauthorized', 'a session token is needed (?token=<token> or Authorization: Bearer <token>)');

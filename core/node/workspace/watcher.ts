@@ -75,6 +75,9 @@ export class WorkspaceWatcher {
     // pass of its own: the files that appear in it bring their own events (and the app's own new
     // folders would otherwise echo).
     if ((parts.length === 2 && kind !== 'unlinkDir') || kind === 'addDir') return;
+    // Debate logs grow with every move while a debate runs; they are the app's own and no input of the
+    // idea, so their churn wakes no pass (a full reconcile still indexes them).
+    if (parts[2] === 'debates') return;
     if ((kind === 'add' || kind === 'change') && this.workspace.isOwnWrite(rel)) {
       this.echoesIgnored++;
       return;
