@@ -47,15 +47,45 @@ interface PlanContext {
   ownerOf: (id: string) => string | undefined;
 }
 
-function synthesisSummary(data: unknown): Pick<IdeaRow, 'evaluatedHash' | 'overallScore' | 'confidence' | 'evaluatedAt'> {
+type EvaluationSummary = Pick<
+  IdeaRow,
+  'evaluatedHash' | 'overallScore' | 'confidence' | 'evaluatedAt' | 'evaluationId' | 'redTeamSurvival' | 'categoryScores' | 'lockReason' | 'recommendation'
+>;
+
+const NO_EVALUATION: EvaluationSummary = {
+  evaluatedHash: null,
+  overallScore: null,
+  confidence: null,
+  evaluatedAt: null,
+  evaluationId: null,
+  redTeamSurvival: null,
+  categoryScores: null,
+  lockReason: null,
+  recommendation: null,
+};
+
+/** The numbers of the idea's current locked evaluation, read back from `synthesis.md`'s frontmatter. */
+function synthesisSummary(data: unknown): EvaluationSummary {
   const record = (data ?? {}) as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
   const completed = record.completedAt;
+  const categories = record.categoryScores;
+  let categoryScores: Record<string, number> | null = null;
+  if (categories && typeof categories === 'object' && !Array.isArray(categories)) {
+    categoryScores = {};
+    for (const [k, v] of Object.entries(categories)) if (typeof v === 'number') categoryScores[k] = v;
+  }
   return {
-    evaluatedHash: typeof record.contentHashAtEvaluation === 'string' ? record.contentHashAtEvaluation : null,
+    evaluatedHash: text(record.contentHashAtEvaluation),
     overallScore: num(record.overallScore),
     confidence: num(record.overallConfidence),
-    evaluatedAt: completed instanceof Date ? completed.toISOString() : typeof completed === 'string' ? completed : null,
+    evaluatedAt: completed instanceof Date ? completed.toISOString() : text(completed),
+    evaluationId: text(record.evaluationId),
+    redTeamSurvival: num(record.redTeamSurvivalRate),
+    categoryScores,
+    lockReason: text(record.lockReason),
+    recommendation: text(record.recommendation),
   };
 }
 
@@ -157,9 +187,7 @@ function planIdea(
   const contentHash = ideaContentHash(hashes, context.hasher);
 
   const synthesis = folder.files.find((f) => f.kind === 'synthesis' && f.doc && !f.error);
-  const evaluation = synthesis
-    ? synthesisSummary(synthesis.doc?.data)
-    : { evaluatedHash: null, overallScore: null, confidence: null, evaluatedAt: null };
+  const evaluation = synthesis ? synthesisSummary(synthesis.doc?.data) : NO_EVALUATION;
 
   const textParts = folder.files
     .filter((f) => f.doc && !f.error && (f.kind === 'readme' || f.kind === 'development' || f.kind === 'research' || f.kind === 'note'))

@@ -43,6 +43,11 @@ export interface IdeaRow {
   overallScore: number | null;
   confidence: number | null;
   evaluatedAt: string | null;
+  evaluationId: string | null;
+  redTeamSurvival: number | null;
+  categoryScores: Record<string, number> | null;
+  lockReason: string | null;
+  recommendation: string | null;
   /** Markdown text of the idea's README, development, research and notes, for full-text search. */
   searchText: string;
 }

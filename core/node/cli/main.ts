@@ -6,9 +6,10 @@ import { ArgError, formatHelp, parseArgs } from './args';
 import { type CliIo, processIo } from './io';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
+import { evaluationCommands } from './evaluation-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
 
-export const commands: Command[] = [...workspaceCommands, ...cruxCommands, ...debateCommands];
+export const commands: Command[] = [...workspaceCommands, ...cruxCommands, ...debateCommands, ...evaluationCommands];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;

@@ -54,14 +54,19 @@ export function applySyncPlan(
   const deleteFts = db.prepare('DELETE FROM ideas_fts WHERE rowid = ?');
   const upsertIdea = db.prepare(
     `INSERT INTO ideas (slug, id, title, type, stage, summary, created, updated, folder, content_hash, row_hash,
-       indexed_at, evaluated_hash, overall_score, confidence, evaluated_at)
+       indexed_at, evaluated_hash, overall_score, confidence, evaluated_at, evaluation_id, red_team_survival,
+       category_scores_json, lock_reason, recommendation)
      VALUES (@slug, @id, @title, @type, @stage, @summary, @created, @updated, @folder, @contentHash, @rowHash,
-       @indexedAt, @evaluatedHash, @overallScore, @confidence, @evaluatedAt)
+       @indexedAt, @evaluatedHash, @overallScore, @confidence, @evaluatedAt, @evaluationId, @redTeamSurvival,
+       @categoryScores, @lockReason, @recommendation)
      ON CONFLICT(slug) DO UPDATE SET id = excluded.id, title = excluded.title, type = excluded.type,
        stage = excluded.stage, summary = excluded.summary, created = excluded.created, updated = excluded.updated,
        folder = excluded.folder, content_hash = excluded.content_hash, row_hash = excluded.row_hash,
        indexed_at = excluded.indexed_at, evaluated_hash = excluded.evaluated_hash,
-       overall_score = excluded.overall_score, confidence = excluded.confidence, evaluated_at = excluded.evaluated_at`,
+       overall_score = excluded.overall_score, confidence = excluded.confidence, evaluated_at = excluded.evaluated_at,
+       evaluation_id = excluded.evaluation_id, red_team_survival = excluded.red_team_survival,
+       category_scores_json = excluded.category_scores_json, lock_reason = excluded.lock_reason,
+       recommendation = excluded.recommendation`,
   );
   const deleteTags = db.prepare('DELETE FROM idea_tags WHERE slug = ?');
   const insertTag = db.prepare('INSERT OR IGNORE INTO idea_tags (slug, tag, position) VALUES (?, ?, ?)');
@@ -104,6 +109,11 @@ export function applySyncPlan(
         overallScore: row.overallScore,
         confidence: row.confidence,
         evaluatedAt: row.evaluatedAt,
+        evaluationId: row.evaluationId,
+        redTeamSurvival: row.redTeamSurvival,
+        categoryScores: row.categoryScores ? JSON.stringify(row.categoryScores) : null,
+        lockReason: row.lockReason,
+        recommendation: row.recommendation,
       });
       deleteTags.run(meta.slug);
       meta.tags.forEach((tag, i) => {
@@ -269,6 +279,68 @@ export function searchIdeas(db: Database.Database, query: string, limit = 50): O
        WHERE ideas_fts MATCH ? ORDER BY rank LIMIT ?`,
     )
     .all(terms.join(' '), limit) as Omit<SearchHit, 'snippet'>[];
+}
+
+export interface LeaderboardRow {
+  rank: number;
+  slug: string;
+  title: string;
+  type: string | null;
+  stage: string;
+  overallScore: number | null;
+  categoryScores: Record<string, number>;
+  confidence: number | null;
+  redTeamSurvival: number | null;
+  recommendation: string | null;
+  lockReason: string | null;
+  evaluationId: string | null;
+  evaluatedAt: string | null;
+  stale: boolean;
+}
+
+/**
+ * Ideas ranked by overall score (unevaluated ones last, by title), with what the leaderboard shows.
+ * One query over the index, whose evaluation columns come from each idea's synthesis.md.
+ */
+export function leaderboard(db: Database.Database): LeaderboardRow[] {
+  const rows = db
+    .prepare(
+      `SELECT slug, title, type, stage, overall_score, category_scores_json, confidence, red_team_survival,
+         recommendation, lock_reason, evaluation_id, evaluated_at,
+         (evaluated_hash IS NOT NULL AND evaluated_hash <> content_hash) AS stale
+       FROM ideas ORDER BY overall_score IS NULL, overall_score DESC, title COLLATE NOCASE, slug`,
+    )
+    .all() as {
+    slug: string;
+    title: string;
+    type: string | null;
+    stage: string;
+    overall_score: number | null;
+    category_scores_json: string | null;
+    confidence: number | null;
+    red_team_survival: number | null;
+    recommendation: string | null;
+    lock_reason: string | null;
+    evaluation_id: string | null;
+    evaluated_at: string | null;
+    stale: number;
+  }[];
+  return rows.map((r, i) => ({
+    rank: i + 1,
+    slug: r.slug,
+    title: r.title,
+    type: r.type,
+    stage: r.stage,
+    overallScore: r.overall_score,
+    categoryScores: r.category_scores_json ? (JSON.parse(r.category_scores_json) as Record<string, number>) : {},
+    confidence: r.confidence,
+    redTeamSurvival: r.red_team_survival,
+    recommendation: r.recommendation,
+    lockReason: r.lock_reason,
+    evaluationId: r.evaluation_id,
+    evaluatedAt: r.evaluated_at,
+    stale: r.stale === 1,
+  }));
 }
 
 export function syncErrors(db: Database.Database): { file: string; reason: string }[] {

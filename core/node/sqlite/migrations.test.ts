@@ -41,7 +41,11 @@ const V4 = {
   debate_events: ['debate_id', 'seq', 'type', 'at', 'payload_json'],
   debates: ['id', 'protocol', 'idea_slug', 'topic', 'status', 'provider', 'created_at', 'updated_at', 'log_path', 'result_json', 'cost_usd'],
 };
-const EXPECTED: Record<number, Record<string, string[]>> = { 1: V1, 2: V2, 3: V3, 4: V4 };
+const V5 = {
+  ...V4,
+  ideas: [...V3.ideas, 'red_team_survival', 'category_scores_json', 'lock_reason', 'recommendation', 'evaluation_id'],
+};
+const EXPECTED: Record<number, Record<string, string[]>> = { 1: V1, 2: V2, 3: V3, 4: V4, 5: V5 };
 
 describe('migrations', () => {
   it('are numbered 1, 2, 3 … without gaps', () => {

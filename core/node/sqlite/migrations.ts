@@ -192,6 +192,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'evaluation summary per idea (from synthesis.md), for the leaderboard',
+    sql: `
+      ALTER TABLE ideas ADD COLUMN red_team_survival REAL;
+      ALTER TABLE ideas ADD COLUMN category_scores_json TEXT;
+      ALTER TABLE ideas ADD COLUMN lock_reason TEXT;
+      ALTER TABLE ideas ADD COLUMN recommendation TEXT;
+      ALTER TABLE ideas ADD COLUMN evaluation_id TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
+import { EvaluationService } from '../evaluations/evaluation-service';
+import { loadTaxonomy } from '../taxonomy-loader';
+import { UserError, Workspace } from '../workspace/workspace';
+import type { ParsedArgs } from './args';
+import { ScriptFileError } from './crux-commands';
+import type { Command } from './workspace-commands';
+
+const json = { type: 'boolean' as const, description: 'print machine-readable JSON on stdout' };
+const workspace = { type: 'string' as const, value: 'DIR', description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)' };
+
+function open(args: ParsedArgs): Workspace {
+  const ws = Workspace.open(resolve((args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd()));
+  ws.sync();
+  return ws;
+}
+
+function seedOf(args: ParsedArgs): number | undefined {
+  if (args.options.seed === undefined) return undefined;
+  const n = Number(args.options.seed);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`--seed must be a whole number, not "${String(args.options.seed)}"`);
+  return n;
+}
+
+export const evaluationCommands: Command[] = [
+  {
+    spec: {
+      name: 'evaluate',
+      summary: 'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
+      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider simulated] | --replay FILE) [--json]',
+      positionals: ['SLUG?'],
+      options: {
+        workspace,
+        mode: { type: 'string', value: 'MODE', description: 'quick (1 round, 2 red-teamers), standard (3, 3; default) or deep (5, 6)' },
+        provider: { type: 'string', value: 'NAME', description: 'simulated (offline; the only provider wired to evaluations so far)' },
+        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
+        json,
+      },
+    },
+    run(args, io) {
+      const replay = args.options.replay as string | undefined;
+      if (replay !== undefined) {
+        if (args.positionals.length > 0) throw new UserError('evaluate: give an idea or --replay FILE, not both');
+        let text: string;
+        try {
+          text = readFileSync(resolve(replay), 'utf8');
+        } catch {
+          throw new UserError(`cannot read ${resolve(replay)}`);
+        }
+        try {
+          io.out(JSON.stringify(runEvaluationReplay(text, loadTaxonomy(null)), null, 2));
+        } catch (error) {
+          if (error instanceof ScriptError) throw new ScriptFileError(`${resolve(replay)}: ${error.message}`);
+          throw error;
+        }
+        return 0;
+      }
+      const slug = args.positionals[0];
+      if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE)');
+      const mode = ((args.options.mode as string | undefined) ?? 'standard') as Mode;
+      if (!MODES.includes(mode)) throw new UserError(`--mode must be one of ${MODES.join(', ')}`);
+      const ws = open(args);
+      try {
+        const run = new EvaluationService(ws).evaluate(slug, {
+          mode,
+          provider: (args.options.provider as string | undefined) ?? 'simulated',
+          ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
+        });
+        if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
+        else {
+          const d = run.document;
+          io.out(
+            [
+              `${d.ideaTitle}: ${d.narrative.recommendation}, overall ${d.composites.overallScore.toFixed(2)} / 10, confidence ${d.composites.overallConfidence.toFixed(2)}`,
+              `Locked by ${d.lockReason} after ${d.rounds} round(s); red-team survival ${d.composites.redTeamSurvivalRate === null ? '—' : `${Math.round(d.composites.redTeamSurvivalRate * 100)}%`}.`,
+              `Written: ${run.written.join(', ')} (record: ${run.recordPath})`,
+              ...run.conflicts.map((c) => `Kept your edited file; the new version is ${c}`),
+            ].join('\n'),
+          );
+        }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'dispute',
+      summary: 'Dispute one criterion of a locked evaluation: one targeted round on it, a new evaluation that supersedes the old.',
+      usage: 'dispute SLUG --criterion ID --reason "…" --workspace DIR [--json]',
+      positionals: ['SLUG'],
+      options: {
+        workspace,
+        criterion: { type: 'string', value: 'ID', description: 'the criterion id (see taxonomy/evaluation-criteria.md)' },
+        reason: { type: 'string', value: 'TEXT', description: 'why the score is wrong (at least 50 characters)' },
+        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        json,
+      },
+    },
+    run(args, io) {
+      const criterion = args.options.criterion as string | undefined;
+      const reason = args.options.reason as string | undefined;
+      if (!criterion || !reason) throw new UserError('dispute: give --criterion ID and --reason "…"');
+      const ws = open(args);
+      try {
+        const seed = seedOf(args);
+        const run = new EvaluationService(ws).dispute(args.positionals[0] as string, criterion, reason, seed !== undefined ? { seed } : {});
+        if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
+        else {
+          const s = run.document.scores.find((x) => x.criterion === criterion);
+          io.out(`${criterion}: ${s?.initialScore} → ${s?.finalScore} after one targeted round; overall ${run.document.composites.overallScore.toFixed(2)}. The disputed evaluation ${run.document.supersedes} stays as it was.`);
+        }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'leaderboard',
+      summary: 'Ideas ranked by overall score, with category scores, confidence, red-team survival, stage and staleness.',
+      usage: 'leaderboard --workspace DIR [--json]',
+      positionals: [],
+      options: { workspace, json },
+    },
+    run(args, io) {
+      const ws = open(args);
+      try {
+        const rows = new EvaluationService(ws).leaderboard();
+        if (args.options.json) io.out(JSON.stringify({ ideas: rows }, null, 2));
+        else {
+          io.out(
+            rows
+              .map((r) => `${String(r.rank).padStart(3)}. ${(r.overallScore === null ? '  —  ' : r.overallScore.toFixed(2)).padEnd(6)} ${r.slug.padEnd(32)} ${r.stage.padEnd(10)}${r.stale ? ' STALE' : ''}`)
+              .join('\n'),
+          );
+        }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+];

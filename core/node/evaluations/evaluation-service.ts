@@ -1,0 +1,166 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  buildDocument,
+  type FinalSynthesisDocument,
+  finalSynthesisDocumentSchema,
+  type Mode,
+  reopen,
+  runSimulated,
+  simulateEvaluation,
+} from '../../evaluation';
+import { renderEvaluationMd, renderRedteamMd, renderSynthesisMd } from '../../evaluation/markdown';
+import { scriptFromInputs } from '../../evaluation/script-builder';
+import type { EvaluationInput } from '../../evaluation/inputs';
+import { ideaFile } from '../../idea/layout';
+import { safeWrite } from '../fs/atomic-write';
+import { ulid } from '../ids';
+import { getIdea, getMeta, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
+import { UserError, type Workspace } from '../workspace/workspace';
+import { developmentProgress } from './information';
+
+export interface EvaluationRun {
+  document: FinalSynthesisDocument;
+  /** The locked document's JSON: never rewritten. */
+  recordPath: string;
+  /** synthesis.md, evaluation.md, redteam.md: the readable documents (or their conflict copies). */
+  written: string[];
+  conflicts: string[];
+}
+
+/**
+ * Runs evaluations of ideas and keeps their documents. Each locked evaluation is kept as
+ * `ideas/<slug>/evaluations/<id>.json` (written once, never edited) with its inputs beside it
+ * (`<id>.jsonl`, a replayable script for a full evaluation); `synthesis.md`, `evaluation.md` and
+ * `redteam.md` show the current one.
+ */
+export class EvaluationService {
+  constructor(private readonly ws: Workspace) {}
+
+  private idea(slug: string) {
+    const idea = getIdea(this.ws.db, slug);
+    if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
+    return idea;
+  }
+
+  private information(slug: string): { asked: number; answered: number } {
+    const path = join(this.ws.root, ideaFile(slug, 'development.md'));
+    return existsSync(path) ? developmentProgress(readFileSync(path, 'utf8')) : { asked: 0, answered: 0 };
+  }
+
+  /** The idea's current locked evaluation, read from its record. */
+  current(slug: string): FinalSynthesisDocument | null {
+    const idea = this.idea(slug);
+    const id = (this.ws.db.prepare('SELECT evaluation_id FROM ideas WHERE slug = ?').get(slug) as { evaluation_id: string | null } | undefined)?.evaluation_id;
+    if (!id) return null;
+    const path = join(this.ws.root, ideaFile(idea.slug, `evaluations/${id}.json`));
+    if (!existsSync(path)) return null;
+    return finalSynthesisDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  }
+
+  evaluate(slug: string, options: { mode: Mode; provider: string; seed?: number }): EvaluationRun {
+    if (options.provider !== 'simulated') {
+      throw new UserError(`evaluations run on the offline simulator so far (--provider simulated); ${options.provider} is not wired to evaluations yet`);
+    }
+    const idea = this.idea(slug);
+    const previous = this.current(slug);
+    const setup = {
+      evaluationId: ulid().toLowerCase(),
+      idea: { id: idea.id, title: idea.title },
+      mode: options.mode,
+      contentHash: idea.contentHash,
+      information: this.information(slug),
+      startedAt: new Date().toISOString(),
+      supersedes: previous?.evaluationId ?? null,
+    };
+    const drive = simulateEvaluation(setup, this.ws.taxonomy, options.seed ?? 1);
+    const script = scriptFromInputs(
+      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider: 'simulated' },
+      drive.inputs,
+    );
+    return this.keep(slug, buildDocument(drive.state), script);
+  }
+
+  /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */
+  dispute(slug: string, criterion: string, reason: string, options: { seed?: number } = {}): EvaluationRun {
+    const locked = this.current(slug);
+    if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
+    if (!this.ws.taxonomy.criteria.some((c) => c.id === criterion)) {
+      throw new UserError(`unknown criterion "${criterion}" (one of ${this.ws.taxonomy.criteria.map((c) => c.id).join(', ')})`);
+    }
+    let state: ReturnType<typeof reopen>;
+    try {
+      state = reopen(locked, { kind: 'dispute', criterion, reason }, this.ws.taxonomy, {
+        evaluationId: ulid().toLowerCase(),
+        startedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      throw new UserError((error as Error).message);
+    }
+    const drive = runSimulated(state, options.seed ?? 1);
+    const log = [{ type: 'reopen', from: locked.evaluationId, trigger: { kind: 'dispute', criterion, reason } }, ...drive.inputs]
+      .map((l: object | EvaluationInput) => JSON.stringify(l))
+      .join('\n');
+    return this.keep(slug, buildDocument(drive.state), `${log}\n`);
+  }
+
+  leaderboard(): LeaderboardRow[] {
+    return leaderboard(this.ws.db);
+  }
+
+  private keep(slug: string, document: FinalSynthesisDocument, inputsLog: string): EvaluationRun {
+    const now = new Date();
+    const base = ideaFile(slug, `evaluations/${document.evaluationId}`);
+    // The record of a locked evaluation is created once and never replaced.
+    const record = safeWrite(this.ws.root, `${base}.json`, `${JSON.stringify(document, null, 2)}\n`, null, now);
+    safeWrite(this.ws.root, `${base}.jsonl`, inputsLog.endsWith('\n') ? inputsLog : `${inputsLog}\n`, null, now);
+    const written: string[] = [];
+    const conflicts: string[] = [];
+    for (const [name, text] of [
+      ['synthesis.md', renderSynthesisMd(document)],
+      ['evaluation.md', renderEvaluationMd(document)],
+      ['redteam.md', renderRedteamMd(document)],
+    ] as const) {
+      const rel = ideaFile(slug, name);
+      const key = `written:${rel}`;
+      const exists = existsSync(join(this.ws.root, rel));
+      // The app's own file is replaced when it still holds what the app last wrote; a file the
+      // researcher edited is kept, and the new one goes beside it.
+      const outcome = safeWrite(this.ws.root, rel, text, exists ? (getMeta(this.ws.db, key) ?? 'unknown') : null, now);
+      if (outcome.conflict) conflicts.push(outcome.path);
+      else setMeta(this.ws.db, key, outcome.hash);
+      written.push(outcome.path);
+    }
+    this.index(document);
+    this.ws.syncSlugs([slug]);
+    return { document, recordPath: record.path, written, conflicts };
+  }
+
+  /** Rows for queries: the evaluation, its score trajectory and its challenges. */
+  private index(doc: FinalSynthesisDocument): void {
+    const db = this.ws.db;
+    db.transaction(() => {
+      db.prepare(
+        `INSERT OR REPLACE INTO evaluations (id, idea_id, mode, phase, started_at, completed_at, rounds, lock_reason,
+           content_hash_at_evaluation, overall_score, overall_confidence, red_team_survival, superseded_by, cost_usd)
+         VALUES (?, ?, ?, 'LOCKED', ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0)`,
+      ).run(doc.evaluationId, doc.ideaId, doc.mode, doc.startedAt, doc.completedAt, doc.rounds, doc.lockReason, doc.contentHashAtEvaluation, doc.composites.overallScore, doc.composites.overallConfidence, doc.composites.redTeamSurvivalRate);
+      if (doc.supersedes) db.prepare('UPDATE evaluations SET superseded_by = ? WHERE id = ?').run(doc.evaluationId, doc.supersedes);
+      const score = db.prepare(
+        'INSERT OR REPLACE INTO evaluation_scores (evaluation_id, round, criterion, category, score, confidence, reasoning) VALUES (?, ?, ?, ?, ?, ?, NULL)',
+      );
+      const categoryOf = new Map(doc.scores.map((s) => [s.criterion, s]));
+      for (const t of doc.auditTrail.scoreTrajectory) {
+        const s = categoryOf.get(t.criterion);
+        t.scores.forEach((value, round) => score.run(doc.evaluationId, round, t.criterion, s?.category ?? '', Math.round(value), s?.confidence ?? 0));
+      }
+      const challenge = db.prepare(
+        `INSERT INTO redteam_log (idea_id, evaluation_id, round, persona, criterion, severity, challenge, response, outcome, logged_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const c of doc.auditTrail.conflicts) {
+        challenge.run(doc.ideaId, doc.evaluationId, c.round, c.persona, c.criterion, c.severity, c.challenge, c.defense, c.ruling?.winner ?? null, doc.completedAt);
+      }
+    })();
+  }
+}

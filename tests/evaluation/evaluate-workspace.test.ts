@@ -1,0 +1,88 @@
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runEvaluationReplay } from '../../core/evaluation';
+import { appRoot } from '../../core/node/app-root';
+import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
+import { developmentProgress } from '../../core/node/evaluations/information';
+import { listIdeas } from '../../core/node/sqlite/index-sql';
+import { loadTaxonomy } from '../../core/node/taxonomy-loader';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { cli } from '../helpers/run-cli';
+import { tempWorkspace } from '../helpers/temp-workspace';
+
+const IDEA = 'llm-judge-calibration';
+let root: string;
+let cleanup: () => void;
+let ws: Workspace;
+
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-eval-'));
+  cpSync(join(appRoot(), 'ideas', IDEA), join(root, 'ideas', IDEA), { recursive: true });
+  ws = Workspace.open(root);
+  ws.sync();
+});
+afterEach(() => {
+  ws.close();
+  cleanup();
+});
+
+describe('evaluating an idea in a workspace (simulator)', () => {
+  it('locks a synthesis, goes stale when the README changes, and a dispute leaves the locked record untouched', () => {
+    const service = new EvaluationService(ws);
+    const first = service.evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 4 });
+    expect(first.document).toMatchObject({ locked: true, mode: 'standard', scope: 'FULL', supersedes: null });
+    expect(first.document.scores).toHaveLength(30);
+    expect(first.written).toEqual([`ideas/${IDEA}/synthesis.md`, `ideas/${IDEA}/evaluation.md`, `ideas/${IDEA}/redteam.md`]);
+    const synthesis = readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8');
+    expect(synthesis).toContain(`overallScore: ${first.document.composites.overallScore}`);
+    expect(synthesis).toContain(`contentHashAtEvaluation: "${first.document.contentHashAtEvaluation}"`);
+    // The evaluation saw the idea's development questions: its completeness is the file's answered share.
+    const progress = developmentProgress(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8'));
+    expect(first.document.information).toEqual(progress);
+    expect(progress.asked).toBeGreaterThan(progress.answered);
+
+    const board = () => service.leaderboard().find((r) => r.slug === IDEA);
+    expect(board()).toMatchObject({ rank: 1, overallScore: first.document.composites.overallScore, stale: false, evaluationId: first.document.evaluationId });
+    expect(Object.keys(board()?.categoryScores ?? {})).toEqual(['problem', 'solution', 'feasibility', 'fit', 'market', 'risk']);
+
+    appendFileSync(join(root, 'ideas', IDEA, 'README.md'), '\nA new paragraph with material information.\n');
+    ws.sync();
+    expect(listIdeas(ws.db).find((i) => i.slug === IDEA)?.stale).toBe(true);
+    expect(board()?.stale).toBe(true);
+
+    const recordBefore = readFileSync(join(root, first.recordPath), 'utf8');
+    const reason = 'Three labs lost months to miscalibrated judges; the severity is far higher than scored.';
+    const disputed = service.dispute(IDEA, 'problem-severity', reason, { seed: 4 });
+    expect(disputed.document).toMatchObject({ scope: 'TARGETED', supersedes: first.document.evaluationId, dispute: { criterion: 'problem-severity', reason } });
+    const newRounds = disputed.document.auditTrail.roundSummaries.filter((r) => !r.inherited);
+    expect(newRounds).toHaveLength(1);
+    expect(new Set(disputed.document.auditTrail.conflicts.filter((c) => c.round === newRounds[0]?.round).map((c) => c.criterion))).toEqual(new Set(['problem-severity']));
+    expect(readFileSync(join(root, first.recordPath), 'utf8')).toBe(recordBefore);
+    expect(board()?.evaluationId).toBe(disputed.document.evaluationId);
+  });
+
+  it('refuses a dispute whose reason is shorter than 50 characters, and keeps a hand-edited synthesis.md', () => {
+    const service = new EvaluationService(ws);
+    service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
+    expect(() => service.dispute(IDEA, 'problem-severity', 'Too low.')).toThrow(/50/);
+    writeFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'my own notes on the synthesis\n');
+    const again = service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
+    expect(readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8')).toBe('my own notes on the synthesis\n');
+    expect(again.conflicts).toEqual([expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`))]);
+  });
+});
+
+describe('npm run cli -- evaluate --replay', () => {
+  it('prints the final synthesis document of a script, and exits 2 naming the line of a bad one', () => {
+    const fixture = join(import.meta.dirname, 'fixtures', 'standard-replay.jsonl');
+    const run = cli(['evaluate', '--replay', fixture, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(runEvaluationReplay(readFileSync(fixture, 'utf8'), loadTaxonomy(null)));
+    const bad = join(tmpdir(), `eval-bad-${process.pid}.jsonl`);
+    writeFileSync(bad, `${readFileSync(fixture, 'utf8').split('\n')[0]}\n{"type":"answer","role":"evaluator:problem","answer":{"scores":"many"}}\n`);
+    const failed = cli(['evaluate', '--replay', bad, '--json']);
+    expect([failed.code, failed.stderr]).toEqual([2, expect.stringMatching(/^error: .*: line 2: evaluator:problem: scores/)]);
+  });
+});
