@@ -152,7 +152,9 @@ export class EvaluationService {
       const categoryOf = new Map(doc.scores.map((s) => [s.criterion, s]));
       for (const t of doc.auditTrail.scoreTrajectory) {
         const s = categoryOf.get(t.criterion);
-        t.scores.forEach((value, round) => score.run(doc.evaluationId, round, t.criterion, s?.category ?? '', Math.round(value), s?.confidence ?? 0));
+        t.scores.forEach((value, round) => {
+          score.run(doc.evaluationId, round, t.criterion, s?.category ?? '', Math.round(value), s?.confidence ?? 0);
+        });
       }
       const challenge = db.prepare(
         `INSERT INTO redteam_log (idea_id, evaluation_id, round, persona, criterion, severity, challenge, response, outcome, logged_at)
