@@ -251,7 +251,7 @@ export class CruxEngine {
       if (entry.accepted) break;
       stalled++;
     }
-    if (stalled >= limits.stagnationTurns) return `stagnated: ${stalled} moves in a row were refused`;
+    if (stalled >= limits.stagnationTurns) return `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`;
     return null;
   }
 
@@ -281,7 +281,10 @@ export class CruxEngine {
       const limit = this.limitReached();
       if (limit) return this.stop(limit);
 
-      const { analyses, turns, resumed } = this.plan();
+      const planned = this.plan();
+      const { analyses, resumed } = planned;
+      // Never plan more turns than the message limit has room for, so the limit holds exactly.
+      const turns = planned.turns.slice(0, Math.max(0, this.header.limits.maxMessages - this.state.counters.messagesTotal));
       if (analyses.length === 0 && turns.length === 0) return this.stop('no agent is left to take a turn');
 
       // Reserve the worst case of every call of this round before making any of them.

@@ -50,6 +50,7 @@ describe('a simulated crux debate', () => {
     expect(m.threadsSpawned).toBe(1);
     expect(m.moderatorInterventions.FALSIFIER_REQUEST + m.moderatorInterventions.STEELMAN_REQUEST).toBeGreaterThan(0);
     expect(m.llmCalls).toBeGreaterThan(m.messagesTotal);
+    expect(m.cheapConcessions + (m.steelmanRetries > 0 ? 1 : 0)).toBeGreaterThan(0);
 
     const log = parseDebateLog(readFileSync(join(root, run.logPath), 'utf8'));
     expect(log.tornTail).toBe(false);
@@ -113,6 +114,19 @@ describe('a simulated crux debate', () => {
     } finally {
       cleanOther();
     }
+  });
+
+  it('stops cleanly as partial at the message limit and when moves keep being refused', async () => {
+    const service = new DebateService(workspace());
+    const capped = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3, limits: { maxMessages: 12 } });
+    expect([capped.outcome.status, capped.outcome.reason, capped.outcome.result.regime]).toEqual([
+      'partial',
+      'reached the limit of 12 messages',
+      'partial',
+    ]);
+    expect(capped.outcome.result.systemMetrics.messagesTotal).toBe(12);
+    const stalled = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 6, limits: { stagnationTurns: 1 } });
+    expect(stalled.outcome).toMatchObject({ status: 'partial', reason: expect.stringMatching(/^stagnated: \d+ moves? in a row refused$/) });
   });
 
   it('resumes from a log whose last line was torn by a crash', async () => {

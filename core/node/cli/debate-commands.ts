@@ -26,11 +26,12 @@ function positiveNumber(value: unknown, name: string): number | undefined {
 
 function report(io: CliIo, run: DebateRun, asJson: boolean, estimate: { calls: number; usd: number } | null = null): number {
   if (asJson) {
-    io.out(JSON.stringify({ id: run.id, ...(estimate ? { estimate } : {}), status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
+    io.out(JSON.stringify({ id: run.id, provider: run.provider, simulated: run.provider === 'simulated', seed: run.seed, ...(estimate ? { estimate } : {}), status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
   } else {
     const r = run.outcome.result;
     io.out(
       [
+        ...(run.provider === 'simulated' ? [`Simulated debate: every message was produced offline by the simulator (seed ${run.seed}), not by a model.`] : []),
         `Debate ${run.id}: ${run.outcome.status}${run.outcome.reason ? ` (${run.outcome.reason})` : ''}, regime ${r.regime}`,
         `${r.systemMetrics.messagesTotal} messages (${r.systemMetrics.messagesBlocked} refused), ${r.threads.length} thread(s), ${r.irreducibleCruxes.length} irreducible crux(es), cost $${r.systemMetrics.costUsd.toFixed(4)}`,
         ...r.threads.map((t) => `  ${t.id} ${t.status}: ${t.crux?.question ?? t.binaryQuestion ?? t.topic}`),

@@ -74,6 +74,7 @@ export const evaluationCommands: Command[] = [
           const d = run.document;
           io.out(
             [
+              `Simulated evaluation: every answer was produced offline by the simulator (seed ${seedOf(args) ?? 1}), not by a model.`,
               `${d.ideaTitle}: ${d.narrative.recommendation}, overall ${d.composites.overallScore.toFixed(2)} / 10, confidence ${d.composites.overallConfidence.toFixed(2)}`,
               `Locked by ${d.lockReason} after ${d.rounds} round(s); red-team survival ${d.composites.redTeamSurvivalRate === null ? '—' : `${Math.round(d.composites.redTeamSurvivalRate * 100)}%`}.`,
               `Written: ${run.written.join(', ')} (record: ${run.recordPath})`,

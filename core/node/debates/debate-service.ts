@@ -46,6 +46,8 @@ export interface DebateEstimate {
 
 export interface DebateRun {
   id: string;
+  provider: string;
+  seed: number | null;
   logPath: string;
   transcriptPath: string;
   outcome: CruxOutcome;
@@ -224,7 +226,7 @@ export class DebateService {
       this.ws.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`transcript:${header.id}`, written.hash);
     }
     this.ws.db.prepare('UPDATE debates SET result_json = ? WHERE id = ?').run(JSON.stringify(outcome.result), header.id);
-    return { id: header.id, logPath: journal.relPath, transcriptPath: written.path, outcome };
+    return { id: header.id, provider: header.provider, seed: header.seed, logPath: journal.relPath, transcriptPath: written.path, outcome };
   }
 
   logPathOf(id: string): string {

@@ -27,7 +27,7 @@ export class DebateJournal {
     readonly header: DebateHeader,
     private readonly db: Database.Database,
     existing: DebateRecord[],
-    private readonly onAppend: (records: DebateRecord[]) => void,
+    private readonly onAppend: ((records: DebateRecord[]) => void) | undefined,
   ) {
     this.seq = existing.length;
     for (const r of existing) if (r.type === 'llm_call') this.cost += r.call.costUsd;
@@ -42,7 +42,7 @@ export class DebateJournal {
     root: string,
     db: Database.Database,
     header: DebateHeader,
-    onAppend: (records: DebateRecord[]) => void = () => {},
+    onAppend?: (records: DebateRecord[]) => void,
   ): DebateJournal {
     const rel = debateLogPath(header);
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
@@ -58,7 +58,7 @@ export class DebateJournal {
     root: string,
     db: Database.Database,
     relPath: string,
-    onAppend: (records: DebateRecord[]) => void = () => {},
+    onAppend?: (records: DebateRecord[]) => void,
   ): { journal: DebateJournal; records: DebateRecord[] } {
     const abs = join(root, relPath);
     const text = readFileSync(abs, 'utf8');
@@ -86,28 +86,27 @@ export class DebateJournal {
     return this.cost;
   }
 
-  append(records: readonly NewDebateRecord[]): DebateRecord[] {
-    if (records.length === 0) return [];
+  append(records: readonly NewDebateRecord[]): void {
+    if (records.length === 0) return;
     const at = new Date().toISOString();
-    const full = records.map((r) => ({ ...r, seq: this.seq++, at }) as DebateRecord);
-    // Each record is encoded once, for the file and the index alike.
-    const lines = full.map((r) => JSON.stringify(r));
-    const text = `${lines.join('\n')}\n`;
+    const first = this.seq;
+    // Each record is encoded once, its number and time put in front, for the file and the index alike.
+    const lines = records.map((r, i) => `{"seq":${first + i},"at":"${at}",${JSON.stringify(r).slice(1)}`);
+    this.seq += records.length;
     if (this.fd === null) this.fd = openSync(join(this.root, this.relPath), 'a');
-    writeSync(this.fd, text);
+    writeSync(this.fd, `${lines.join('\n')}\n`);
     fsyncSync(this.fd);
     let status: DebateStatus | null = null;
     this.db.transaction(() => {
-      full.forEach((r, i) => {
+      records.forEach((r, i) => {
         if (r.type === 'llm_call') this.cost += r.call.costUsd;
         if (r.type === 'status') status = r.status;
-        this.insertEvent.run(this.header.id, r.seq, r.type, r.at, lines[i]);
+        this.insertEvent.run(this.header.id, first + i, r.type, at, lines[i]);
       });
       const current = status ?? (this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as { status: DebateStatus } | undefined)?.status ?? 'running';
       this.updateDebate.run(current, at, this.cost, this.header.id);
     })();
-    this.onAppend(full);
-    return full;
+    if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
   }
 
   close(): void {
