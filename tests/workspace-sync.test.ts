@@ -198,6 +198,24 @@ describe('watching a real folder', () => {
     await eventually(() => listIdeas(ws.db).length === 0, 'delete indexed');
   });
 
+  it('sees files in a folder created a moment earlier, notes in subfolders, and in-place edits of both', async () => {
+    const { ws } = await watching();
+    // Folder and file in one go: the file lands before the new folder is under watch.
+    writeFile(root, 'ideas/fresh/README.md', readme('Fresh'));
+    await eventually(() => titleOf(ws, 'fresh') === 'Fresh', 'file in a new folder indexed');
+    writeFileSync(join(root, 'ideas/fresh/README.md'), readme('Fresh, edited in place'));
+    await eventually(() => titleOf(ws, 'fresh') === 'Fresh, edited in place', 'in-place edit indexed');
+    const hash = () => getIdea(ws.db, 'fresh')?.contentHash;
+    const before = hash();
+    writeFile(root, 'ideas/fresh/research/deep/source.md', 'A nested research note.\n');
+    await eventually(() => ws.show('fresh').files.some((f) => f.path === 'ideas/fresh/research/deep/source.md'), 'nested note indexed');
+    writeFile(root, 'ideas/fresh/research/note.md', 'A research note.\n');
+    await eventually(() => hash() !== before, 'research note changes the content hash');
+    const after = hash();
+    writeFileSync(join(root, 'ideas/fresh/research/note.md'), 'A research note, revised.\n');
+    await eventually(() => hash() !== after, 'in-place edit of a note indexed');
+  });
+
   it('treats a save-by-rename (as vim does it) as an edit, never a delete', async () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
     const { ws } = await watching();

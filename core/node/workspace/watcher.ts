@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
@@ -46,13 +47,20 @@ export class WorkspaceWatcher {
     this.workspace.deferIndexMs ??= 500;
     this.watcher = watch(root, {
       ignoreInitial: true,
-      // Swap files, backups and our own temp files never matter; skipping them here also keeps
-      // their churn from waking the debounce.
-      ignored: (path: string) => isTransientName(basename(path)),
+      // chokidar is asked to track folders only: it would otherwise hold a native watcher for every
+      // file as well (three times as many, ~150 MB at 10,000 ideas). What happens to files inside a
+      // watched folder still arrives, as the folder watcher's raw events, handled below. Swap files,
+      // backups and our own temp files never matter and never wake the debounce.
+      ignored: (path: string, stats?: { isFile(): boolean }) => isTransientName(basename(path)) || (stats?.isFile() ?? false),
       persistent: true,
     });
-    const handler = (kind: string) => (path: string) => this.onEvent(kind, path);
-    for (const kind of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) this.watcher.on(kind, handler(kind));
+    this.watcher.on('addDir', (path: string) => this.onEvent('addDir', path));
+    this.watcher.on('unlinkDir', (path: string) => this.onEvent('unlinkDir', path));
+    this.watcher.on('raw', (event: string, name: string | null, details: unknown) => {
+      const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!folder || !name || isTransientName(basename(name))) return;
+      this.onEvent(event === 'rename' ? 'rename' : 'change', join(folder, name));
+    });
     this.watcher.on('error', (error) => this.options.onError?.(error));
     await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
     // A large folder takes seconds to come under watch; whatever changed meanwhile is caught by one
@@ -71,21 +79,34 @@ export class WorkspaceWatcher {
     const parts = rel.split('/');
     const slug = parts[1];
     if (parts[0] !== IDEAS_DIR || !slug || slug.startsWith('_')) return;
-    // A file inside `ideas/` itself (the generated _index.md) is not an idea. A new folder needs no
-    // pass of its own: the files that appear in it bring their own events (and the app's own new
-    // folders would otherwise echo).
-    if ((parts.length === 2 && kind !== 'unlinkDir') || kind === 'addDir') return;
+    // A file inside `ideas/` itself (the generated _index.md) is not an idea.
+    if (parts.length === 2 && kind !== 'unlinkDir' && kind !== 'addDir' && kind !== 'rename') return;
     // Debate logs grow with every move while a debate runs; they are the app's own and no input of the
     // idea, so their churn wakes no pass (a full reconcile still indexes them).
     if (parts[2] === 'debates') return;
-    if ((kind === 'add' || kind === 'change') && this.workspace.isOwnWrite(rel)) {
+    // The echo of the app's own write (and a new folder holding only what the app just wrote there).
+    if (kind !== 'unlinkDir' && this.isEcho(kind, rel)) {
       this.echoesIgnored++;
       return;
     }
-    if (kind === 'unlink' || kind === 'unlinkDir') this.sawUnlink = true;
+    // A rename event may be a file appearing or vanishing: the pass waits long enough to tell.
+    if (kind === 'unlinkDir' || (kind === 'rename' && !existsSync(join(this.workspace.root, rel)))) this.sawUnlink = true;
     if (this.dirty.size === 0) this.firstEventAt = Date.now();
     this.dirty.add(slug);
     this.schedule();
+  }
+
+  private isEcho(kind: string, rel: string): boolean {
+    const isFolder = kind === 'addDir' || statSync(join(this.workspace.root, rel), { throwIfNoEntry: false })?.isDirectory();
+    if (!isFolder) return this.workspace.isOwnWrite(rel);
+    let names: string[];
+    try {
+      names = readdirSync(join(this.workspace.root, rel), { recursive: true, encoding: 'utf8' });
+    } catch {
+      return false;
+    }
+    const files = names.filter((n) => !isTransientName(basename(n)) && statSync(join(this.workspace.root, rel, n), { throwIfNoEntry: false })?.isFile());
+    return files.length > 0 && files.every((n) => this.workspace.isOwnWrite(`${rel}/${n.split(sep).join('/')}`));
   }
 
   private schedule(): void {
