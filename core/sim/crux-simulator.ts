@@ -5,6 +5,8 @@ import { keywords } from '../crux/keywords';
 import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import { pick, rngFor } from './prng';
+import type { EvaluationBrief } from '../evaluation/live/requests';
+import { simulateAnswer } from '../evaluation/simulator';
 
 /**
  * The offline simulator: deterministic, labelled, and free. It plays every agent of a crux debate
@@ -198,10 +200,13 @@ export function createSimulatedLlm(seed: number): Llm {
     async call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
       if (request.signal?.aborted) throw new LlmError('cancelled', 'the call was cancelled');
       const brief = readBrief(request);
+      const evaluation = request.brief as Partial<EvaluationBrief> | undefined;
       let answer: unknown;
       if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
       else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);
-      else throw new LlmError('bad_request', `the simulator cannot answer a "${request.schemaName}" request`);
+      else if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
+        answer = (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer;
+      } else throw new LlmError('bad_request', `the simulator cannot answer a "${request.schemaName}" request`);
       const value = request.schema.parse(answer);
       const input = request.system.length + request.messages.reduce((n, m) => n + m.content.length, 0);
       const record: LlmCallRecord = {

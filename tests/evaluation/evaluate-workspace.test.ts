@@ -9,6 +9,11 @@ import { developmentProgress } from '../../core/node/evaluations/information';
 import { listIdeas } from '../../core/node/sqlite/index-sql';
 import { loadTaxonomy } from '../../core/node/taxonomy-loader';
 import { Workspace } from '../../core/node/workspace/workspace';
+import type { Provider } from '../../core/node/debates/providers';
+import { createAnthropicLlm } from '../../core/node/llm/anthropic';
+import { loadModelsConfig } from '../../core/node/llm/prices-loader';
+import { FakeAnthropic } from '../fakes/fake-anthropic';
+import { simulatorResponder } from '../fakes/simulator-responder';
 import { cli } from '../helpers/run-cli';
 import { tempWorkspace } from '../helpers/temp-workspace';
 
@@ -29,9 +34,9 @@ afterEach(() => {
 });
 
 describe('evaluating an idea in a workspace (simulator)', () => {
-  it('locks a synthesis, goes stale when the README changes, and a dispute leaves the locked record untouched', () => {
+  it('locks a synthesis, goes stale when the README changes, and a dispute leaves the locked record untouched', async () => {
     const service = new EvaluationService(ws);
-    const first = service.evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 4 });
+    const first = await service.evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 4 });
     expect(first.document).toMatchObject({ locked: true, mode: 'standard', scope: 'FULL', supersedes: null });
     expect(first.document.scores).toHaveLength(30);
     expect(first.written).toEqual([`ideas/${IDEA}/synthesis.md`, `ideas/${IDEA}/evaluation.md`, `ideas/${IDEA}/redteam.md`]);
@@ -54,7 +59,7 @@ describe('evaluating an idea in a workspace (simulator)', () => {
 
     const recordBefore = readFileSync(join(root, first.recordPath), 'utf8');
     const reason = 'Three labs lost months to miscalibrated judges; the severity is far higher than scored.';
-    const disputed = service.dispute(IDEA, 'problem-severity', reason, { seed: 4 });
+    const disputed = await service.dispute(IDEA, 'problem-severity', reason, { seed: 4 });
     expect(disputed.document).toMatchObject({ scope: 'TARGETED', supersedes: first.document.evaluationId, dispute: { criterion: 'problem-severity', reason } });
     const newRounds = disputed.document.auditTrail.roundSummaries.filter((r) => !r.inherited);
     expect(newRounds).toHaveLength(1);
@@ -63,12 +68,12 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     expect(board()?.evaluationId).toBe(disputed.document.evaluationId);
   });
 
-  it('refuses a dispute whose reason is shorter than 50 characters, and keeps a hand-edited synthesis.md', () => {
+  it('refuses a dispute whose reason is shorter than 50 characters, and keeps a hand-edited synthesis.md', async () => {
     const service = new EvaluationService(ws);
-    service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
-    expect(() => service.dispute(IDEA, 'problem-severity', 'Too low.')).toThrow(/50/);
+    await service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
+    await expect(service.dispute(IDEA, 'problem-severity', 'Too low.')).rejects.toThrow(/50/);
     writeFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'my own notes on the synthesis\n');
-    const again = service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
+    const again = await service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
     expect(readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8')).toBe('my own notes on the synthesis\n');
     expect(again.conflicts).toEqual([expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`))]);
   });
@@ -84,5 +89,35 @@ describe('npm run cli -- evaluate --replay', () => {
     writeFileSync(bad, `${readFileSync(fixture, 'utf8').split('\n')[0]}\n{"type":"answer","role":"evaluator:problem","answer":{"scores":"many"}}\n`);
     const failed = cli(['evaluate', '--replay', bad, '--json']);
     expect([failed.code, failed.stderr]).toEqual([2, expect.stringMatching(/^error: .*: line 2: evaluator:problem: scores/)]);
+  });
+});
+
+describe('an evaluation on the Anthropic adapter against the fake server', () => {
+  it('locks through the real SDK, every call metered, and stops with BUDGET when the money runs out', async () => {
+    const fake = new FakeAnthropic({ responder: simulatorResponder(2) });
+    await fake.start();
+    try {
+      const models = loadModelsConfig(null);
+      const provider = (): Provider => ({
+        llm: createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 1, sendBriefHeader: true }),
+        estimate: () => 0,
+        likely: () => 0,
+      });
+      const run = await new EvaluationService(ws, provider).evaluate(IDEA, { mode: 'quick', provider: 'anthropic' });
+      expect(run.document).toMatchObject({ locked: true, lockReason: 'MAX_ROUNDS', mode: 'quick' });
+      // Nucleation asks the six evaluators, then the red team, defences, rulings, synthesis, narrative.
+      const tools = fake.requests.map((r) => r.body.tool_choice?.name);
+      expect(tools.slice(0, 6)).toEqual(Array(6).fill('criterion_scores'));
+      expect(new Set(tools)).toEqual(new Set(['criterion_scores', 'challenges', 'defense', 'ruling', 'round_synthesis', 'narrative']));
+      // The idea's own text is in every request, and no request carries the brief in its prompt.
+      expect(fake.requests.every((r) => JSON.stringify(r.body.messages).includes('LLM judges'))).toBe(true);
+      expect(fake.requests.some((r) => JSON.stringify(r.body).includes('evaluation_ask'))).toBe(false);
+
+      const costly = (): Provider => ({ ...provider(), estimate: () => 0.05 });
+      const capped = await new EvaluationService(ws, costly).evaluate(IDEA, { mode: 'standard', provider: 'anthropic', budgetUsd: 0.34 });
+      expect(capped.document.lockReason).toBe('BUDGET');
+    } finally {
+      await fake.close();
+    }
   });
 });

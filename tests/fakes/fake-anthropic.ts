@@ -159,7 +159,8 @@ export class FakeAnthropic {
 
   /** Starts listening on a random port of 127.0.0.1; returns the base URL to give the SDK. */
   async start(): Promise<string> {
-    const server = createServer((req, res) => {
+    // Room for the `x-crucible-brief` header of tests: an evaluation brief carries its whole state.
+    const server = createServer({ maxHeaderSize: 16 * 1024 * 1024 }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `fake: ${String(error)}` } }));

@@ -1,4 +1,6 @@
 import { readBrief } from '../../core/crux/live/brief';
+import type { EvaluationBrief } from '../../core/evaluation/live/requests';
+import { simulateAnswer } from '../../core/evaluation/simulator';
 import { simulateAnalysis, simulateMove } from '../../core/sim/crux-simulator';
 import type { FakeRequest, FakeStep } from './fake-anthropic';
 
@@ -11,9 +13,14 @@ import type { FakeRequest, FakeStep } from './fake-anthropic';
 export function simulatorResponder(seed: number): (request: FakeRequest) => FakeStep {
   return (request) => {
     const header = request.headers['x-crucible-brief'];
-    const brief = typeof header === 'string' ? readBrief({ brief: JSON.parse(Buffer.from(header, 'base64').toString('utf8')) }) : null;
+    const raw: unknown = typeof header === 'string' ? JSON.parse(Buffer.from(header, 'base64').toString('utf8')) : null;
+    const brief = readBrief({ brief: raw });
     if (brief?.kind === 'crux_turn') return { kind: 'answer', input: simulateMove(seed, brief) };
     if (brief?.kind === 'crux_analysis') return { kind: 'answer', input: simulateAnalysis(seed, brief) };
-    return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'no crux brief with the request' };
+    const evaluation = raw as Partial<EvaluationBrief> | null;
+    if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
+      return { kind: 'answer', input: (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer };
+    }
+    return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'no brief with the request' };
   };
 }

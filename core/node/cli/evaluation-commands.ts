@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
+import { PROVIDERS, type ProviderName } from '../debates/providers';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
 import { UserError, Workspace } from '../workspace/workspace';
@@ -34,13 +35,13 @@ export const evaluationCommands: Command[] = [
       options: {
         workspace,
         mode: { type: 'string', value: 'MODE', description: 'quick (1 round, 2 red-teamers), standard (3, 3; default) or deep (5, 6)' },
-        provider: { type: 'string', value: 'NAME', description: 'simulated (offline; the only provider wired to evaluations so far)' },
+        provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free; default), anthropic or openai (local server)' },
         seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
         replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
         json,
       },
     },
-    run(args, io) {
+    async run(args, io) {
       const replay = args.options.replay as string | undefined;
       if (replay !== undefined) {
         if (args.positionals.length > 0) throw new UserError('evaluate: give an idea or --replay FILE, not both');
@@ -62,11 +63,13 @@ export const evaluationCommands: Command[] = [
       if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE)');
       const mode = ((args.options.mode as string | undefined) ?? 'standard') as Mode;
       if (!MODES.includes(mode)) throw new UserError(`--mode must be one of ${MODES.join(', ')}`);
+      const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
+      if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
       const ws = open(args);
       try {
-        const run = new EvaluationService(ws).evaluate(slug, {
+        const run = await new EvaluationService(ws).evaluate(slug, {
           mode,
-          provider: (args.options.provider as string | undefined) ?? 'simulated',
+          provider,
           ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
         });
         if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
@@ -74,7 +77,7 @@ export const evaluationCommands: Command[] = [
           const d = run.document;
           io.out(
             [
-              `Simulated evaluation: every answer was produced offline by the simulator (seed ${seedOf(args) ?? 1}), not by a model.`,
+              ...(provider === 'simulated' ? [`Simulated evaluation: every answer was produced offline by the simulator (seed ${seedOf(args) ?? 1}), not by a model.`] : []),
               `${d.ideaTitle}: ${d.narrative.recommendation}, overall ${d.composites.overallScore.toFixed(2)} / 10, confidence ${d.composites.overallConfidence.toFixed(2)}`,
               `Locked by ${d.lockReason} after ${d.rounds} round(s); red-team survival ${d.composites.redTeamSurvivalRate === null ? '—' : `${Math.round(d.composites.redTeamSurvivalRate * 100)}%`}.`,
               `Written: ${run.written.join(', ')} (record: ${run.recordPath})`,
@@ -102,14 +105,14 @@ export const evaluationCommands: Command[] = [
         json,
       },
     },
-    run(args, io) {
+    async run(args, io) {
       const criterion = args.options.criterion as string | undefined;
       const reason = args.options.reason as string | undefined;
       if (!criterion || !reason) throw new UserError('dispute: give --criterion ID and --reason "…"');
       const ws = open(args);
       try {
         const seed = seedOf(args);
-        const run = new EvaluationService(ws).dispute(args.positionals[0] as string, criterion, reason, seed !== undefined ? { seed } : {});
+        const run = await new EvaluationService(ws).dispute(args.positionals[0] as string, criterion, reason, seed !== undefined ? { seed } : {});
         if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
         else {
           const s = run.document.scores.find((x) => x.criterion === criterion);

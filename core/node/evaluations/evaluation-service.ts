@@ -2,22 +2,30 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildDocument,
+  createEvaluation,
+  type EvaluationState,
   type FinalSynthesisDocument,
   finalSynthesisDocumentSchema,
   type Mode,
   reopen,
-  runSimulated,
-  simulateEvaluation,
 } from '../../evaluation';
+import { driveLive } from '../../evaluation/live/drive-live';
+import type { EvaluationPrompts } from '../../evaluation/live/requests';
+import { type Provider, type ProviderName, providerFor } from '../debates/providers';
+import { parseMarkdown } from '../markdown';
+import { loadPersonas } from '../personas/load-personas';
 import { renderEvaluationMd, renderRedteamMd, renderSynthesisMd } from '../../evaluation/markdown';
 import { scriptFromInputs } from '../../evaluation/script-builder';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { ideaFile } from '../../idea/layout';
 import { safeWrite } from '../fs/atomic-write';
 import { ulid } from '../ids';
-import { getIdea, getMeta, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
+import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { developmentProgress } from './information';
+
+/** The most a single evaluation may spend unless told otherwise (USD). */
+export const DEFAULT_EVALUATION_BUDGET = 3;
 
 export interface EvaluationRun {
   document: FinalSynthesisDocument;
@@ -35,7 +43,11 @@ export interface EvaluationRun {
  * `redteam.md` show the current one.
  */
 export class EvaluationService {
-  constructor(private readonly ws: Workspace) {}
+  constructor(
+    private readonly ws: Workspace,
+    /** Where model calls go; tests point it at the fake server. */
+    private readonly providers: (name: ProviderName, workspace: string, seed: number | null) => Provider = providerFor,
+  ) {}
 
   private idea(slug: string) {
     const idea = getIdea(this.ws.db, slug);
@@ -58,10 +70,49 @@ export class EvaluationService {
     return finalSynthesisDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   }
 
-  evaluate(slug: string, options: { mode: Mode; provider: string; seed?: number }): EvaluationRun {
-    if (options.provider !== 'simulated') {
-      throw new UserError(`evaluations run on the offline simulator so far (--provider simulated); ${options.provider} is not wired to evaluations yet`);
+  /** The idea's inputs as one markdown text: what every agent of the evaluation reads. */
+  private ideaText(slug: string): string {
+    const parts: string[] = [];
+    for (const file of ideaFiles(this.ws.db, slug)) {
+      if (!['readme', 'development', 'research'].includes(file.kind)) continue;
+      try {
+        parts.push(`## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readFileSync(join(this.ws.root, file.path), 'utf8')).body.trim()}`);
+      } catch {
+        // An unreadable file is reported by sync; the evaluation reads the rest.
+      }
     }
+    return parts.join('\n\n');
+  }
+
+  private prompts(slug: string): EvaluationPrompts {
+    const personas = new Map(loadPersonas(this.ws.root).personas.map((p) => [p.id, p]));
+    return {
+      ideaText: this.ideaText(slug),
+      taxonomy: this.ws.taxonomy,
+      persona: (id) => {
+        const p = personas.get(id);
+        if (!p) throw new UserError(`the evaluation needs the persona "${id}", which did not load (see resources/personas and your personas/ folder)`);
+        return { systemPrompt: p.systemPrompt, tier: p.tier };
+      },
+    };
+  }
+
+  /** Drives an evaluation state to its lock on the chosen provider (the simulator by default). */
+  private async drive(slug: string, state: EvaluationState, options: { provider: ProviderName; seed?: number; budgetUsd?: number; concurrency?: number }) {
+    const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
+    const drive = await driveLive(state, {
+      llm: provider.llm,
+      prompts: this.prompts(slug),
+      concurrency: options.concurrency ?? 6,
+      now: () => new Date().toISOString(),
+      budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+      estimateUsd: provider.estimate,
+    });
+    if (drive.state.phase === 'FAILED') throw new UserError(`the evaluation failed: ${drive.state.failure ?? 'unknown reason'}`);
+    return drive;
+  }
+
+  async evaluate(slug: string, options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number }): Promise<EvaluationRun> {
     const idea = this.idea(slug);
     const previous = this.current(slug);
     const setup = {
@@ -73,16 +124,16 @@ export class EvaluationService {
       startedAt: new Date().toISOString(),
       supersedes: previous?.evaluationId ?? null,
     };
-    const drive = simulateEvaluation(setup, this.ws.taxonomy, options.seed ?? 1);
+    const drive = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), options);
     const script = scriptFromInputs(
-      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider: 'simulated' },
+      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider: options.provider },
       drive.inputs,
     );
     return this.keep(slug, buildDocument(drive.state), script);
   }
 
   /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */
-  dispute(slug: string, criterion: string, reason: string, options: { seed?: number } = {}): EvaluationRun {
+  async dispute(slug: string, criterion: string, reason: string, options: { seed?: number; provider?: ProviderName } = {}): Promise<EvaluationRun> {
     const locked = this.current(slug);
     if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
     if (!this.ws.taxonomy.criteria.some((c) => c.id === criterion)) {
@@ -97,7 +148,7 @@ export class EvaluationService {
     } catch (error) {
       throw new UserError((error as Error).message);
     }
-    const drive = runSimulated(state, options.seed ?? 1);
+    const drive = await this.drive(slug, state, { provider: options.provider ?? 'simulated', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
     const log = [{ type: 'reopen', from: locked.evaluationId, trigger: { kind: 'dispute', criterion, reason } }, ...drive.inputs]
       .map((l: object | EvaluationInput) => JSON.stringify(l))
       .join('\n');

@@ -1,0 +1,93 @@
+import type { Llm, LlmCallRecord } from '../../ports/llm';
+import { LlmError } from '../../ports/llm';
+import type { Drive } from '../drive';
+import type { EvaluationEvent } from '../events';
+import type { EvaluationInput } from '../inputs';
+import type { EvaluationAsk, EvaluationState } from '../state';
+import { advance } from '../step';
+import { type EvaluationPrompts, inputFor, requestFor } from './requests';
+
+export interface LiveDriveOptions {
+  llm: Llm;
+  prompts: EvaluationPrompts;
+  /** Calls in flight at once (the six evaluators of nucleation run together). */
+  concurrency: number;
+  now: () => string;
+  /** Spent so far and the limit, in USD: a call that would cross it is not made. */
+  budgetUsd: number;
+  estimateUsd: (request: ReturnType<typeof requestFor>) => number;
+  onCall?: (call: LlmCallRecord, ask: EvaluationAsk) => void;
+  /** Every input as it is applied (the caller logs it: the checkpoint to resume from). */
+  onInput?: (input: EvaluationInput) => void;
+}
+
+export interface LiveDrive extends Drive {
+  calls: LlmCallRecord[];
+  costUsd: number;
+}
+
+/**
+ * Runs an evaluation against a model to its lock. Every outstanding ask is answered concurrently
+ * (up to the limit), and the answers are applied in the order the asks were made, so the run does
+ * not depend on which call returns first. A model that fails after its retries and re-asks fails the
+ * evaluation visibly (FAILED, with the reason; a retry can start it again); the budget locks it with
+ * the reason BUDGET.
+ */
+export async function driveLive(start: EvaluationState, options: LiveDriveOptions): Promise<LiveDrive> {
+  const state = JSON.parse(JSON.stringify(start)) as EvaluationState;
+  const inputs: EvaluationInput[] = [];
+  const events: EvaluationEvent[] = [];
+  const calls: LlmCallRecord[] = [];
+  let spent = 0;
+  const feed = (input: EvaluationInput) => {
+    inputs.push(input);
+    events.push(...advance(state, input).events);
+    options.onInput?.(input);
+  };
+  while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
+    if (state.phase === 'PENDING') {
+      feed({ kind: 'start', at: options.now() });
+      continue;
+    }
+    const asks = [...state.awaiting];
+    if (asks.length === 0) throw new Error(`the evaluation is ${state.phase} but asks for nothing`);
+    const requests = asks.map((ask) => requestFor(ask, state, options.prompts));
+    const worst = requests.reduce((sum, r) => sum + options.estimateUsd(r), 0);
+    if (spent + worst > options.budgetUsd) {
+      feed({ kind: 'budget_exhausted', at: options.now() });
+      continue;
+    }
+    const results: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>[] = new Array(asks.length);
+    let next = 0;
+    const worker = async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= asks.length) return;
+        try {
+          results[i] = { status: 'fulfilled', value: await options.llm.call(requests[i] as ReturnType<typeof requestFor>) };
+        } catch (reason) {
+          results[i] = { status: 'rejected', reason };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, asks.length) }, worker));
+    let failure: string | null = null;
+    let budget = false;
+    results.forEach((settled, i) => {
+      const ask = asks[i] as EvaluationAsk;
+      const made = settled.status === 'fulfilled' ? settled.value.calls : settled.reason instanceof LlmError ? settled.reason.calls : [];
+      for (const call of made) {
+        spent += call.costUsd;
+        calls.push(call);
+        options.onCall?.(call, ask);
+      }
+      if (failure || budget) return;
+      if (settled.status === 'fulfilled') feed(inputFor(ask, settled.value.value, options.now()));
+      else if (settled.reason instanceof LlmError && settled.reason.kind === 'budget') budget = true;
+      else failure = `${ask.role} failed: ${settled.reason instanceof Error ? settled.reason.message : String(settled.reason)}`;
+    });
+    if (budget) feed({ kind: 'budget_exhausted', at: options.now() });
+    else if (failure) feed({ kind: 'fail', reason: failure, at: options.now() });
+  }
+  return { state, inputs, events, calls, costUsd: spent };
+}
