@@ -103,7 +103,7 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
         estimate: () => 0,
         likely: () => 0,
       });
-      const run = await new EvaluationService(ws, provider).evaluate(IDEA, { mode: 'quick', provider: 'anthropic' });
+      const run = await new EvaluationService(ws, provider).evaluate(IDEA, { mode: 'quick', provider: 'anthropic', baseline: true });
       expect(run.document).toMatchObject({ locked: true, lockReason: 'MAX_ROUNDS', mode: 'quick' });
       // Nucleation asks the six evaluators, then the red team, defences, rulings, synthesis, narrative.
       const tools = fake.requests.map((r) => r.body.tool_choice?.name);
@@ -112,6 +112,14 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
       // The idea's own text is in every request, and no request carries the brief in its prompt.
       expect(fake.requests.every((r) => JSON.stringify(r.body.messages).includes('LLM judges'))).toBe(true);
       expect(fake.requests.some((r) => JSON.stringify(r.body).includes('evaluation_ask'))).toBe(false);
+      // The single-pass baseline: six more calls, cheaper than the debate, and every score the debate
+      // moved names the rulings that moved it.
+      const b = run.baseline;
+      expect(b?.criteria).toHaveLength(30);
+      expect(b && b.baselineCostUsd > 0 && b.debateCostUsd > b.baselineCostUsd).toBe(true);
+      expect(b?.debateCostUsd).toBeCloseTo(run.costUsd, 3);
+      expect(b?.criteria.filter((c) => c.delta !== 0).every((c) => c.changedBy.length > 0)).toBe(true);
+      expect(fake.requests.filter((r) => r.body.tool_choice?.name === 'criterion_scores')).toHaveLength(12);
 
       const costly = (): Provider => ({ ...provider(), estimate: () => 0.05 });
       const capped = await new EvaluationService(ws, costly).evaluate(IDEA, { mode: 'standard', provider: 'anthropic', budgetUsd: 0.34 });

@@ -38,6 +38,7 @@ export const evaluationCommands: Command[] = [
         provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free; default), anthropic or openai (local server)' },
         seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
         replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
+        baseline: { type: 'boolean', description: 'also score the idea in a single pass (no red team) and show what the debate changed, and both costs' },
         json,
       },
     },
@@ -71,8 +72,9 @@ export const evaluationCommands: Command[] = [
           mode,
           provider,
           ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
+          ...(args.options.baseline ? { baseline: true } : {}),
         });
-        if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
+        if (args.options.json) io.out(JSON.stringify(run.baseline ? { ...run.document, baseline: run.baseline } : run.document, null, 2));
         else {
           const d = run.document;
           io.out(
@@ -82,6 +84,14 @@ export const evaluationCommands: Command[] = [
               `Locked by ${d.lockReason} after ${d.rounds} round(s); red-team survival ${d.composites.redTeamSurvivalRate === null ? '—' : `${Math.round(d.composites.redTeamSurvivalRate * 100)}%`}.`,
               `Written: ${run.written.join(', ')} (record: ${run.recordPath})`,
               ...run.conflicts.map((c) => `Kept your edited file; the new version is ${c}`),
+              ...(run.baseline
+                ? [
+                    `Single pass (no red team): overall ${run.baseline.baselineOverall.toFixed(2)} for $${run.baseline.baselineCostUsd.toFixed(4)}; the debate: ${run.baseline.debatedOverall.toFixed(2)} for $${run.baseline.debateCostUsd.toFixed(4)}.`,
+                    ...run.baseline.criteria
+                      .filter((c) => c.delta !== 0)
+                      .map((c) => `  ${c.criterion}: ${c.baselineScore} → ${c.debatedScore}${c.changedBy.length ? ` (${c.changedBy.map((x) => `${x.persona}, round ${x.round}`).join('; ')})` : ''}`),
+                  ]
+                : []),
             ].join('\n'),
           );
         }

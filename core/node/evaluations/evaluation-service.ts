@@ -9,6 +9,7 @@ import {
   type Mode,
   reopen,
 } from '../../evaluation';
+import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
 import { driveLive } from '../../evaluation/live/drive-live';
 import type { EvaluationPrompts } from '../../evaluation/live/requests';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
@@ -29,6 +30,9 @@ export const DEFAULT_EVALUATION_BUDGET = 3;
 
 export interface EvaluationRun {
   document: FinalSynthesisDocument;
+  /** With `baseline`: the single-pass scores beside the debated ones, and both costs. */
+  baseline?: BaselineComparison;
+  costUsd: number;
   /** The locked document's JSON: never rewritten. */
   recordPath: string;
   /** synthesis.md, evaluation.md, redteam.md: the readable documents (or their conflict copies). */
@@ -109,10 +113,13 @@ export class EvaluationService {
       estimateUsd: provider.estimate,
     });
     if (drive.state.phase === 'FAILED') throw new UserError(`the evaluation failed: ${drive.state.failure ?? 'unknown reason'}`);
-    return drive;
+    return { drive, provider };
   }
 
-  async evaluate(slug: string, options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number }): Promise<EvaluationRun> {
+  async evaluate(
+    slug: string,
+    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean },
+  ): Promise<EvaluationRun> {
     const idea = this.idea(slug);
     const previous = this.current(slug);
     const setup = {
@@ -124,12 +131,22 @@ export class EvaluationService {
       startedAt: new Date().toISOString(),
       supersedes: previous?.evaluationId ?? null,
     };
-    const drive = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), options);
+    const { drive, provider } = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), options);
     const script = scriptFromInputs(
       { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider: options.provider },
       drive.inputs,
     );
-    return this.keep(slug, buildDocument(drive.state), script);
+    const document = buildDocument(drive.state);
+    let baseline: BaselineComparison | undefined;
+    if (options.baseline) {
+      const single = await singlePass(createEvaluation({ ...setup, evaluationId: `${setup.evaluationId}-baseline` }, this.ws.taxonomy), {
+        llm: provider.llm,
+        prompts: this.prompts(slug),
+        now: () => new Date().toISOString(),
+      });
+      baseline = compareWithBaseline(document, { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) }, drive.costUsd);
+    }
+    return { ...this.keep(slug, document, script, drive.costUsd), ...(baseline ? { baseline } : {}) };
   }
 
   /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */
@@ -148,18 +165,18 @@ export class EvaluationService {
     } catch (error) {
       throw new UserError((error as Error).message);
     }
-    const drive = await this.drive(slug, state, { provider: options.provider ?? 'simulated', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+    const { drive } = await this.drive(slug, state, { provider: options.provider ?? 'simulated', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
     const log = [{ type: 'reopen', from: locked.evaluationId, trigger: { kind: 'dispute', criterion, reason } }, ...drive.inputs]
       .map((l: object | EvaluationInput) => JSON.stringify(l))
       .join('\n');
-    return this.keep(slug, buildDocument(drive.state), `${log}\n`);
+    return this.keep(slug, buildDocument(drive.state), `${log}\n`, drive.costUsd);
   }
 
   leaderboard(): LeaderboardRow[] {
     return leaderboard(this.ws.db);
   }
 
-  private keep(slug: string, document: FinalSynthesisDocument, inputsLog: string): EvaluationRun {
+  private keep(slug: string, document: FinalSynthesisDocument, inputsLog: string, costUsd: number): EvaluationRun {
     const now = new Date();
     const base = ideaFile(slug, `evaluations/${document.evaluationId}`);
     // The record of a locked evaluation is created once and never replaced.
@@ -184,7 +201,7 @@ export class EvaluationService {
     }
     this.index(document);
     this.ws.syncSlugs([slug]);
-    return { document, recordPath: record.path, written, conflicts };
+    return { document, costUsd, recordPath: record.path, written, conflicts };
   }
 
   /** Rows for queries: the evaluation, its score trajectory and its challenges. */
