@@ -33,7 +33,9 @@ export async function singlePass(
   advance(state, { kind: 'start', at: options.now() });
   const asks = state.awaiting.filter((a) => a.role === 'evaluator');
   const answers = await Promise.all(asks.map((ask) => options.llm.call(requestFor(ask, state, options.prompts))));
-  answers.forEach((answer, i) => advance(state, inputFor(asks[i] as (typeof asks)[number], answer.value, options.now())));
+  answers.forEach((answer, i) => {
+    advance(state, inputFor(asks[i] as (typeof asks)[number], answer.value, options.now()));
+  });
   const scores: Record<string, number> = {};
   for (const c of state.criteria) {
     const s = state.scores[c.id];
