@@ -5,6 +5,7 @@ import { keywords } from '../crux/keywords';
 import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import { pick, rngFor } from './prng';
+import { type DevelopmentBrief, simulateQuestions } from '../development/request';
 import type { EvaluationBrief } from '../evaluation/live/requests';
 import { simulateAnswer } from '../evaluation/simulator';
 
@@ -204,7 +205,9 @@ export function createSimulatedLlm(seed: number): Llm {
       let answer: unknown;
       if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
       else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);
-      else if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
+      else if ((request.brief as Partial<DevelopmentBrief> | undefined)?.kind === 'development') {
+        answer = simulateQuestions(request.brief as DevelopmentBrief);
+      } else if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
         answer = (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer;
       } else throw new LlmError('bad_request', `the simulator cannot answer a "${request.schemaName}" request`);
       const value = request.schema.parse(answer);

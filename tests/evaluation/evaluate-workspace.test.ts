@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runEvaluationReplay } from '../../core/evaluation';
 import { appRoot } from '../../core/node/app-root';
+import { DevelopmentService } from '../../core/node/evaluations/development-service';
 import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
 import { developmentProgress } from '../../core/node/evaluations/information';
 import { listIdeas } from '../../core/node/sqlite/index-sql';
@@ -76,6 +77,23 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     const again = await service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
     expect(readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8')).toBe('my own notes on the synthesis\n');
     expect(again.conflicts).toEqual([expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`))]);
+  });
+});
+
+describe('the development agent', () => {
+  it('asks about the gaps, records answers in development.md, and the evaluation counts them', async () => {
+    const before = developmentProgress(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8'));
+    const dev = new DevelopmentService(ws);
+    const asked = await dev.develop(IDEA, { provider: 'simulated' });
+    expect(asked.added).toEqual([before.asked + 1, before.asked + 2, before.asked + 3]);
+    expect(asked.questions.slice(-3).every((q) => q.answer === null && q.question.startsWith('[simulated]'))).toBe(true);
+    // A second session does not ask the same gaps again.
+    const again = await dev.develop(IDEA, { provider: 'simulated' });
+    expect(again.questions.slice(-3).map((q) => q.gap)).not.toEqual(asked.questions.slice(-3).map((q) => q.gap));
+    dev.answer(IDEA, before.asked + 1, 'Three labs told me they threshold on judge confidence today.');
+    const run = await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
+    expect(run.document.information).toEqual({ asked: before.asked + 6, answered: before.answered + 1 });
+    expect(ws.db.prepare('SELECT count(*) AS n FROM development_log WHERE answer IS NOT NULL').get()).toEqual({ n: 1 });
   });
 });
 

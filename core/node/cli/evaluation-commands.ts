@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
 import { PROVIDERS, type ProviderName } from '../debates/providers';
+import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
 import { UserError, Workspace } from '../workspace/workspace';
@@ -127,6 +128,54 @@ export const evaluationCommands: Command[] = [
         else {
           const s = run.document.scores.find((x) => x.criterion === criterion);
           io.out(`${criterion}: ${s?.initialScore} → ${s?.finalScore} after one targeted round; overall ${run.document.composites.overallScore.toFixed(2)}. The disputed evaluation ${run.document.supersedes} stays as it was.`);
+        }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'develop',
+      summary: "Ask the questions an idea is missing (recorded in its development.md), or record an answer.",
+      usage: 'develop SLUG --workspace DIR [--provider P] [--answer N "text"] [--json]',
+      positionals: ['SLUG', 'TEXT?'],
+      options: {
+        workspace,
+        answer: { type: 'string', value: 'N', description: 'record the answer to question N (the text follows the number)' },
+        provider: { type: 'string', value: 'NAME', description: 'simulated (default), anthropic or openai' },
+        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        json,
+      },
+    },
+    async run(args, io) {
+      const [slug, text] = args.positionals as [string, string | undefined];
+      const ws = open(args);
+      try {
+        const service = new DevelopmentService(ws);
+        let result: DevelopmentResult;
+        if (args.options.answer !== undefined) {
+          const n = Number(args.options.answer);
+          if (!Number.isInteger(n) || n < 1) throw new UserError(`--answer takes a question number, not "${String(args.options.answer)}"`);
+          if (text === undefined) throw new UserError('develop: the answer text goes after the number: --answer N "text"');
+          result = service.answer(slug, n, text);
+        } else {
+          if (text !== undefined) throw new UserError(`develop: unexpected "${text}" (to answer a question: --answer N "text")`);
+          const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
+          if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+          result = await service.develop(slug, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });
+        }
+        if (args.options.json) io.out(JSON.stringify(result, null, 2));
+        else {
+          const answered = result.questions.filter((q) => q.answer !== null).length;
+          io.out(
+            [
+              ...result.questions.map((q) => `${String(q.number).padStart(2)}. ${q.answer === null ? '[ ]' : '[x]'} ${q.question}${q.gap ? `  (${q.gap})` : ''}${result.added.includes(q.number) ? '  ← new' : ''}`),
+              `${answered} of ${result.questions.length} answered. Answer with: npm run cli -- develop ${slug} --answer N "text"`,
+              ...(result.conflict ? [`development.md changed while this ran; yours is kept and the app's version is ${result.path}`] : []),
+            ].join('\n'),
+          );
         }
         return 0;
       } finally {

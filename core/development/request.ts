@@ -1,0 +1,60 @@
+import type { LlmRequest, ModelTier } from '../ports/llm';
+import type { Taxonomy } from '../taxonomy/taxonomy';
+import { type DevelopmentAnswer, developmentAnswerSchema, type DevelopmentQuestion } from './questions';
+
+export interface DevelopmentBrief {
+  kind: 'development';
+  gaps: { id: string; label: string; description: string }[];
+  asked: string[];
+}
+
+/** Questions per session, as the seed's development agent asks them: a few that matter most. */
+export const QUESTIONS_PER_SESSION = 3;
+
+export function developmentRequest(
+  persona: { systemPrompt: string; tier: ModelTier },
+  ideaText: string,
+  gaps: readonly string[],
+  asked: readonly DevelopmentQuestion[],
+  taxonomy: Taxonomy,
+): LlmRequest<DevelopmentAnswer> {
+  const described = gaps.slice(0, 8).map((id) => {
+    const c = taxonomy.criteria.find((k) => k.id === id);
+    return c ? { id, label: c.name, description: c.description } : { id, label: id, description: `the README's "${id}" section is empty` };
+  });
+  const brief: DevelopmentBrief = { kind: 'development', gaps: described, asked: asked.map((q) => q.question) };
+  const words =
+    `Ask the researcher at most ${QUESTIONS_PER_SESSION} questions that would most change a fair evaluation of this idea. ` +
+    `The gaps, most important first:\n${described.map((g) => `- ${g.id} (${g.label}): ${g.description}`).join('\n')}\n` +
+    `Already asked (do not repeat):\n${asked.map((q) => `- ${q.question}`).join('\n') || '- nothing yet'}\n` +
+    'Name for each question the gap it fills (a criterion id or a README section).';
+  return {
+    system: persona.systemPrompt,
+    messages: [
+      { role: 'user', content: ideaText },
+      { role: 'user', content: words },
+    ],
+    stablePrefix: 1,
+    brief,
+    schema: developmentAnswerSchema,
+    schemaName: 'questions',
+    tier: persona.tier,
+    maxTokens: 800,
+  };
+}
+
+/** The simulator's questions for a brief: one plain question per gap, labelled as simulated. */
+export function simulateQuestions(brief: DevelopmentBrief): DevelopmentAnswer {
+  const seen = new Set(brief.asked.map((q) => q.toLowerCase()));
+  const questions = brief.gaps
+    .map((g) => ({
+      gap: g.id,
+      question:
+        g.label === g.id
+          ? `[simulated] What belongs in the "${g.id}" section: what do you know there that the README does not say yet?`
+          : `[simulated] For ${g.label.toLowerCase()}: what do you know that would let someone score it with confidence?`,
+    }))
+    .filter((q) => !seen.has(q.question.toLowerCase()))
+    .slice(0, QUESTIONS_PER_SESSION);
+  return { questions: questions.length > 0 ? questions : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }] };
+}

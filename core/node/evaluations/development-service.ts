@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findGaps } from '../../development/gaps';
+import { appendQuestions, answerQuestion, type DevelopmentQuestion, readQuestions } from '../../development/questions';
+import { developmentRequest } from '../../development/request';
+import { ideaFile } from '../../idea/layout';
+import { renderTemplate } from '../../text/template';
+import { type Provider, type ProviderName, providerFor } from '../debates/providers';
+import { currentHash, safeWrite } from '../fs/atomic-write';
+import { parseMarkdown } from '../markdown';
+import { loadPersonas } from '../personas/load-personas';
+import { getIdea } from '../sqlite/index-sql';
+import { UserError, type Workspace } from '../workspace/workspace';
+import { EvaluationService } from './evaluation-service';
+
+export interface DevelopmentResult {
+  questions: DevelopmentQuestion[];
+  /** Numbers of the questions this session added. */
+  added: number[];
+  path: string;
+  conflict: boolean;
+}
+
+/**
+ * The development agent: finds what an idea is missing and asks the researcher about it. Questions
+ * and answers live in the idea's `development.md` (the researcher may answer there directly too) and
+ * in the development log table.
+ */
+export class DevelopmentService {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly providers: (name: ProviderName, workspace: string, seed: number | null) => Provider = providerFor,
+  ) {}
+
+  private paths(slug: string) {
+    const idea = getIdea(this.ws.db, slug);
+    if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
+    const rel = ideaFile(slug, 'development.md');
+    const abs = join(this.ws.root, rel);
+    const text = existsSync(abs)
+      ? readFileSync(abs, 'utf8')
+      : renderTemplate(this.ws.templates.development.text, { slug, title: idea.title }, { file: this.ws.templates.development.file });
+    return { idea, rel, abs, text, expected: existsSync(abs) ? currentHash(abs) : null };
+  }
+
+  questions(slug: string): DevelopmentQuestion[] {
+    return readQuestions(this.paths(slug).text);
+  }
+
+  async develop(slug: string, options: { provider: ProviderName; seed?: number }): Promise<DevelopmentResult> {
+    const { idea, rel, text, expected } = this.paths(slug);
+    const readme = parseMarkdown(readFileSync(join(this.ws.root, ideaFile(slug, 'README.md')), 'utf8')).body;
+    const asked = readQuestions(text);
+    const current = new EvaluationService(this.ws).current(slug);
+    const standing = current ? Object.fromEntries(current.scores.map((s) => [s.criterion, { score: s.finalScore, confidence: s.confidence }])) : null;
+    const gaps = findGaps(readme, this.ws.taxonomy, standing, asked);
+    if (gaps.length === 0) return { questions: asked, added: [], path: rel, conflict: false };
+    const persona = loadPersonas(this.ws.root).personas.find((p) => p.id === 'developer');
+    if (!persona) throw new UserError('the "developer" persona did not load (see resources/personas)');
+    const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
+    const ideaText = `# ${idea.title}\n\n${readme}\n\n## Development so far\n\n${asked.map((q) => `Q: ${q.question}\nA: ${q.answer ?? '(unanswered)'}`).join('\n\n')}`;
+    const answer = await provider.llm.call(developmentRequest(persona, ideaText, gaps, asked, this.ws.taxonomy));
+    const today = new Date().toISOString().slice(0, 10);
+    const next = appendQuestions(text, answer.value.questions, today);
+    const outcome = safeWrite(this.ws.root, rel, next, expected);
+    const log = this.ws.db.prepare('INSERT INTO development_log (idea_id, question, answer, source, gap, asked_at) VALUES (?, ?, NULL, ?, ?, ?)');
+    for (const q of answer.value.questions) log.run(idea.id, q.question, 'ai', q.gap, today);
+    this.ws.syncSlugs([slug]);
+    const questions = readQuestions(outcome.conflict ? text : next);
+    return { questions, added: outcome.conflict ? [] : questions.slice(asked.length).map((q) => q.number), path: outcome.path, conflict: outcome.conflict };
+  }
+
+  answer(slug: string, number: number, text: string): DevelopmentResult {
+    if (text.trim() === '') throw new UserError('an answer needs some text');
+    const { idea, rel, text: before, expected } = this.paths(slug);
+    const asked = readQuestions(before);
+    const question = asked[number - 1];
+    if (!question) throw new UserError(`${rel} has no question ${number} (it has ${asked.length}; see: npm run cli -- develop ${slug})`);
+    const after = answerQuestion(before, number, text);
+    const outcome = safeWrite(this.ws.root, rel, after, expected);
+    this.ws.db
+      .prepare('UPDATE development_log SET answer = ?, answered_at = ? WHERE idea_id = ? AND question = ?')
+      .run(text.trim(), new Date().toISOString(), idea.id, question.question);
+    this.ws.syncSlugs([slug]);
+    return { questions: readQuestions(outcome.conflict ? before : after), added: [], path: outcome.path, conflict: outcome.conflict };
+  }
+}
