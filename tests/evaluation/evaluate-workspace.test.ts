@@ -67,6 +67,16 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     expect(new Set(disputed.document.auditTrail.conflicts.filter((c) => c.round === newRounds[0]?.round).map((c) => c.criterion))).toEqual(new Set(['problem-severity']));
     expect(readFileSync(join(root, first.recordPath), 'utf8')).toBe(recordBefore);
     expect(board()?.evaluationId).toBe(disputed.document.evaluationId);
+
+    // Agents ranked by the arbiter's rulings in the current evaluation: every ruling counted once
+    // on each side, the superseded evaluation left out.
+    const ratings = service.personaRatings();
+    const rulings = disputed.document.auditTrail.conflicts.filter((c) => c.ruling);
+    const sum = (role: string, key: 'exchanges' | 'wins' | 'losses' | 'draws') => ratings.filter((r) => r.role === role).reduce((n, r) => n + r[key], 0);
+    expect([sum('red-team', 'exchanges'), sum('evaluator', 'exchanges')]).toEqual([rulings.length, rulings.length]);
+    expect(sum('red-team', 'wins')).toBe(rulings.filter((c) => c.ruling?.winner === 'RED_TEAM').length);
+    expect(sum('red-team', 'wins')).toBe(sum('evaluator', 'losses'));
+    expect(ratings.map((r) => r.winRate)).toEqual([...ratings.map((r) => r.winRate)].sort((a, b) => b - a));
   });
 
   it('refuses a dispute whose reason is shorter than 50 characters, and keeps a hand-edited synthesis.md', async () => {

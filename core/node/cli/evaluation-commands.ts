@@ -187,13 +187,23 @@ export const evaluationCommands: Command[] = [
     spec: {
       name: 'leaderboard',
       summary: 'Ideas ranked by overall score, with category scores, confidence, red-team survival, stage and staleness.',
-      usage: 'leaderboard --workspace DIR [--json]',
+      usage: 'leaderboard --workspace DIR [--personas] [--json]',
       positionals: [],
-      options: { workspace, json },
+      options: {
+        workspace,
+        personas: { type: 'boolean', description: 'rank the agents instead: red-team personas and evaluators by arbiter rulings' },
+        json,
+      },
     },
     run(args, io) {
       const ws = open(args);
       try {
+        if (args.options.personas) {
+          const ratings = new EvaluationService(ws).personaRatings();
+          if (args.options.json) io.out(JSON.stringify({ personas: ratings }, null, 2));
+          else io.out(ratings.map((r, i) => `${String(i + 1).padStart(3)}. ${r.winRate.toFixed(2)}  ${r.id.padEnd(24)} ${r.role.padEnd(9)} ${r.wins}W ${r.draws}D ${r.losses}L`).join('\n') || 'no rulings yet');
+          return 0;
+        }
         const rows = new EvaluationService(ws).leaderboard();
         if (args.options.json) io.out(JSON.stringify({ ideas: rows }, null, 2));
         else {

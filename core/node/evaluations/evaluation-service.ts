@@ -25,6 +25,17 @@ import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta 
 import { UserError, type Workspace } from '../workspace/workspace';
 import { developmentProgress } from './information';
 
+export interface PersonaRating {
+  id: string;
+  role: 'red-team' | 'evaluator';
+  exchanges: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** (wins + draws / 2) / exchanges. */
+  winRate: number;
+}
+
 /** The most a single evaluation may spend unless told otherwise (USD). */
 export const DEFAULT_EVALUATION_BUDGET = 3;
 
@@ -174,6 +185,52 @@ export class EvaluationService {
 
   leaderboard(): LeaderboardRow[] {
     return leaderboard(this.ws.db);
+  }
+
+  /**
+   * Agents ranked by what the arbiter decided: red-team personas by the challenges they won, the
+   * evaluators (by category) by the challenges they defended. Counted over each idea's current
+   * evaluation only, read from its record, so a superseded evaluation is never counted twice.
+   */
+  personaRatings(): PersonaRating[] {
+    const rows = this.ws.db.prepare('SELECT slug, evaluation_id FROM ideas WHERE evaluation_id IS NOT NULL').all() as {
+      slug: string;
+      evaluation_id: string;
+    }[];
+    const tally = new Map<string, PersonaRating>();
+    const entry = (id: string, role: PersonaRating['role']) => {
+      const known = tally.get(id);
+      if (known) return known;
+      const fresh: PersonaRating = { id, role, exchanges: 0, wins: 0, draws: 0, losses: 0, winRate: 0 };
+      tally.set(id, fresh);
+      return fresh;
+    };
+    for (const row of rows) {
+      const path = join(this.ws.root, ideaFile(row.slug, `evaluations/${row.evaluation_id}.json`));
+      if (!existsSync(path)) continue;
+      const doc = finalSynthesisDocumentSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      if (!doc.success) continue;
+      for (const c of doc.data.auditTrail.conflicts) {
+        if (!c.ruling) continue;
+        const red = entry(c.persona, 'red-team');
+        const blue = entry(`evaluator-${c.category}`, 'evaluator');
+        red.exchanges++;
+        blue.exchanges++;
+        if (c.ruling.winner === 'DRAW') {
+          red.draws++;
+          blue.draws++;
+        } else if (c.ruling.winner === 'RED_TEAM') {
+          red.wins++;
+          blue.losses++;
+        } else {
+          blue.wins++;
+          red.losses++;
+        }
+      }
+    }
+    return [...tally.values()]
+      .map((t) => ({ ...t, winRate: t.exchanges ? Math.round(((t.wins + t.draws / 2) / t.exchanges) * 10_000) / 10_000 : 0 }))
+      .sort((a, b) => b.winRate - a.winRate || b.exchanges - a.exchanges || (a.id < b.id ? -1 : 1));
   }
 
   private keep(slug: string, document: FinalSynthesisDocument, inputsLog: string, costUsd: number): EvaluationRun {
