@@ -16,6 +16,11 @@ describe('setFrontmatterField', () => {
     expect(setFrontmatterField('# Just text\n', 'stage', 'SPARK')).toBe('---\nstage: SPARK\n---\n# Just text\n');
   });
 
+  it('replaces a value written over several lines', () => {
+    const text = '---\ntags:\n  - a\n  - b\nrelationships:\n- target: x\n  type: related\nstage: SPARK\n---\n';
+    expect(setFrontmatterField(setFrontmatterField(text, 'tags', '[c]'), 'relationships', '[]')).toBe('---\ntags: [c]\nrelationships: []\nstage: SPARK\n---\n');
+  });
+
   it('does not touch a nested key of the same name', () => {
     const text = '---\nmeta:\n  stage: inner\nstage: SPARK\n---\n';
     expect(setFrontmatterField(text, 'stage', 'TEST')).toBe('---\nmeta:\n  stage: inner\nstage: TEST\n---\n');

@@ -14,6 +14,11 @@ export function setFrontmatterField(text: string, key: string, value: string): s
     // Keep a trailing comment on the line (`stage: SPARK  # first draft`).
     const comment = /\s+#.*$/.exec((lines[at] as string).replace(pattern, ''))?.[0] ?? '';
     lines[at] = `${key}: ${value}${comment}`;
+    // A value written over several lines (a block list or map) goes with it: the lines that follow,
+    // indented or starting a list item, belong to this key.
+    let end = at + 1;
+    while (end < lines.length && /^(\s+\S|-\s|-$)/.test(lines[end] as string)) end++;
+    lines.splice(at + 1, end - at - 1);
   } else lines.push(`${key}: ${value}`);
   return `---${newline}${lines.join(newline)}${match[2]}---${match[3]}${text.slice(match[0].length)}`;
 }

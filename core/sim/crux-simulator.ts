@@ -5,6 +5,7 @@ import { keywords } from '../crux/keywords';
 import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import { pick, rngFor } from './prng';
+import { type ClassificationBrief, simulateClassification } from '../classification/classify';
 import { type DevelopmentBrief, simulateQuestions } from '../development/request';
 import type { EvaluationBrief } from '../evaluation/live/requests';
 import { simulateAnswer } from '../evaluation/simulator';
@@ -205,7 +206,9 @@ export function createSimulatedLlm(seed: number): Llm {
       let answer: unknown;
       if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
       else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);
-      else if ((request.brief as Partial<DevelopmentBrief> | undefined)?.kind === 'development') {
+      else if ((request.brief as Partial<ClassificationBrief> | undefined)?.kind === 'classification') {
+        answer = simulateClassification(request.brief as ClassificationBrief);
+      } else if ((request.brief as Partial<DevelopmentBrief> | undefined)?.kind === 'development') {
         answer = simulateQuestions(request.brief as DevelopmentBrief);
       } else if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
         answer = (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runEvaluationReplay } from '../../core/evaluation';
 import { appRoot } from '../../core/node/app-root';
+import { ClassificationService } from '../../core/node/evaluations/classification-service';
 import { DevelopmentService } from '../../core/node/evaluations/development-service';
 import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
 import { developmentProgress } from '../../core/node/evaluations/information';
@@ -104,6 +105,29 @@ describe('the development agent', () => {
     const run = await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
     expect(run.document.information).toEqual({ asked: before.asked + 6, answered: before.answered + 1 });
     expect(ws.db.prepare('SELECT count(*) AS n FROM development_log WHERE answer IS NOT NULL').get()).toEqual({ n: 1 });
+  });
+});
+
+describe('the classification agent', () => {
+  it('writes type, tags and new relationships into the frontmatter, keeping the researcher\'s own', async () => {
+    cpSync(join(appRoot(), 'ideas', 'dataset-diff-tool'), join(root, 'ideas', 'dataset-diff-tool'), { recursive: true });
+    const readmePath = join(root, 'ideas', IDEA, 'README.md');
+    // The researcher's tags as a block list, and a link of their own.
+    const original = readFileSync(readmePath, 'utf8');
+    const edited = original
+      .replace(/^tags: .*$/m, 'tags:\n  - ai\n  - my-own-tag')
+      .replace(/^relationships: .*$/m, 'relationships:\n  - target: dataset-diff-tool\n    type: inspired_by\n    strength: 0.3\n    reason: "Mine."');
+    writeFileSync(readmePath, edited);
+    ws.sync();
+    const result = await new ClassificationService(ws).classify(IDEA, { provider: 'simulated' });
+    const idea = listIdeas(ws.db).find((i) => i.slug === IDEA);
+    expect(ws.errors()).toEqual([]);
+    expect(idea?.tags.slice(0, 2)).toEqual(['ai', 'my-own-tag']);
+    expect(result.freeTags).toContain('my-own-tag');
+    expect(result.classification.relationships[0]).toEqual({ target: 'dataset-diff-tool', type: 'inspired_by', strength: 0.3, reason: 'Mine.' });
+    const after = readFileSync(readmePath, 'utf8');
+    // Only the frontmatter lines it owns changed: the body is byte for byte the researcher's.
+    expect(after.slice(after.indexOf('\n---\n'))).toBe(edited.slice(edited.indexOf('\n---\n')));
   });
 });
 

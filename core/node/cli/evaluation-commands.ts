@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
 import { PROVIDERS, type ProviderName } from '../debates/providers';
+import { ClassificationService } from '../evaluations/classification-service';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
@@ -174,6 +175,43 @@ export const evaluationCommands: Command[] = [
               ...result.questions.map((q) => `${String(q.number).padStart(2)}. ${q.answer === null ? '[ ]' : '[x]'} ${q.question}${q.gap ? `  (${q.gap})` : ''}${result.added.includes(q.number) ? '  ← new' : ''}`),
               `${answered} of ${result.questions.length} answered. Answer with: npm run cli -- develop ${slug} --answer N "text"`,
               ...(result.conflict ? [`development.md changed while this ran; yours is kept and the app's version is ${result.path}`] : []),
+            ].join('\n'),
+          );
+        }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'classify',
+      summary: "Set an idea's type, tags and relationships to other ideas (written into its README's frontmatter).",
+      usage: 'classify SLUG --workspace DIR [--provider P] [--json]',
+      positionals: ['SLUG'],
+      options: {
+        workspace,
+        provider: { type: 'string', value: 'NAME', description: 'simulated (default), anthropic or openai' },
+        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        json,
+      },
+    },
+    async run(args, io) {
+      const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
+      if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      const ws = open(args);
+      try {
+        const result = await new ClassificationService(ws).classify(args.positionals[0] as string, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });
+        if (args.options.json) io.out(JSON.stringify(result, null, 2));
+        else {
+          const c = result.classification;
+          io.out(
+            [
+              `type: ${c.type}`,
+              `tags: ${c.tags.join(', ')}${result.freeTags.length ? ` (free: ${result.freeTags.join(', ')})` : ''}`,
+              ...c.relationships.map((r) => `${r.type} → ${r.target} (${r.strength}): ${r.reason}`),
+              result.conflict ? `The README changed meanwhile; yours is kept and the classified version is ${result.path}` : `Written to ${result.path}`,
             ].join('\n'),
           );
         }
