@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
 import { PROVIDERS, type ProviderName } from '../debates/providers';
 import { ClassificationService } from '../evaluations/classification-service';
+import { EXPORT_FORMATS, type ExportFormat, exportDocument } from '../export/export-document';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
@@ -215,6 +216,41 @@ export const evaluationCommands: Command[] = [
             ].join('\n'),
           );
         }
+        return 0;
+      } finally {
+        ws.close();
+      }
+    },
+  },
+  {
+    spec: {
+      name: 'export',
+      summary: "Export an idea's synthesis (or a debate's transcript with --debate ID) as Markdown, self-contained HTML or PDF.",
+      usage: 'export (SLUG | --debate ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
+      positionals: ['SLUG?'],
+      options: {
+        workspace,
+        debate: { type: 'string', value: 'ID', description: 'export this debate transcript instead of a synthesis' },
+        format: { type: 'string', value: 'FORMAT', description: 'md, html (inline CSS, nothing fetched) or pdf (printed by headless Chromium)' },
+        out: { type: 'string', value: 'FILE', description: 'where to write it (never overwritten)' },
+        json,
+      },
+    },
+    async run(args, io) {
+      const format = args.options.format as string | undefined;
+      if (!format || !EXPORT_FORMATS.includes(format as ExportFormat)) throw new UserError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      const out = args.options.out as string | undefined;
+      if (!out) throw new UserError('export: where to? (--out FILE)');
+      const ws = open(args);
+      try {
+        const result = await exportDocument(
+          ws,
+          { ...(args.positionals[0] ? { slug: args.positionals[0] } : {}), ...(args.options.debate ? { debate: args.options.debate as string } : {}) },
+          format as ExportFormat,
+          resolve(out),
+        );
+        if (args.options.json) io.out(JSON.stringify(result, null, 2));
+        else io.out(`Wrote ${result.path} (${result.bytes} bytes)`);
         return 0;
       } finally {
         ws.close();

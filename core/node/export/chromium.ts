@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A Chromium or Chrome on this machine: $CRUCIBLE_CHROMIUM, else the usual install paths. */
+export function findChromium(): string | null {
+  const candidates = [
+    process.env.CRUCIBLE_CHROMIUM,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ];
+  return candidates.find((p): p is string => !!p && existsSync(p)) ?? null;
+}
+
+/** Flags for a quiet, offline headless browser with a throwaway profile. */
+export const HEADLESS_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Prints a self-contained HTML page to PDF with headless Chromium (A4, backgrounds on). */
+export async function printPdf(html: string, outPath: string): Promise<void> {
+  const executablePath = findChromium();
+  if (!executablePath) {
+    throw new Error('PDF export needs Chromium or Chrome: install it (e.g. apt-get install chromium) or set CRUCIBLE_CHROMIUM to its path');
+  }
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'crucible-print-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath, args: HEADLESS_ARGS, headless: true, offline: true });
+  try {
+    const page = await context.newPage();
+    await page.setContent(html, { waitUntil: 'load' });
+    await page.pdf({ path: outPath, format: 'A4', printBackground: true, preferCSSPageSize: true });
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}

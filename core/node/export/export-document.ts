@@ -1,0 +1,55 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { htmlDocument } from '../../export/markdown-html';
+import { ideaFile } from '../../idea/layout';
+import { DebateService } from '../debates/debate-service';
+import { parseMarkdown } from '../markdown';
+import { UserError, type Workspace } from '../workspace/workspace';
+import { printPdf } from './chromium';
+
+export const EXPORT_FORMATS = ['md', 'html', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * Exports an idea's synthesis, or a debate's transcript, as Markdown, self-contained HTML (inline
+ * CSS, nothing fetched) or PDF printed from that HTML. It never overwrites a file at `out`.
+ */
+export async function exportDocument(
+  ws: Workspace,
+  source: { slug?: string; debate?: string },
+  format: ExportFormat,
+  out: string,
+): Promise<{ path: string; bytes: number }> {
+  if (existsSync(out)) throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
+  if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
+  let rel: string;
+  if (source.debate) rel = new DebateService(ws).logPathOf(source.debate).replace(/\.jsonl$/, '.md');
+  else if (source.slug) {
+    rel = ideaFile(source.slug, 'synthesis.md');
+    if (!existsSync(join(ws.root, rel))) throw new UserError(`"${source.slug}" has no synthesis yet (run: npm run cli -- evaluate ${source.slug})`);
+  } else throw new UserError('export: name an idea (its synthesis) or --debate ID (its transcript)');
+  const abs = join(ws.root, rel);
+  if (!existsSync(abs)) throw new UserError(`${rel} does not exist yet`);
+  const markdown = readFileSync(abs, 'utf8');
+  if (format === 'md') {
+    writeFileSync(out, markdown, { flag: 'wx' });
+    return { path: out, bytes: Buffer.byteLength(markdown) };
+  }
+  const { body, data } = parseMarkdown(markdown);
+  const title = /^#\s+(.+)$/m.exec(body)?.[1] ?? rel;
+  const meta = [
+    data.kind === 'synthesis' ? `Evaluation ${String(data.evaluationId)} · locked by ${String(data.lockReason)} · ${String(data.completedAt)}` : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
+    `exported by Crucible from ${rel}`,
+  ].join(' · ');
+  const html = htmlDocument(title, body, meta);
+  if (format === 'html') {
+    writeFileSync(out, html, { flag: 'wx' });
+    return { path: out, bytes: Buffer.byteLength(html) };
+  }
+  try {
+    await printPdf(html, out);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+  return { path: out, bytes: readFileSync(out).length };
+}
