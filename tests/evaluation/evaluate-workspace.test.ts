@@ -1,4 +1,5 @@
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,13 +12,13 @@ import { developmentProgress } from '../../core/node/evaluations/information';
 import { listIdeas } from '../../core/node/sqlite/index-sql';
 import { loadTaxonomy } from '../../core/node/taxonomy-loader';
 import { Workspace } from '../../core/node/workspace/workspace';
-import type { Provider } from '../../core/node/debates/providers';
+import { type Provider, providerFor } from '../../core/node/debates/providers';
 import { createAnthropicLlm } from '../../core/node/llm/anthropic';
 import { loadModelsConfig } from '../../core/node/llm/prices-loader';
 import { FakeAnthropic } from '../fakes/fake-anthropic';
 import { simulatorResponder } from '../fakes/simulator-responder';
 import { cli } from '../helpers/run-cli';
-import { tempWorkspace } from '../helpers/temp-workspace';
+import { eventually, tempWorkspace } from '../helpers/temp-workspace';
 
 const IDEA = 'llm-judge-calibration';
 let root: string;
@@ -88,6 +89,49 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     const again = await service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
     expect(readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8')).toBe('my own notes on the synthesis\n');
     expect(again.conflicts).toEqual([expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`))]);
+  });
+});
+
+describe('an interrupted evaluation', () => {
+  it('resumes from its checkpoint after the process is killed, and locks where an uninterrupted one does', async () => {
+    const reference = await new EvaluationService(ws).evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 9 });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(appRoot(), 'core/node/cli/main.ts'), 'evaluate', IDEA, '--workspace', root, '--mode', 'standard', '--seed', '9'],
+      { env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '30' }, stdio: 'ignore' },
+    );
+    const folder = join(root, 'ideas', IDEA, 'evaluations');
+    const progress = await eventually(() => {
+      const name = readdirSync(folder).find((f) => f.endsWith('.progress.jsonl'));
+      return name && readFileSync(join(folder, name), 'utf8').split('\n').length > 25 ? name : null;
+    }, 'the evaluation to be under way', 20_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const id = progress.replace('.progress.jsonl', '');
+
+    const run = cli(['evaluate', '--resume', id, '--workspace', root, '--json']);
+    expect(run.stderr).toBe('');
+    const resumed = JSON.parse(run.stdout);
+    const essentials = (d: typeof reference.document) => ({ scores: d.scores, categories: d.categories, composites: d.composites, lockReason: d.lockReason, rounds: d.rounds, conflicts: d.auditTrail.conflicts });
+    expect(essentials({ ...resumed, composites: { ...resumed.composites } })).toEqual(essentials(reference.document));
+    expect(resumed.evaluationId).toBe(id);
+    expect(readdirSync(folder).some((f) => f.endsWith('.progress.jsonl'))).toBe(false);
+    expect(readdirSync(folder)).toEqual(expect.arrayContaining([`${id}.json`, `${id}.jsonl`]));
+  });
+});
+
+describe('hard limits', () => {
+  it('locks with TIMEOUT when the time limit passes mid-evaluation', async () => {
+    const slow = (): Provider => {
+      const simulated = providerFor('simulated', root, 1);
+      return {
+        ...simulated,
+        llm: { provider: 'simulated', call: async (request) => (await new Promise((r) => setTimeout(r, 40)), simulated.llm.call(request)) },
+      };
+    };
+    const run = await new EvaluationService(ws, slow).evaluate(IDEA, { mode: 'deep', provider: 'simulated', timeLimitMs: 600 });
+    expect(run.document.lockReason).toBe('TIMEOUT');
+    expect(run.document.rounds).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -19,6 +19,12 @@ export interface LiveDriveOptions {
   onCall?: (call: LlmCallRecord, ask: EvaluationAsk) => void;
   /** Every input as it is applied (the caller logs it: the checkpoint to resume from). */
   onInput?: (input: EvaluationInput) => void;
+  /** Money already spent on this evaluation before this run (a resumed one). */
+  spentBefore?: number;
+  /** Milliseconds left for the evaluation; when they run out it locks with TIMEOUT. */
+  timeLeftMs?: number;
+  /** Milliseconds since some fixed point (the time limit's clock). */
+  clockMs?: () => number;
 }
 
 export interface LiveDrive extends Drive {
@@ -38,7 +44,9 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
   const inputs: EvaluationInput[] = [];
   const events: EvaluationEvent[] = [];
   const calls: LlmCallRecord[] = [];
-  let spent = 0;
+  let spent = options.spentBefore ?? 0;
+  const clock = options.clockMs ?? (() => Date.now());
+  const deadline = options.timeLeftMs === undefined ? Number.POSITIVE_INFINITY : clock() + options.timeLeftMs;
   const feed = (input: EvaluationInput) => {
     inputs.push(input);
     events.push(...advance(state, input).events);
@@ -47,6 +55,10 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
   while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
     if (state.phase === 'PENDING') {
       feed({ kind: 'start', at: options.now() });
+      continue;
+    }
+    if (clock() >= deadline) {
+      feed({ kind: 'timeout', at: options.now() });
       continue;
     }
     const asks = [...state.awaiting];

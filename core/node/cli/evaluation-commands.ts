@@ -33,7 +33,7 @@ export const evaluationCommands: Command[] = [
     spec: {
       name: 'evaluate',
       summary: 'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
-      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider simulated] | --replay FILE) [--json]',
+      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--baseline] | --resume ID --workspace DIR | --replay FILE) [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
@@ -41,6 +41,7 @@ export const evaluationCommands: Command[] = [
         provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free; default), anthropic or openai (local server)' },
         seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
         replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
+        resume: { type: 'string', value: 'ID', description: 'continue an interrupted evaluation from its checkpoint' },
         baseline: { type: 'boolean', description: 'also score the idea in a single pass (no red team) and show what the debate changed, and both costs' },
         json,
       },
@@ -63,8 +64,19 @@ export const evaluationCommands: Command[] = [
         }
         return 0;
       }
+      const resumeId = args.options.resume as string | undefined;
+      if (resumeId !== undefined) {
+        const ws = open(args);
+        try {
+          const run = await new EvaluationService(ws).resume(resumeId);
+          io.out(args.options.json ? JSON.stringify(run.document, null, 2) : `Resumed and locked ${run.document.evaluationId} (${run.document.lockReason}): overall ${run.document.composites.overallScore.toFixed(2)}`);
+          return 0;
+        } finally {
+          ws.close();
+        }
+      }
       const slug = args.positionals[0];
-      if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE)');
+      if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE, or --resume ID)');
       const mode = ((args.options.mode as string | undefined) ?? 'standard') as Mode;
       if (!MODES.includes(mode)) throw new UserError(`--mode must be one of ${MODES.join(', ')}`);
       const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   buildDocument,
   createEvaluation,
+  resumeEvaluation,
   type EvaluationState,
   type FinalSynthesisDocument,
   finalSynthesisDocumentSchema,
@@ -24,6 +25,7 @@ import { ulid } from '../ids';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { developmentProgress } from './information';
+import { findProgress, ProgressLog, progressPath, readProgress } from './progress-log';
 
 export interface PersonaRating {
   id: string;
@@ -113,8 +115,21 @@ export class EvaluationService {
   }
 
   /** Drives an evaluation state to its lock on the chosen provider (the simulator by default). */
-  private async drive(slug: string, state: EvaluationState, options: { provider: ProviderName; seed?: number; budgetUsd?: number; concurrency?: number }) {
+  private async drive(
+    slug: string,
+    state: EvaluationState,
+    options: {
+      provider: ProviderName;
+      seed?: number;
+      budgetUsd?: number;
+      concurrency?: number;
+      spentBefore?: number;
+      progress?: ProgressLog;
+      timeLimitMs?: number;
+    },
+  ) {
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
+    const progress = options.progress;
     const drive = await driveLive(state, {
       llm: provider.llm,
       prompts: this.prompts(slug),
@@ -122,6 +137,9 @@ export class EvaluationService {
       now: () => new Date().toISOString(),
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
       estimateUsd: provider.estimate,
+      ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
+      ...(options.timeLimitMs !== undefined ? { timeLeftMs: options.timeLimitMs } : {}),
+      ...(progress ? { onInput: (input) => progress.input(input), onCall: (call) => progress.call(call.costUsd) } : {}),
     });
     if (drive.state.phase === 'FAILED') throw new UserError(`the evaluation failed: ${drive.state.failure ?? 'unknown reason'}`);
     return { drive, provider };
@@ -129,7 +147,7 @@ export class EvaluationService {
 
   async evaluate(
     slug: string,
-    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean },
+    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean; timeLimitMs?: number },
   ): Promise<EvaluationRun> {
     const idea = this.idea(slug);
     const previous = this.current(slug);
@@ -142,11 +160,25 @@ export class EvaluationService {
       startedAt: new Date().toISOString(),
       supersedes: previous?.evaluationId ?? null,
     };
-    const { drive, provider } = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), options);
-    const script = scriptFromInputs(
-      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider: options.provider },
-      drive.inputs,
-    );
+    const seed = options.seed ?? 1;
+    const budgetUsd = options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET;
+    const progress = new ProgressLog(progressPath(this.ws.root, slug, setup.evaluationId), {
+      type: 'run',
+      slug,
+      setup,
+      provider: options.provider,
+      seed,
+      budgetUsd,
+    });
+    let outcome: Awaited<ReturnType<EvaluationService['drive']>>;
+    try {
+      outcome = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), { ...options, seed, budgetUsd, progress });
+    } catch (error) {
+      progress.close();
+      throw error;
+    }
+    const { drive, provider } = outcome;
+    const script = this.script(setup, options.provider, drive.inputs);
     const document = buildDocument(drive.state);
     let baseline: BaselineComparison | undefined;
     if (options.baseline) {
@@ -157,7 +189,46 @@ export class EvaluationService {
       });
       baseline = compareWithBaseline(document, { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) }, drive.costUsd);
     }
-    return { ...this.keep(slug, document, script, drive.costUsd), ...(baseline ? { baseline } : {}) };
+    const kept = this.keep(slug, document, script, drive.costUsd);
+    progress.finish();
+    return { ...kept, ...(baseline ? { baseline } : {}) };
+  }
+
+  private script(setup: { idea: { id: string; title: string }; mode: Mode; contentHash: string; information?: { asked: number; answered: number }; evaluationId: string; startedAt?: string }, provider: string, inputs: readonly EvaluationInput[]): string {
+    return scriptFromInputs(
+      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider },
+      inputs,
+    );
+  }
+
+  /**
+   * Continues an evaluation that was interrupted (the process killed, the machine off) from its
+   * checkpoint: the inputs so far rebuild the state, the money spent so far counts against the budget.
+   */
+  async resume(id: string): Promise<EvaluationRun> {
+    const path = findProgress(this.ws.root, id);
+    if (!path) throw new UserError(`no interrupted evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
+    const { header, inputs, spentUsd } = readProgress(path);
+    const initial = createEvaluation(header.setup, this.ws.taxonomy);
+    const { state } = resumeEvaluation(initial, inputs);
+    const progress = new ProgressLog(path);
+    let outcome: Awaited<ReturnType<EvaluationService['drive']>>;
+    try {
+      outcome = await this.drive(header.slug, state, {
+        provider: header.provider as ProviderName,
+        seed: header.seed,
+        budgetUsd: header.budgetUsd,
+        spentBefore: spentUsd,
+        progress,
+      });
+    } catch (error) {
+      progress.close();
+      throw error;
+    }
+    const { drive } = outcome;
+    const kept = this.keep(header.slug, buildDocument(drive.state), this.script(header.setup, header.provider, [...inputs, ...drive.inputs]), drive.costUsd);
+    progress.finish();
+    return kept;
   }
 
   /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */

@@ -1,0 +1,88 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { EvaluationInput } from '../../evaluation/inputs';
+import type { EvaluationSetup } from '../../evaluation/state';
+
+/**
+ * The checkpoint of a running evaluation: `ideas/<slug>/evaluations/<id>.progress.jsonl`, a header
+ * line, then every input and every call's cost, each flushed to disk as it happens. A killed
+ * evaluation resumes from it (`evaluate --resume ID`) where it stopped, with the money already
+ * spent; a finished one removes it (its record and script take over).
+ */
+export interface ProgressHeader {
+  type: 'run';
+  slug: string;
+  setup: EvaluationSetup & { startedAt: string };
+  provider: string;
+  seed: number;
+  budgetUsd: number;
+}
+
+export class ProgressLog {
+  private fd: number;
+
+  constructor(
+    private readonly abs: string,
+    header?: ProgressHeader,
+  ) {
+    mkdirSync(dirname(abs), { recursive: true });
+    this.fd = openSync(abs, header ? 'wx' : 'a');
+    if (header) this.write(header);
+  }
+
+  private write(record: object): void {
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    fsyncSync(this.fd);
+  }
+
+  input(input: EvaluationInput): void {
+    this.write({ type: 'input', input });
+  }
+
+  call(costUsd: number): void {
+    this.write({ type: 'call', costUsd });
+  }
+
+  /** The evaluation is kept: the checkpoint is no longer needed. */
+  finish(): void {
+    closeSync(this.fd);
+    rmSync(this.abs, { force: true });
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export function progressPath(root: string, slug: string, id: string): string {
+  return join(root, 'ideas', slug, 'evaluations', `${id}.progress.jsonl`);
+}
+
+/** Finds the checkpoint of evaluation `id` in any idea folder. */
+export function findProgress(root: string, id: string): string | null {
+  let slugs: string[] = [];
+  try {
+    slugs = readdirSync(join(root, 'ideas'));
+  } catch {
+    return null;
+  }
+  for (const slug of slugs) {
+    const path = progressPath(root, slug, id);
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
+/** Reads a checkpoint; a last line cut short by a kill is left out. */
+export function readProgress(abs: string): { header: ProgressHeader; inputs: EvaluationInput[]; spentUsd: number } {
+  const text = readFileSync(abs, 'utf8');
+  const lines = text.split('\n').slice(0, -1).filter((l) => l.trim() !== '');
+  const records = lines.map((l) => JSON.parse(l) as { type: string; input?: EvaluationInput; costUsd?: number });
+  const header = records[0] as unknown as ProgressHeader;
+  if (header?.type !== 'run') throw new Error(`${abs} is not an evaluation checkpoint`);
+  return {
+    header,
+    inputs: records.filter((r) => r.type === 'input').map((r) => r.input as EvaluationInput),
+    spentUsd: records.reduce((sum, r) => sum + (r.type === 'call' ? (r.costUsd ?? 0) : 0), 0),
+  };
+}
