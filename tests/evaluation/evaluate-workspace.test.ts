@@ -135,6 +135,29 @@ describe('hard limits', () => {
   });
 });
 
+describe('a failed evaluation', () => {
+  it('fails visibly when the model keeps failing, and --resume retries it from the start (FAILED → PENDING)', async () => {
+    let broken = true;
+    const flaky = (): Provider => {
+      const simulated = providerFor('simulated', root, 1);
+      return {
+        ...simulated,
+        llm: {
+          provider: 'simulated',
+          call: (request) => (broken && (request.brief as { ask?: { role?: string } }).ask?.role === 'redteam' ? Promise.reject(new Error('upstream is down')) : simulated.llm.call(request)),
+        },
+      };
+    };
+    const service = new EvaluationService(ws, flaky);
+    await expect(service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' })).rejects.toThrow(/the evaluation failed: redteam failed: upstream is down/);
+    const folder = join(root, 'ideas', IDEA, 'evaluations');
+    const id = (readdirSync(folder).find((f) => f.endsWith('.progress.jsonl')) as string).replace('.progress.jsonl', '');
+    broken = false;
+    const retried = await service.resume(id);
+    expect(retried.document).toMatchObject({ evaluationId: id, locked: true, lockReason: 'MAX_ROUNDS' });
+  });
+});
+
 describe('the development agent', () => {
   it('asks about the gaps, records answers in development.md, and the evaluation counts them', async () => {
     const before = developmentProgress(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8'));

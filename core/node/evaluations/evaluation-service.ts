@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  advance,
   buildDocument,
   createEvaluation,
   resumeEvaluation,
@@ -207,11 +208,18 @@ export class EvaluationService {
    */
   async resume(id: string): Promise<EvaluationRun> {
     const path = findProgress(this.ws.root, id);
-    if (!path) throw new UserError(`no interrupted evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
+    if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
     const { header, inputs, spentUsd } = readProgress(path);
     const initial = createEvaluation(header.setup, this.ws.taxonomy);
     const { state } = resumeEvaluation(initial, inputs);
     const progress = new ProgressLog(path);
+    if (state.phase === 'FAILED') {
+      // A failed evaluation is retried from the start (FAILED → PENDING), its failure kept in the log.
+      const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
+      advance(state, retry);
+      progress.input(retry);
+      inputs.push(retry);
+    }
     let outcome: Awaited<ReturnType<EvaluationService['drive']>>;
     try {
       outcome = await this.drive(header.slug, state, {
