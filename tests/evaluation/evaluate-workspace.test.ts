@@ -126,7 +126,13 @@ describe('hard limits', () => {
       const simulated = providerFor('simulated', root, 1);
       return {
         ...simulated,
-        llm: { provider: 'simulated', call: async (request) => (await new Promise((r) => setTimeout(r, 40)), simulated.llm.call(request)) },
+        llm: {
+          provider: 'simulated',
+          call: async (request) => {
+            await new Promise((r) => setTimeout(r, 40));
+            return simulated.llm.call(request);
+          },
+        },
       };
     };
     const run = await new EvaluationService(ws, slow).evaluate(IDEA, { mode: 'deep', provider: 'simulated', timeLimitMs: 600 });

@@ -121,7 +121,7 @@ export function nextTurn(state: CruxState, thread: ThreadState, options: Schedul
     if (owed) return { thread: thread.id, agent: owed.agent, ask: owed.ask, attempt: 0 };
   }
 
-  const agent = pickByAttention(state, thread, pool, accepted, options.interests);
+  const agent = pickByAttention(thread, pool, accepted, options.interests);
   const ask = askFor(state, thread, agent, entries) ?? fallbackAsk(thread.status as Stage);
   return { thread: thread.id, agent, ask, attempt: 0 };
 }
@@ -203,7 +203,6 @@ function steelmanTargets(state: CruxState, thread: ThreadState, agent: string, f
 }
 
 function pickByAttention(
-  state: CruxState,
   thread: ThreadState,
   pool: readonly string[],
   accepted: readonly TranscriptEntry[],

@@ -64,7 +64,7 @@ export class DebateJournal {
     const text = readFileSync(abs, 'utf8');
     const { records, tornTail } = parseDebateLog(text);
     const first = records[0];
-    if (!first || first.type !== 'debate_created') throw new Error(`${relPath}: not a debate log`);
+    if (first?.type !== 'debate_created') throw new Error(`${relPath}: not a debate log`);
     const journal = new DebateJournal(root, relPath, first.header, db, records, onAppend);
     if (tornTail) {
       // Cut the half-written line so the next append starts on a line of its own.
