@@ -1,21 +1,13 @@
 import type { DebateRun } from '../debates/debate-service';
 import { DebateService } from '../debates/debate-service';
-import { PROVIDERS, type ProviderName } from '../debates/providers';
-import { Workspace, UserError } from '../workspace/workspace';
-import type { ParsedArgs } from './args';
+import { UserError } from '../workspace/workspace';
+import { jsonOption, openWorkspace, providerOf, providerOption, seedOption, workspaceOption } from './common';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
-import { resolve } from 'node:path';
 
-const json = { type: 'boolean' as const, description: 'print machine-readable JSON on stdout' };
-const workspace = { type: 'string' as const, value: 'DIR', description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)' };
-
-function open(args: ParsedArgs): Workspace {
-  const dir = resolve((args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd());
-  const ws = Workspace.open(dir);
-  ws.sync();
-  return ws;
-}
+const json = jsonOption;
+const workspace = workspaceOption;
+const open = openWorkspace;
 
 function positiveNumber(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -55,8 +47,8 @@ export const debateCommands: Command[] = [
         idea: { type: 'string', value: 'SLUG', description: 'debate this idea (its title and summary are the topic)' },
         topic: { type: 'string', value: 'T', description: 'debate a free-standing topic' },
         agents: { type: 'string', value: 'a,b,…', description: '2 to 12 debater personas (see resources/personas)' },
-        provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free), anthropic or openai (local server)' },
-        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        provider: providerOption,
+        seed: seedOption,
         budget: { type: 'string', value: 'USD', description: 'stop cleanly before spending more than this (default 2)' },
         'max-messages': { type: 'string', value: 'N', description: 'stop after this many accepted messages (default 200)' },
         concurrency: { type: 'string', value: 'N', description: 'model calls in flight at once (default 4)' },
@@ -64,8 +56,7 @@ export const debateCommands: Command[] = [
       },
     },
     async run(args, io) {
-      const provider = (args.options.provider as string | undefined) ?? 'simulated';
-      if (!PROVIDERS.includes(provider as ProviderName)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      const provider = providerOf(args);
       const agents = ((args.options.agents as string | undefined) ?? '').split(',').map((a) => a.trim()).filter(Boolean);
       const ws = open(args);
       try {
@@ -79,7 +70,7 @@ export const debateCommands: Command[] = [
           ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
           ...(args.options.topic ? { topic: args.options.topic as string } : {}),
           agents,
-          provider: provider as ProviderName,
+          provider,
           ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
           limits: {
             ...(budget !== undefined ? { budgetUsd: budget } : {}),

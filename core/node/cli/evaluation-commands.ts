@@ -1,32 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
-import { PROVIDERS, type ProviderName } from '../debates/providers';
 import { ClassificationService } from '../evaluations/classification-service';
 import { EXPORT_FORMATS, type ExportFormat, exportDocument } from '../export/export-document';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
-import { UserError, Workspace } from '../workspace/workspace';
-import type { ParsedArgs } from './args';
+import { UserError } from '../workspace/workspace';
+import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
 import { ScriptFileError } from './crux-commands';
 import type { Command } from './workspace-commands';
 
-const json = { type: 'boolean' as const, description: 'print machine-readable JSON on stdout' };
-const workspace = { type: 'string' as const, value: 'DIR', description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)' };
-
-function open(args: ParsedArgs): Workspace {
-  const ws = Workspace.open(resolve((args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd()));
-  ws.sync();
-  return ws;
-}
-
-function seedOf(args: ParsedArgs): number | undefined {
-  if (args.options.seed === undefined) return undefined;
-  const n = Number(args.options.seed);
-  if (!Number.isInteger(n) || n < 0) throw new UserError(`--seed must be a whole number, not "${String(args.options.seed)}"`);
-  return n;
-}
+const json = jsonOption;
+const workspace = workspaceOption;
+const open = openWorkspace;
 
 export const evaluationCommands: Command[] = [
   {
@@ -38,8 +25,8 @@ export const evaluationCommands: Command[] = [
       options: {
         workspace,
         mode: { type: 'string', value: 'MODE', description: 'quick (1 round, 2 red-teamers), standard (3, 3; default) or deep (5, 6)' },
-        provider: { type: 'string', value: 'NAME', description: 'simulated (offline, free; default), anthropic or openai (local server)' },
-        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        provider: providerOption,
+        seed: seedOption,
         replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
         resume: { type: 'string', value: 'ID', description: 'continue an interrupted evaluation from its checkpoint' },
         baseline: { type: 'boolean', description: 'also score the idea in a single pass (no red team) and show what the debate changed, and both costs' },
@@ -79,8 +66,7 @@ export const evaluationCommands: Command[] = [
       if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE, or --resume ID)');
       const mode = ((args.options.mode as string | undefined) ?? 'standard') as Mode;
       if (!MODES.includes(mode)) throw new UserError(`--mode must be one of ${MODES.join(', ')}`);
-      const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
-      if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      const provider = providerOf(args);
       const ws = open(args);
       try {
         const run = await new EvaluationService(ws).evaluate(slug, {
@@ -126,7 +112,7 @@ export const evaluationCommands: Command[] = [
         workspace,
         criterion: { type: 'string', value: 'ID', description: 'the criterion id (see taxonomy/evaluation-criteria.md)' },
         reason: { type: 'string', value: 'TEXT', description: 'why the score is wrong (at least 50 characters)' },
-        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        seed: seedOption,
         json,
       },
     },
@@ -158,8 +144,8 @@ export const evaluationCommands: Command[] = [
       options: {
         workspace,
         answer: { type: 'string', value: 'N', description: 'record the answer to question N (the text follows the number)' },
-        provider: { type: 'string', value: 'NAME', description: 'simulated (default), anthropic or openai' },
-        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        provider: providerOption,
+        seed: seedOption,
         json,
       },
     },
@@ -176,8 +162,7 @@ export const evaluationCommands: Command[] = [
           result = service.answer(slug, n, text);
         } else {
           if (text !== undefined) throw new UserError(`develop: unexpected "${text}" (to answer a question: --answer N "text")`);
-          const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
-          if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+          const provider = providerOf(args);
           result = await service.develop(slug, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });
         }
         if (args.options.json) io.out(JSON.stringify(result, null, 2));
@@ -205,14 +190,13 @@ export const evaluationCommands: Command[] = [
       positionals: ['SLUG'],
       options: {
         workspace,
-        provider: { type: 'string', value: 'NAME', description: 'simulated (default), anthropic or openai' },
-        seed: { type: 'string', value: 'N', description: 'seed of the simulator (default 1)' },
+        provider: providerOption,
+        seed: seedOption,
         json,
       },
     },
     async run(args, io) {
-      const provider = ((args.options.provider as string | undefined) ?? 'simulated') as ProviderName;
-      if (!PROVIDERS.includes(provider)) throw new UserError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      const provider = providerOf(args);
       const ws = open(args);
       try {
         const result = await new ClassificationService(ws).classify(args.positionals[0] as string, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });

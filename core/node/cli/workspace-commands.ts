@@ -5,7 +5,8 @@ import { appRoot } from '../app-root';
 import type { SyncReport } from '../workspace/sync-pass';
 import { WorkspaceWatcher } from '../workspace/watcher';
 import { UserError, Workspace } from '../workspace/workspace';
-import type { CommandSpec, OptionSpec, ParsedArgs } from './args';
+import type { CommandSpec, ParsedArgs } from './args';
+import { jsonOption, workspaceDir, workspaceOption } from './common';
 import type { CliIo } from './io';
 
 export interface Command {
@@ -13,17 +14,7 @@ export interface Command {
   run(args: ParsedArgs, io: CliIo): Promise<number | undefined> | number | undefined;
 }
 
-const json: OptionSpec = { type: 'boolean', description: 'print machine-readable JSON on stdout' };
-const workspaceOption: OptionSpec = {
-  type: 'string',
-  value: 'DIR',
-  description: 'the workspace folder (default: $CRUCIBLE_WORKSPACE, else the current folder)',
-};
-
-function workspaceDir(args: ParsedArgs): string {
-  const chosen = (args.options.workspace as string | undefined) ?? process.env.CRUCIBLE_WORKSPACE ?? process.cwd();
-  return resolve(chosen);
-}
+const json = jsonOption;
 
 /** Opens the workspace and reconciles it with the folder, so every command sees the folder as it is. */
 function openSynced(args: ParsedArgs): { ws: Workspace; report: SyncReport } {
