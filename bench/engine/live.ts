@@ -1,14 +1,13 @@
-import type { CruxEngineDeps, CruxOutcome, PersonaPrompt } from '../../core/engine/crux-engine';
+import type { CruxEngineDeps, CruxOutcome, } from '../../core/engine/crux-engine';
 import { CruxEngine } from '../../core/engine/crux-engine';
-import type { AgentSpec, DebateHeader, DebateRecord } from '../../core/engine/debate-record';
+import type { DebateHeader, DebateRecord } from '../../core/engine/debate-record';
 import { estimateCallCost, modelFor, type ModelsConfig } from '../../core/llm/prices';
 import { DebateJournal } from '../../core/node/debates/journal';
-import { DEFAULT_LIMITS } from '../../core/node/debates/debate-service';
+import { agentFrom, DEFAULT_LIMITS, promptOf } from '../../core/node/debates/debate-service';
 import { ANTHROPIC_PROVIDER, createAnthropicLlm } from '../../core/node/llm/anthropic';
 import { loadModelsConfig } from '../../core/node/llm/prices-loader';
 import { findPersonas, loadPersonas } from '../../core/node/personas/load-personas';
 import type { DebaterPersona, Persona } from '../../core/personas/persona';
-import { topClaimFor } from '../../core/personas/persona';
 import type { LlmRequest } from '../../core/ports/llm';
 import { FakeAnthropic, type FakeRequest } from '../../tests/fakes/fake-anthropic';
 import { simulatorResponder } from '../../tests/fakes/simulator-responder';
@@ -45,22 +44,6 @@ export interface LiveRun {
   agents: Persona[];
 }
 
-function agentSpec(persona: DebaterPersona, topic: string): AgentSpec {
-  return {
-    id: persona.id,
-    name: persona.name,
-    persona: persona.id,
-    topClaim: { statement: topClaimFor(persona, topic), side: persona.side ?? 'UNCERTAIN', confidence: 0.7 },
-    defaultHorizon: persona.defaultHorizon,
-    interests: persona.interests,
-    tier: persona.tier,
-  };
-}
-
-function promptOf(persona: Persona): PersonaPrompt {
-  return { systemPrompt: persona.systemPrompt, tier: persona.tier, interests: persona.interests };
-}
-
 /** The worst case of a call, as providers.ts estimates it for the anthropic provider. */
 function worstCase(config: ModelsConfig): (request: LlmRequest<unknown>) => number {
   return (request) =>
@@ -83,7 +66,7 @@ function header(options: LiveOptions, agents: DebaterPersona[]): DebateHeader {
     protocol: 'crux',
     topic: options.topic,
     ideaSlug: null,
-    agents: agents.map((p) => agentSpec(p, options.topic)),
+    agents: agents.map((p) => agentFrom(p, options.topic)),
     config: options.config,
     provider: ANTHROPIC_PROVIDER,
     seed: options.seed,

@@ -54,7 +54,7 @@ export interface DebateRun {
 }
 
 /** The agent an engine debates with, built from a debater persona and the topic. */
-function agentFrom(persona: DebaterPersona, topic: string): AgentSpec {
+export function agentFrom(persona: DebaterPersona, topic: string): AgentSpec {
   return {
     id: persona.id,
     name: persona.name,
@@ -66,7 +66,7 @@ function agentFrom(persona: DebaterPersona, topic: string): AgentSpec {
   };
 }
 
-function promptOf(persona: Persona): PersonaPrompt {
+export function promptOf(persona: Persona): PersonaPrompt {
   return { systemPrompt: persona.systemPrompt, tier: persona.tier, interests: persona.interests };
 }
 
