@@ -17,6 +17,9 @@ import {
   workspaceProblemSchema,
 } from './contract/entities';
 import { PERSONA_ROLES } from './personas/persona';
+import { debateViewChannels, debateViewPushEvents } from './contract/debate-view-channels';
+import { evaluationChannels, evaluationPushEvents } from './contract/evaluation-channels';
+import { settingsChannels, settingsPushEvents } from './contract/settings-channels';
 
 /**
  * The one contract between the UI and the main side, whatever carries it (Electron IPC, the HTTP
@@ -35,6 +38,9 @@ import { PERSONA_ROLES } from './personas/persona';
 export * from './contract/crux';
 export * from './contract/entities';
 export * from './contract/errors';
+export * from './contract/debate-view-channels';
+export * from './contract/evaluation-channels';
+export * from './contract/settings-channels';
 
 /** The largest file browser mode accepts as an upload, before base64 (24 MiB). */
 export const MAX_UPLOAD_BYTES = 24 * 1024 * 1024;
@@ -176,6 +182,11 @@ export const channels = {
   'debates:resume': { input: debateId, output: debateIdOut },
   /** Stops a debate for good; its result is what it reached. */
   'debates:cancel': { input: debateId, output: debateIdOut },
+
+  // ---- the rest, one file per area (core/contract/*-channels.ts)
+  ...debateViewChannels,
+  ...evaluationChannels,
+  ...settingsChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -210,6 +221,9 @@ export const pushEvents = {
   }),
   /** A debate started, paused, resumed or stopped (`reason` says why it stopped, when it did). */
   'debate:status': z.strictObject({ debateId: z.string(), status: debateStatusSchema, reason: z.string().nullable() }),
+  ...debateViewPushEvents,
+  ...evaluationPushEvents,
+  ...settingsPushEvents,
 } as const;
 
 export type PushEvents = typeof pushEvents;

@@ -16,7 +16,12 @@ import type { ProviderName } from '../debates/providers';
 import { loadPersonas } from '../personas/load-personas';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
+import type { AppContext } from './app-context';
+import { debateViewHandlers } from './debate-view-handlers';
+import { evaluationHandlers } from './evaluation-handlers';
 import { type Handlers, type Implementations, wrapHandler } from './handler';
+import type { KeyStore } from './key-store';
+import { settingsHandlers } from './settings-handlers';
 import { LiveDebates } from './live-debates';
 import { PushEmitter } from './push-emitter';
 import { withUploadedFile } from './uploads';
@@ -42,6 +47,8 @@ export interface AppOptions {
   shutdownTimeoutMs?: number;
   /** How often a live debate's logged status is looked at (default 100 ms). */
   statusPollMs?: number;
+  /** Where API keys are kept (the desktop shell passes the OS keychain; default: the environment only). */
+  keyStore?: KeyStore;
   /** Called when a pushed event breaks the contract (a bug; by default only logged). Tests fail on it. */
   onContractBug?: (error: Error) => void;
 }
@@ -112,7 +119,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (closed) throw new ContractError('user_error', 'the workspace is closed');
   };
 
+  const ctx: AppContext = { ws, service, debates, emitter, log, options, open };
+  const debateView = debateViewHandlers(ctx);
+  const evaluation = evaluationHandlers(ctx);
+  const settings = settingsHandlers(ctx);
+  const areas = [debateView, evaluation, settings];
+
   const impl: Implementations = {
+    ...debateView.impl,
+    ...evaluation.impl,
+    ...settings.impl,
     'ideas:list': (filter) => {
       open();
       return { ideas: ws.list(filter).map(ideaSummary) };
@@ -287,6 +303,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       // 3. Pause running debates and let them log the pause (every record is already on disk; this
       //    makes the next start resume them cleanly rather than mid-round).
       await debates.close(options.shutdownTimeoutMs ?? 5000);
+      //    The other areas (running evaluations …) checkpoint the same way.
+      for (const area of areas) await area.close?.();
       // 4. Close the index (a pending _index.md is written first). Listeners go last, so the
       //    final pushes above still reach the hosts.
       ws.close();

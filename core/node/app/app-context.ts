@@ -1,0 +1,31 @@
+import type { Channel } from '../../contract';
+import type { Log } from '../../ports/log';
+import type { DebateService } from '../debates/debate-service';
+import type { Workspace } from '../workspace/workspace';
+import type { AppOptions } from './create-app';
+import type { Implementations } from './handler';
+import type { LiveDebates } from './live-debates';
+import type { PushEmitter } from './push-emitter';
+
+/**
+ * What the handlers of one area of the contract are built from: the open workspace and the
+ * services createApp composed. `open()` throws once the app is closing.
+ */
+export interface AppContext {
+  readonly ws: Workspace;
+  readonly service: DebateService;
+  readonly debates: LiveDebates;
+  readonly emitter: PushEmitter;
+  readonly log: Log;
+  readonly options: AppOptions;
+  open(): void;
+}
+
+/**
+ * The handlers of one area (`evaluations:*`, `settings:*` …) and what closing them takes (running
+ * evaluations checkpointed, …); createApp closes areas after the watcher and before the index.
+ */
+export interface AreaHandlers<K extends Channel> {
+  impl: Pick<Implementations, K>;
+  close?: () => Promise<void>;
+}

@@ -1,0 +1,104 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useHost } from './api/client';
+import { usePush } from './api/hooks';
+import type { Command } from './commands';
+import { Palette } from './palette';
+import { href, navigate, useRoute } from './router';
+import { useTheme } from './theme';
+import { VIEWS, viewFor } from './views/registry';
+
+/**
+ * The window: a left rail of views, the current view, the command palette (Ctrl/Cmd-K) and the
+ * theme. Alt+1…0 jump to the rail's views.
+ */
+export function App() {
+  const route = useRoute();
+  const host = useHost();
+  const [theme, setTheme] = useTheme();
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [lastSync, setLastSync] = useState<string | null>(null);
+  usePush('sync:changed', (report) => {
+    if (report.added + report.changed + report.removed > 0) setLastSync(new Date().toLocaleTimeString());
+  });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setPaletteOpen((open) => !open);
+      } else if (e.altKey && !e.ctrlKey && !e.metaKey) {
+        const view = VIEWS.find((v) => v.key === e.key);
+        if (view) {
+          e.preventDefault();
+          navigate(href(view.route));
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const themeCommand = useMemo<Command[]>(
+    () => [
+      {
+        id: 'action:theme',
+        title: theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme',
+        group: 'Action',
+        keywords: 'theme dark light colours',
+        run: () => setTheme(theme === 'dark' ? 'light' : 'dark'),
+      },
+    ],
+    [theme, setTheme],
+  );
+
+  const view = viewFor(route.view);
+  const View = view.component;
+  const current = view.rail ? view.route : null;
+
+  return (
+    <div className="app">
+      <nav className="rail" aria-label="Views">
+        <div className="brand">Crucible</div>
+        {VIEWS.filter((v) => v.rail).map((v) => (
+          <a
+            key={v.route}
+            href={href(v.route)}
+            className={v.route === current ? 'active' : ''}
+            aria-current={v.route === current ? 'page' : undefined}
+            title={v.key ? `${v.title} (Alt+${v.key})` : v.title}
+          >
+            {v.title}
+          </a>
+        ))}
+        <div className="rail-foot">
+          <button
+            type="button"
+            className="link"
+            onClick={() => setPaletteOpen(true)}
+            title="Command palette (Ctrl/Cmd-K)"
+          >
+            Commands ⌘K
+          </button>
+          <button
+            type="button"
+            className="link"
+            onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+            aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+          >
+            {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          </button>
+          <span className="muted small">{host.kind === 'browser' ? 'Browser mode' : 'Desktop'}</span>
+          {lastSync && (
+            <span className="muted small" aria-live="polite">
+              Folder synced {lastSync}
+            </span>
+          )}
+        </div>
+      </nav>
+      <main className="main" id="main">
+        <View key={`${route.view}/${route.params.join('/')}`} route={route} />
+      </main>
+      {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} extra={themeCommand} />}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+// Stylesheets are imported for their side effect; the bundler puts them in the page.
+declare module '*.css';

@@ -1,0 +1,12 @@
+import type { Route } from '../../router';
+
+/** Placeholder until this view is built. */
+export function MatrixView({ route }: { route: Route }) {
+  void route;
+  return (
+    <section className="view">
+      <h1>Matrix</h1>
+      <p>Not built yet.</p>
+    </section>
+  );
+}

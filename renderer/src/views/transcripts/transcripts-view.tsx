@@ -1,0 +1,12 @@
+import type { Route } from '../../router';
+
+/** Placeholder until this view is built. */
+export function TranscriptsView({ route }: { route: Route }) {
+  void route;
+  return (
+    <section className="view">
+      <h1>Transcripts</h1>
+      <p>Not built yet.</p>
+    </section>
+  );
+}
