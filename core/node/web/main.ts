@@ -8,6 +8,7 @@ import { appRoot } from '../app-root';
 import { ArgError, type CommandSpec, formatHelp, parseArgs } from '../cli/args';
 import { type CliIo, processIo } from '../cli/io';
 import { UserError } from '../workspace/workspace';
+import { ensureRendererBuilt } from './build-renderer';
 import { startWebServer } from './server';
 
 export const webSpec: CommandSpec = {
@@ -52,8 +53,12 @@ export async function runWeb(argv: readonly string[], io: CliIo = processIo): Pr
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port > 65535)
       throw new UserError(`--port must be a port number (0-65535), not "${portText}"`);
-    const staticDir = resolve((options.static as string | undefined) ?? join(appRoot(), 'out', 'renderer'));
     const log = stderrLog(io);
+    const staticOption = options.static as string | undefined;
+    // From source, the page is built first (and rebuilt when its sources changed); a folder given
+    // with --static is served as it is.
+    if (staticOption === undefined) await ensureRendererBuilt(appRoot(), (line) => io.err(line));
+    const staticDir = resolve(staticOption ?? join(appRoot(), 'out', 'renderer'));
 
     const app = await createApp({ workspaceRoot: workspace, log });
     let server: Awaited<ReturnType<typeof startWebServer>>;

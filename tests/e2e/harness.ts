@@ -1,0 +1,98 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type App, type AppOptions, createApp } from '../../core/node/app/create-app';
+import { HEADLESS_ARGS, findChromium } from '../../core/node/export/chromium';
+import { ensureRendererBuilt } from '../../core/node/web/build-renderer';
+import { type WebServer, startWebServer } from '../../core/node/web/server';
+
+/** The repository root (the app's own data and the renderer's sources). */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+/** Where the end-to-end tests save their screenshots (the README shows them). */
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+/** The browser the end-to-end tests drive, or null (then they are skipped, loudly). */
+export const chromiumPath = findChromium();
+
+if (!chromiumPath) {
+  if (process.env.CRUCIBLE_REQUIRE_BROWSER) {
+    // CI installs Debian's Chromium and sets this: there, a missing browser is a failure.
+    throw new Error('CRUCIBLE_REQUIRE_BROWSER is set but no Chromium or Chrome was found (set CRUCIBLE_CHROMIUM)');
+  }
+  console.warn(
+    '\n*** No Chromium or Chrome found: the end-to-end browser tests are SKIPPED. Install one (apt-get install chromium) or set CRUCIBLE_CHROMIUM. ***\n',
+  );
+}
+
+/** A new workspace copied from the sample ideas (`init` gives the same), in a temp folder. */
+export function sampleWorkspace(): { root: string; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'crucible-e2e-'));
+  cpSync(join(ROOT, 'ideas'), join(root, 'ideas'), { recursive: true });
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface Session {
+  app: App;
+  server: WebServer;
+  browser: Browser | BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far (a test ends by expecting none). */
+  problems: string[];
+  /** Saves a PNG of the page as docs/screenshots/<name>.png. */
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app for `workspace` served in browser mode in this process, and a fresh headless Chromium
+ * (throwaway profile) on its address with the token. Builds the renderer first when stale.
+ */
+export async function openSession(
+  workspace: string,
+  options: { appOptions?: Partial<AppOptions>; viewport?: { width: number; height: number } } = {},
+): Promise<Session> {
+  if (!chromiumPath) throw new Error('no browser: the caller should have skipped');
+  await ensureRendererBuilt(ROOT);
+  const app = await createApp({
+    workspaceRoot: workspace,
+    onContractBug: (error) => {
+      throw error;
+    },
+    ...options.appOptions,
+  });
+  const server = await startWebServer({ app, port: 0, staticDir: join(ROOT, 'out', 'renderer') });
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'crucible-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    args: HEADLESS_ARGS,
+    headless: true,
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    acceptDownloads: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(server.url);
+  return {
+    app,
+    server,
+    browser: context,
+    page,
+    problems,
+    async screenshot(name) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+    },
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+      await server.close();
+      await app.close();
+    },
+  };
+}
