@@ -1,7 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { IdeaListRow } from '../sqlite/index-sql';
-import { appRoot } from '../app-root';
+import { initWorkspace } from '../workspace/init-workspace';
 import type { SyncReport } from '../workspace/sync-pass';
 import { WorkspaceWatcher } from '../workspace/watcher';
 import { UserError, Workspace } from '../workspace/workspace';
@@ -73,25 +72,12 @@ export const workspaceCommands: Command[] = [
       options: { json },
     },
     run(args, io) {
-      const dir = resolve(args.positionals[0] as string);
-      if (existsSync(join(dir, 'ideas')) && readdirSync(join(dir, 'ideas')).length > 0) {
-        throw new UserError(`${dir} already holds ideas; init never overwrites a workspace`);
-      }
-      mkdirSync(join(dir, 'ideas'), { recursive: true });
-      mkdirSync(join(dir, 'personas'), { recursive: true });
-      const samples = join(appRoot(), 'ideas');
-      for (const entry of readdirSync(samples, { withFileTypes: true })) {
-        if (!entry.isDirectory() || entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
-        cpSync(join(samples, entry.name), join(dir, 'ideas', entry.name), { recursive: true, errorOnExist: true, force: false });
-      }
-      const ws = Workspace.open(dir);
-      try {
-        const report = ws.sync();
-        if (args.options.json) printJson(io, { workspace: dir, ...syncJson(report) });
-        else io.out(`Created a workspace at ${dir} with ${report.ideas} sample ideas.\nNext: npm run cli -- list --workspace ${dir}`);
-      } finally {
-        ws.close();
-      }
+      const { dir, report } = initWorkspace(args.positionals[0] as string);
+      if (args.options.json) printJson(io, { workspace: dir, ...syncJson(report) });
+      else
+        io.out(
+          `Created a workspace at ${dir} with ${report.ideas} sample ideas.\nNext: npm run cli -- list --workspace ${dir}`,
+        );
       return 0;
     },
   },
@@ -138,7 +124,9 @@ export const workspaceCommands: Command[] = [
             ...r.slugs.changed.map((s) => `~${s}`),
             ...r.slugs.removed.map((s) => `-${s}`),
           ];
-          io.out(`${new Date().toISOString()} ${kind}: ${what.join(' ') || 'no change'} (${r.ideas} ideas, ${r.errors.length} errors)`);
+          io.out(
+            `${new Date().toISOString()} ${kind}: ${what.join(' ') || 'no change'} (${r.ideas} ideas, ${r.errors.length} errors)`,
+          );
         }
       };
       print('reconciled', report);
@@ -161,7 +149,8 @@ export const workspaceCommands: Command[] = [
     spec: {
       name: 'capture',
       summary: 'Create an idea from a title and text, or from a markdown/text (or any) file.',
-      usage: 'capture --workspace DIR (--title T [--text X] | --file F) [--type TYPE] [--stage STAGE] [--tags a,b] [--json]',
+      usage:
+        'capture --workspace DIR (--title T [--text X] | --file F) [--type TYPE] [--stage STAGE] [--tags a,b] [--json]',
       positionals: [],
       options: {
         workspace: workspaceOption,
@@ -179,7 +168,8 @@ export const workspaceCommands: Command[] = [
       if ((title === undefined) === (file === undefined)) {
         throw new UserError('capture: give either --title (with optional --text) or --file');
       }
-      if (file !== undefined && text !== undefined) throw new UserError('capture: --text goes with --title, not --file');
+      if (file !== undefined && text !== undefined)
+        throw new UserError('capture: --text goes with --title, not --file');
       return withWorkspace(args, (ws) => {
         const result =
           file !== undefined
@@ -189,9 +179,22 @@ export const workspaceCommands: Command[] = [
                 ...(text !== undefined ? { text } : {}),
                 ...(type ? { type } : {}),
                 ...(stage ? { stage } : {}),
-                ...(tags ? { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+                ...(tags
+                  ? {
+                      tags: tags
+                        .split(',')
+                        .map((t) => t.trim())
+                        .filter(Boolean),
+                    }
+                  : {}),
               });
-        if (args.options.json) printJson(io, { slug: result.slug, path: result.path, conflict: result.conflict, idea: result.idea && listJson(result.idea) });
+        if (args.options.json)
+          printJson(io, {
+            slug: result.slug,
+            path: result.path,
+            conflict: result.conflict,
+            idea: result.idea && listJson(result.idea),
+          });
         else io.out(`Captured "${result.idea?.title ?? result.slug}" as ${result.path}`);
         return 0;
       });
@@ -281,7 +284,12 @@ export const workspaceCommands: Command[] = [
             'files:',
             ...idea.files.map((f) => `  ${f.path} (${f.kind}, ${f.size} bytes)`),
             ...(idea.relationships.length
-              ? ['relationships:', ...idea.relationships.map((r) => `  ${r.source} —${r.type}→ ${r.target}${r.reason ? `: ${r.reason}` : ''}`)]
+              ? [
+                  'relationships:',
+                  ...idea.relationships.map(
+                    (r) => `  ${r.source} —${r.type}→ ${r.target}${r.reason ? `: ${r.reason}` : ''}`,
+                  ),
+                ]
               : []),
             ...describeErrors(idea.errors),
             '',
@@ -306,7 +314,12 @@ export const workspaceCommands: Command[] = [
       return withWorkspace(args, (ws) => {
         const hits = ws.search(args.positionals[0] as string);
         if (args.options.json) printJson(io, { hits });
-        else io.out(hits.length ? hits.map((h) => `${pad(h.slug, 32)} ${h.title}\n    ${h.snippet.replace(/\s+/g, ' ')}`).join('\n') : 'no match');
+        else
+          io.out(
+            hits.length
+              ? hits.map((h) => `${pad(h.slug, 32)} ${h.title}\n    ${h.snippet.replace(/\s+/g, ' ')}`).join('\n')
+              : 'no match',
+          );
         return 0;
       });
     },
@@ -324,7 +337,9 @@ export const workspaceCommands: Command[] = [
         const result = ws.setStage(args.positionals[0] as string, args.positionals[1] as string);
         if (args.options.json) printJson(io, { ...result, idea: result.idea && listJson(result.idea) });
         else if (result.conflict) {
-          io.out(`The README changed on disk while it was being updated; your version is kept and the app's is in ${result.path}`);
+          io.out(
+            `The README changed on disk while it was being updated; your version is kept and the app's is in ${result.path}`,
+          );
         } else io.out(`${result.idea?.slug} is now ${result.idea?.stage}`);
         return 0;
       });
@@ -342,7 +357,8 @@ export const workspaceCommands: Command[] = [
       return withWorkspace(args, (ws) => {
         const result = ws.regenerateIndex();
         if (args.options.json) printJson(io, result);
-        else if (result.conflict) io.out(`_index.md was edited by hand; kept it and wrote the new one to ${result.path}`);
+        else if (result.conflict)
+          io.out(`_index.md was edited by hand; kept it and wrote the new one to ${result.path}`);
         else io.out(result.written ? `Wrote ${result.path}` : `${result.path} is up to date`);
         return 0;
       });
