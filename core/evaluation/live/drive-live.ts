@@ -25,11 +25,22 @@ export interface LiveDriveOptions {
   timeLeftMs?: number;
   /** Milliseconds since some fixed point (the time limit's clock). */
   clockMs?: () => number;
+  /**
+   * Asked before each batch of calls (a host that runs evaluations in the background): `stop` ends
+   * the drive where it stands, unlocked, its inputs so far being the checkpoint to resume from;
+   * `approve` feeds `user_approved` (the researcher accepts the scores as they stand) when the phase
+   * allows it. Awaited, so a host can also give the event loop a turn here.
+   */
+  control?: () => DriveControl | Promise<DriveControl>;
 }
+
+export type DriveControl = 'stop' | 'approve' | null;
 
 export interface LiveDrive extends Drive {
   calls: LlmCallRecord[];
   costUsd: number;
+  /** `control` asked to stop: the state is neither locked nor failed. */
+  stopped: boolean;
 }
 
 /**
@@ -52,9 +63,19 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     events.push(...advance(state, input).events);
     options.onInput?.(input);
   };
+  let stopped = false;
   while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
     if (state.phase === 'PENDING') {
       feed({ kind: 'start', at: options.now() });
+      continue;
+    }
+    const control = options.control ? await options.control() : null;
+    if (control === 'stop') {
+      stopped = true;
+      break;
+    }
+    if (control === 'approve' && (state.phase === 'DEBATING' || state.phase === 'SYNTHESIZING')) {
+      feed({ kind: 'user_approved', at: options.now() });
       continue;
     }
     if (clock() >= deadline) {
@@ -101,5 +122,5 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     if (budget) feed({ kind: 'budget_exhausted', at: options.now() });
     else if (failure) feed({ kind: 'fail', reason: failure, at: options.now() });
   }
-  return { state, inputs, events, calls, costUsd: spent };
+  return { state, inputs, events, calls, costUsd: spent, stopped };
 }

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  advance,
   buildDocument,
   createEvaluation,
+  driveEvaluation,
+  MODE_SETTINGS,
   resumeEvaluation,
+  simulateAnswer,
   type EvaluationState,
   type FinalSynthesisDocument,
   finalSynthesisDocumentSchema,
@@ -12,8 +14,8 @@ import {
   reopen,
 } from '../../evaluation';
 import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
-import { driveLive } from '../../evaluation/live/drive-live';
-import type { EvaluationPrompts } from '../../evaluation/live/requests';
+import { type DriveControl, driveLive, type LiveDrive } from '../../evaluation/live/drive-live';
+import { type EvaluationPrompts, requestFor } from '../../evaluation/live/requests';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
@@ -26,7 +28,7 @@ import { ulid } from '../ids';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { developmentProgress } from './information';
-import { findProgress, ProgressLog, progressPath, readProgress } from './progress-log';
+import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
 
 export interface PersonaRating {
   id: string;
@@ -52,6 +54,61 @@ export interface EvaluationRun {
   /** synthesis.md, evaluation.md, redteam.md: the readable documents (or their conflict copies). */
   written: string[];
   conflicts: string[];
+}
+
+/** What a host follows a run by, and how it stops one (all optional). */
+export interface RunHooks {
+  /** Every input as it is applied, after it is checkpointed. */
+  onInput?: (input: EvaluationInput) => void;
+  /** Every model call's cost, as it is paid. */
+  onCall?: (costUsd: number) => void;
+  /** Asked before each batch of calls: stop here (resumable), or approve the scores as they stand. */
+  control?: () => DriveControl | Promise<DriveControl>;
+  /** Written into the checkpoint when the run stops (default `cancelled`). */
+  stopReason?: () => StopReason;
+}
+
+export type RunOutcome =
+  | { kind: 'locked'; run: EvaluationRun }
+  | { kind: 'stopped'; costUsd: number }
+  | { kind: 'failed'; reason: string; costUsd: number };
+
+/** An evaluation ready to run: its id and starting state known, its checkpoint created. */
+export interface PreparedRun {
+  id: string;
+  slug: string;
+  kind: 'evaluate' | 'dispute';
+  header: ProgressHeader;
+  /** The state the inputs fold over (a fresh evaluation, or the reopening of a locked one). */
+  initial: EvaluationState;
+  /** Inputs already applied before this run (a resumed checkpoint's). */
+  inputs: EvaluationInput[];
+  /** Money spent on it before this run (USD). */
+  spentBefore: number;
+  /** Drives it until it locks, fails or `control` stops it; only once. */
+  run(hooks?: RunHooks): Promise<RunOutcome>;
+}
+
+export interface EvaluationEstimate {
+  calls: number;
+  /** Likely cost with the idea's text read from the prompt cache (USD). */
+  usd: number;
+  /** Every call at its worst case (USD): what the budget check counts. */
+  worstUsd: number;
+  rounds: number;
+  personas: string[];
+  basis: string;
+}
+
+/** Inputs that answer an agent's ask (rather than start, limits or the researcher's controls). */
+export function isAnswer(input: EvaluationInput): boolean {
+  return ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative'].includes(input.kind);
+}
+
+function lockedOrThrow(outcome: RunOutcome): EvaluationRun {
+  if (outcome.kind === 'locked') return outcome.run;
+  if (outcome.kind === 'failed') throw new UserError(`the evaluation failed: ${outcome.reason}`);
+  throw new UserError('the evaluation was stopped before it locked (resume it with evaluate --resume ID)');
 }
 
 /**
@@ -115,7 +172,7 @@ export class EvaluationService {
     };
   }
 
-  /** Drives an evaluation state to its lock on the chosen provider (the simulator by default). */
+  /** Drives an evaluation state on the chosen provider until it locks, fails or is told to stop. */
   private async drive(
     slug: string,
     state: EvaluationState,
@@ -127,10 +184,12 @@ export class EvaluationService {
       spentBefore?: number;
       progress?: ProgressLog;
       timeLimitMs?: number;
+      hooks?: RunHooks;
     },
-  ) {
+  ): Promise<{ drive: LiveDrive; provider: Provider }> {
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const progress = options.progress;
+    const hooks = options.hooks ?? {};
     const drive = await driveLive(state, {
       llm: provider.llm,
       prompts: this.prompts(slug),
@@ -140,16 +199,27 @@ export class EvaluationService {
       estimateUsd: provider.estimate,
       ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
       ...(options.timeLimitMs !== undefined ? { timeLeftMs: options.timeLimitMs } : {}),
-      ...(progress ? { onInput: (input) => progress.input(input), onCall: (call) => progress.call(call.costUsd) } : {}),
+      ...(hooks.control ? { control: hooks.control } : {}),
+      onInput: (input) => {
+        progress?.input(input);
+        hooks.onInput?.(input);
+      },
+      onCall: (call) => {
+        progress?.call(call.costUsd);
+        hooks.onCall?.(call.costUsd);
+      },
     });
-    if (drive.state.phase === 'FAILED') throw new UserError(`the evaluation failed: ${drive.state.failure ?? 'unknown reason'}`);
     return { drive, provider };
   }
 
-  async evaluate(
+  /**
+   * A new evaluation of an idea, ready to run: its id, setup and checkpoint exist; `run` drives it.
+   * Mistakes in what was asked (no such idea) throw here, before anything runs.
+   */
+  prepareEvaluation(
     slug: string,
-    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean; timeLimitMs?: number },
-  ): Promise<EvaluationRun> {
+    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; timeLimitMs?: number },
+  ): PreparedRun {
     const idea = this.idea(slug);
     const previous = this.current(slug);
     const setup = {
@@ -161,43 +231,182 @@ export class EvaluationService {
       startedAt: new Date().toISOString(),
       supersedes: previous?.evaluationId ?? null,
     };
-    const seed = options.seed ?? 1;
-    const budgetUsd = options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET;
-    const progress = new ProgressLog(progressPath(this.ws.root, slug, setup.evaluationId), {
+    // The provider is made once here so that a missing key is reported before anything is created.
+    this.providers(options.provider, this.ws.root, options.seed ?? 1);
+    const header: ProgressHeader = {
       type: 'run',
-      slug,
+      slug: idea.slug,
       setup,
       provider: options.provider,
-      seed,
-      budgetUsd,
-    });
-    let outcome: Awaited<ReturnType<EvaluationService['drive']>>;
-    try {
-      outcome = await this.drive(slug, createEvaluation(setup, this.ws.taxonomy), { ...options, seed, budgetUsd, progress });
-    } catch (error) {
-      progress.close();
-      throw error;
-    }
-    const { drive, provider } = outcome;
-    const script = this.script(setup, options.provider, drive.inputs);
-    const document = buildDocument(drive.state);
-    let baseline: BaselineComparison | undefined;
-    if (options.baseline) {
-      const single = await singlePass(createEvaluation({ ...setup, evaluationId: `${setup.evaluationId}-baseline` }, this.ws.taxonomy), {
-        llm: provider.llm,
-        prompts: this.prompts(slug),
-        now: () => new Date().toISOString(),
-      });
-      baseline = compareWithBaseline(document, { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) }, drive.costUsd);
-    }
-    const kept = this.keep(slug, document, script, drive.costUsd);
-    progress.finish();
-    return { ...kept, ...(baseline ? { baseline } : {}) };
+      seed: options.seed ?? 1,
+      budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+    };
+    const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header);
+    return this.prepared(header, createEvaluation(setup, this.ws.taxonomy), [], 0, progress, options.timeLimitMs);
   }
 
-  private script(setup: { idea: { id: string; title: string }; mode: Mode; contentHash: string; information?: { asked: number; answered: number }; evaluationId: string; startedAt?: string }, provider: string, inputs: readonly EvaluationInput[]): string {
+  /**
+   * An evaluation that was interrupted (cancelled, the app closed, the process killed) or failed,
+   * ready to continue from its checkpoint: the inputs so far rebuild the state and the money spent so
+   * far counts against the budget; a failed one is retried from the start (FAILED → PENDING).
+   */
+  prepareResume(id: string): PreparedRun {
+    const path = findProgress(this.ws.root, id);
+    if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
+    const { header, inputs, spentUsd } = readProgress(path);
+    const initial = this.initialState(header);
+    const { state } = resumeEvaluation(initial, inputs);
+    const progress = new ProgressLog(path);
+    if (state.phase === 'FAILED') {
+      // The failure stays in the log; the retry starts over.
+      const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
+      progress.input(retry);
+      inputs.push(retry);
+    }
+    return this.prepared(header, initial, inputs, spentUsd, progress);
+  }
+
+  /**
+   * One targeted round on a disputed criterion, ready to run; the locked evaluation it reopens is
+   * left as it is. A reason under 50 characters or an unknown criterion throws here.
+   */
+  prepareDispute(
+    slug: string,
+    criterion: string,
+    reason: string,
+    options: { seed?: number; provider?: ProviderName; budgetUsd?: number } = {},
+  ): PreparedRun {
+    const locked = this.current(slug);
+    if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
+    if (!this.ws.taxonomy.criteria.some((c) => c.id === criterion)) {
+      throw new UserError(`unknown criterion "${criterion}" (one of ${this.ws.taxonomy.criteria.map((c) => c.id).join(', ')})`);
+    }
+    const provider = options.provider ?? 'simulated';
+    const header: ProgressHeader = {
+      type: 'run',
+      slug,
+      setup: {
+        evaluationId: ulid().toLowerCase(),
+        idea: { id: locked.ideaId, title: locked.ideaTitle },
+        mode: locked.mode,
+        contentHash: locked.contentHashAtEvaluation,
+        information: locked.information,
+        startedAt: new Date().toISOString(),
+        supersedes: locked.evaluationId,
+      },
+      provider,
+      seed: options.seed ?? 1,
+      budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+      reopen: { from: locked.evaluationId, criterion, reason },
+    };
+    const initial = this.initialState(header);
+    this.providers(provider, this.ws.root, header.seed);
+    const progress = new ProgressLog(progressPath(this.ws.root, slug, header.setup.evaluationId), header);
+    return this.prepared(header, initial, [], 0, progress);
+  }
+
+  /** The state a checkpoint's inputs fold over: a fresh evaluation, or the reopening of a locked one. */
+  initialState(header: ProgressHeader): EvaluationState {
+    if (!header.reopen) return createEvaluation(header.setup, this.ws.taxonomy);
+    const locked = this.record(header.slug, header.reopen.from);
+    if (!locked) throw new UserError(`the disputed evaluation ${header.reopen.from} has no record in ideas/${header.slug}/evaluations/`);
+    try {
+      return reopen(locked, { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason }, this.ws.taxonomy, {
+        evaluationId: header.setup.evaluationId,
+        startedAt: header.setup.startedAt,
+      });
+    } catch (error) {
+      throw new UserError((error as Error).message);
+    }
+  }
+
+  private prepared(
+    header: ProgressHeader,
+    initial: EvaluationState,
+    inputs: EvaluationInput[],
+    spentBefore: number,
+    progress: ProgressLog,
+    timeLimitMs?: number,
+  ): PreparedRun {
+    let started = false;
+    const run = async (hooks: RunHooks = {}): Promise<RunOutcome> => {
+      if (started) throw new Error(`evaluation ${header.setup.evaluationId} is already running`);
+      started = true;
+      const { state } = resumeEvaluation(initial, inputs);
+      let drive: LiveDrive;
+      try {
+        ({ drive } = await this.drive(header.slug, state, {
+          provider: header.provider as ProviderName,
+          seed: header.seed,
+          budgetUsd: header.budgetUsd,
+          spentBefore,
+          progress,
+          hooks,
+          ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+        }));
+      } catch (error) {
+        progress.close();
+        throw error;
+      }
+      if (drive.stopped) {
+        progress.stop(hooks.stopReason?.() ?? 'cancelled');
+        return { kind: 'stopped', costUsd: drive.costUsd };
+      }
+      if (drive.state.phase === 'FAILED') {
+        progress.close();
+        return { kind: 'failed', reason: drive.state.failure ?? 'unknown reason', costUsd: drive.costUsd };
+      }
+      const all = [...inputs, ...drive.inputs];
+      const log = header.reopen
+        ? `${[
+            { type: 'reopen', from: header.reopen.from, trigger: { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason }, provider: header.provider, costUsd: drive.costUsd },
+            ...all,
+          ]
+            .map((l: object) => JSON.stringify(l))
+            .join('\n')}\n`
+        : this.script(header.setup, header.provider, all, { costUsd: drive.costUsd, budgetUsd: header.budgetUsd, seed: header.seed });
+      const kept = this.keep(header.slug, buildDocument(drive.state), log, drive.costUsd);
+      progress.finish();
+      return { kind: 'locked', run: kept };
+    };
+    return {
+      id: header.setup.evaluationId,
+      slug: header.slug,
+      kind: header.reopen ? 'dispute' : 'evaluate',
+      header,
+      initial,
+      inputs: [...inputs],
+      spentBefore,
+      run,
+    };
+  }
+
+  async evaluate(
+    slug: string,
+    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean; timeLimitMs?: number },
+  ): Promise<EvaluationRun> {
+    const prepared = this.prepareEvaluation(slug, options);
+    const run = lockedOrThrow(await prepared.run());
+    if (!options.baseline) return run;
+    const { setup } = prepared.header;
+    const provider = this.providers(options.provider, this.ws.root, prepared.header.seed);
+    const single = await singlePass(createEvaluation({ ...setup, evaluationId: `${setup.evaluationId}-baseline` }, this.ws.taxonomy), {
+      llm: provider.llm,
+      prompts: this.prompts(slug),
+      now: () => new Date().toISOString(),
+    });
+    const baseline = compareWithBaseline(run.document, { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) }, run.costUsd);
+    return { ...run, baseline };
+  }
+
+  private script(
+    setup: { idea: { id: string; title: string }; mode: Mode; contentHash: string; information?: { asked: number; answered: number }; evaluationId: string; startedAt?: string },
+    provider: string,
+    inputs: readonly EvaluationInput[],
+    extra: { costUsd: number; budgetUsd: number; seed: number },
+  ): string {
     return scriptFromInputs(
-      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider },
+      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider, ...extra },
       inputs,
     );
   }
@@ -207,59 +416,68 @@ export class EvaluationService {
    * checkpoint: the inputs so far rebuild the state, the money spent so far counts against the budget.
    */
   async resume(id: string): Promise<EvaluationRun> {
-    const path = findProgress(this.ws.root, id);
-    if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
-    const { header, inputs, spentUsd } = readProgress(path);
-    const initial = createEvaluation(header.setup, this.ws.taxonomy);
-    const { state } = resumeEvaluation(initial, inputs);
-    const progress = new ProgressLog(path);
-    if (state.phase === 'FAILED') {
-      // A failed evaluation is retried from the start (FAILED → PENDING), its failure kept in the log.
-      const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
-      advance(state, retry);
-      progress.input(retry);
-      inputs.push(retry);
-    }
-    let outcome: Awaited<ReturnType<EvaluationService['drive']>>;
-    try {
-      outcome = await this.drive(header.slug, state, {
-        provider: header.provider as ProviderName,
-        seed: header.seed,
-        budgetUsd: header.budgetUsd,
-        spentBefore: spentUsd,
-        progress,
-      });
-    } catch (error) {
-      progress.close();
-      throw error;
-    }
-    const { drive } = outcome;
-    const kept = this.keep(header.slug, buildDocument(drive.state), this.script(header.setup, header.provider, [...inputs, ...drive.inputs]), drive.costUsd);
-    progress.finish();
-    return kept;
+    return lockedOrThrow(await this.prepareResume(id).run());
   }
 
   /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */
   async dispute(slug: string, criterion: string, reason: string, options: { seed?: number; provider?: ProviderName } = {}): Promise<EvaluationRun> {
-    const locked = this.current(slug);
-    if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
-    if (!this.ws.taxonomy.criteria.some((c) => c.id === criterion)) {
-      throw new UserError(`unknown criterion "${criterion}" (one of ${this.ws.taxonomy.criteria.map((c) => c.id).join(', ')})`);
-    }
-    let state: ReturnType<typeof reopen>;
+    return lockedOrThrow(await this.prepareDispute(slug, criterion, reason, options).run());
+  }
+
+  /** A locked evaluation's record (`ideas/<slug>/evaluations/<id>.json`), or null. */
+  record(slug: string, id: string): FinalSynthesisDocument | null {
+    const path = join(this.ws.root, ideaFile(slug, `evaluations/${id}.json`));
+    if (!existsSync(path)) return null;
+    return finalSynthesisDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  }
+
+  /**
+   * What an evaluation would likely cost before it starts: a simulated run of the same mode over
+   * this idea gives the asks a real one makes (their number and each request's size), and the
+   * provider's price table prices each (its head read from the prompt cache; the worst case beside).
+   */
+  estimate(slug: string, options: { mode: Mode; provider: ProviderName }): EvaluationEstimate {
+    const idea = this.idea(slug);
+    const provider = this.providers(options.provider, this.ws.root, 1);
+    const prompts = this.prompts(idea.slug);
+    const start = createEvaluation(
+      { evaluationId: 'estimate', idea: { id: idea.id, title: idea.title }, mode: options.mode, contentHash: idea.contentHash, information: this.information(idea.slug) },
+      this.ws.taxonomy,
+    );
+    let calls = 0;
+    let likely = 0;
+    let worst = 0;
+    driveEvaluation(start, (ask, state) => {
+      const request = requestFor(ask, state, prompts);
+      calls++;
+      likely += provider.likely(request);
+      worst += provider.estimate(request);
+      return simulateAnswer(1, ask, state);
+    });
+    const settings = MODE_SETTINGS[options.mode];
+    return {
+      calls,
+      usd: Math.round(likely * 10_000) / 10_000,
+      worstUsd: Math.round(worst * 10_000) / 10_000,
+      rounds: settings.rounds,
+      personas: [...settings.personas],
+      basis:
+        options.provider === 'simulated'
+          ? `about ${calls} simulated answers; the simulator costs nothing`
+          : `about ${calls} calls (${settings.rounds} round${settings.rounds === 1 ? '' : 's'} at most, ${settings.personas.length} red-teamers), priced from the price table with the idea's text cached`,
+    };
+  }
+
+  /** Answers a simulated continuation of `state` would take: how much work is left, roughly. */
+  remainingAsks(state: EvaluationState): number {
+    if (state.phase === 'LOCKED') return 0;
     try {
-      state = reopen(locked, { kind: 'dispute', criterion, reason }, this.ws.taxonomy, {
-        evaluationId: ulid().toLowerCase(),
-        startedAt: new Date().toISOString(),
-      });
-    } catch (error) {
-      throw new UserError((error as Error).message);
+      const copy = JSON.parse(JSON.stringify(state)) as EvaluationState;
+      if (copy.phase === 'FAILED') return 0;
+      return driveEvaluation(copy, (ask, s) => simulateAnswer(1, ask, s)).inputs.filter((i) => isAnswer(i)).length;
+    } catch {
+      return 0;
     }
-    const { drive } = await this.drive(slug, state, { provider: options.provider ?? 'simulated', ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-    const log = [{ type: 'reopen', from: locked.evaluationId, trigger: { kind: 'dispute', criterion, reason } }, ...drive.inputs]
-      .map((l: object | EvaluationInput) => JSON.stringify(l))
-      .join('\n');
-    return this.keep(slug, buildDocument(drive.state), `${log}\n`, drive.costUsd);
   }
 
   leaderboard(): LeaderboardRow[] {

@@ -16,7 +16,15 @@ export interface ProgressHeader {
   provider: string;
   seed: number;
   budgetUsd: number;
+  /**
+   * A dispute: the state is `reopen(record of from, trigger)` with the setup's id and start time,
+   * rather than `createEvaluation(setup)`.
+   */
+  reopen?: { from: string; criterion: string; reason: string };
 }
+
+/** Why a checkpointed evaluation is not running: the researcher cancelled it, or the app closed. */
+export type StopReason = 'cancelled' | 'app closed';
 
 export class ProgressLog {
   private fd: number;
@@ -41,6 +49,12 @@ export class ProgressLog {
 
   call(costUsd: number): void {
     this.write({ type: 'call', costUsd });
+  }
+
+  /** The run stops here on purpose (it can be resumed); a crash leaves no such line. */
+  stop(reason: StopReason): void {
+    this.write({ type: 'stopped', reason, at: new Date().toISOString() });
+    closeSync(this.fd);
   }
 
   /** The evaluation is kept: the checkpoint is no longer needed. */
@@ -74,15 +88,29 @@ export function findProgress(root: string, id: string): string | null {
 }
 
 /** Reads a checkpoint; a last line cut short by a kill is left out. */
-export function readProgress(abs: string): { header: ProgressHeader; inputs: EvaluationInput[]; spentUsd: number } {
+export function readProgress(abs: string): {
+  header: ProgressHeader;
+  inputs: EvaluationInput[];
+  spentUsd: number;
+  /** Why it stopped, when it stopped on purpose after its last input (null: running, or killed). */
+  stopped: { reason: StopReason; at: string } | null;
+} {
   const text = readFileSync(abs, 'utf8');
   const lines = text.split('\n').slice(0, -1).filter((l) => l.trim() !== '');
-  const records = lines.map((l) => JSON.parse(l) as { type: string; input?: EvaluationInput; costUsd?: number });
+  const records = lines.map(
+    (l) => JSON.parse(l) as { type: string; input?: EvaluationInput; costUsd?: number; reason?: StopReason; at?: string },
+  );
   const header = records[0] as unknown as ProgressHeader;
   if (header?.type !== 'run') throw new Error(`${abs} is not an evaluation checkpoint`);
   return {
     header,
     inputs: records.filter((r) => r.type === 'input').map((r) => r.input as EvaluationInput),
     spentUsd: records.reduce((sum, r) => sum + (r.type === 'call' ? (r.costUsd ?? 0) : 0), 0),
+    stopped: lastStop(records),
   };
+}
+
+function lastStop(records: { type: string; reason?: StopReason; at?: string }[]): { reason: StopReason; at: string } | null {
+  const last = records.findLast((r) => r.type === 'stopped' || r.type === 'input');
+  return last?.type === 'stopped' ? { reason: last.reason ?? 'cancelled', at: last.at ?? '' } : null;
 }
