@@ -21,6 +21,7 @@ import { debateViewHandlers } from './debate-view-handlers';
 import { evaluationHandlers } from './evaluation-handlers';
 import { type Handlers, type Implementations, wrapHandler } from './handler';
 import type { KeyStore } from './key-store';
+import { debateLimitsFromSettings } from './settings-file';
 import { settingsHandlers } from './settings-handlers';
 import { LiveDebates } from './live-debates';
 import { PushEmitter } from './push-emitter';
@@ -124,6 +125,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const evaluation = evaluationHandlers(ctx);
   const settings = settingsHandlers(ctx);
   const areas = [debateView, evaluation, settings];
+
+  // The budget and concurrency of the settings page (settings.md) unless the request names its own.
+  const withSettingsLimits = <R extends { limits?: object | undefined }>(request: R): R => ({
+    ...request,
+    limits: { ...debateLimitsFromSettings(ws.root), ...request.limits },
+  });
 
   const impl: Implementations = {
     ...debateView.impl,
@@ -243,12 +250,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     'debates:estimate': async (request) => {
       open();
-      const estimate = await debates.estimate(request);
+      const estimate = await debates.estimate(withSettingsLimits(request));
       return { calls: estimate.calls, usd: estimate.usd, basis: estimate.basis };
     },
     'debates:start': async (request) => {
       open();
-      const started = await debates.start(request);
+      const started = await debates.start(withSettingsLimits(request));
       return {
         id: started.id,
         estimate: { calls: started.estimate.calls, usd: started.estimate.usd, basis: started.estimate.basis },

@@ -1,8 +1,215 @@
-import type { settingsChannels } from '../../contract';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type DevelopmentView,
+  KEY_PROVIDERS,
+  MODEL_TABLE_PROVIDERS,
+  type SettingsView,
+  type settingsChannels,
+} from '../../contract';
+import type { DevelopmentResult } from '../evaluations/development-service';
+import { DevelopmentService } from '../evaluations/development-service';
+import { exportDocument } from '../export/export-document';
+import { ideaFile } from '../../idea/layout';
+import { MODELS_FILE } from '../llm/prices-loader';
+import { ideaFiles } from '../sqlite/index-sql';
+import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { environmentKeyStore, KEY_VARIABLES } from './env-key-store';
+import type { KeyStore } from './key-store';
+import { readModels, writeModels } from './models-settings';
+import { DEFAULT_SETTINGS_LIMITS, readSettings, SETTINGS_FILE, writeSettings } from './settings-file';
+
+/** The largest part of an idea file `ideas:file` hands back (the page shows text, not archives). */
+const FILE_TEXT_LIMIT = 512 * 1024;
+const TEXT_FILE = /\.(md|markdown|txt)$/i;
+
+const MIME: Record<'md' | 'html' | 'pdf', string> = {
+  md: 'text/markdown;charset=utf-8',
+  html: 'text/html;charset=utf-8',
+  pdf: 'application/pdf',
+};
+
+function developmentView(result: DevelopmentResult): DevelopmentView {
+  return {
+    questions: result.questions.map((q) => ({
+      number: q.number,
+      question: q.question,
+      asked: q.asked,
+      source: q.source,
+      gap: q.gap,
+      answer: q.answer,
+    })),
+    added: result.added,
+    path: result.path,
+    conflict: result.conflict,
+  };
+}
+
+/** A file name safe on every system, from an idea slug or a debate id. */
+function fileStem(id: string): string {
+  return id.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'export';
+}
 
 /** The handlers of the channels in core/contract/settings-channels.ts. */
 export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof settingsChannels> {
-  void ctx;
-  return { impl: {} };
+  const { ws, open } = ctx;
+  const keys: KeyStore = ctx.options.keyStore ?? environmentKeyStore();
+
+  const view = async (): Promise<SettingsView> => {
+    const settings = readSettings(ws.root);
+    const models = readModels(ws.root);
+    return {
+      workspace: ws.root,
+      file: SETTINGS_FILE,
+      fileExists: settings.exists,
+      modelsFile: MODELS_FILE,
+      modelsFileExists: models.exists,
+      provider: settings.provider,
+      models: MODEL_TABLE_PROVIDERS.flatMap((provider) => {
+        const p = models.config.providers[provider];
+        if (!p) return [];
+        return [
+          {
+            provider,
+            tiers: { fast: p.tiers.fast, standard: p.tiers.standard, deep: p.tiers.deep },
+            baseUrl: p.baseURL ?? null,
+            source: provider in models.own.providers ? ('workspace' as const) : ('built-in' as const),
+          },
+        ];
+      }),
+      prices: Object.entries(models.config.prices)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([model, p]) => ({
+          model,
+          inputPerMTok: p.inputPerMTok,
+          outputPerMTok: p.outputPerMTok,
+          cacheWritePerMTok: p.cacheWritePerMTok,
+          cacheReadPerMTok: p.cacheReadPerMTok,
+          source: model in models.own.prices ? ('workspace' as const) : ('built-in' as const),
+        })),
+      limits: settings.limits,
+      defaults: { ...DEFAULT_SETTINGS_LIMITS },
+      keys: await Promise.all(
+        KEY_PROVIDERS.map(async (provider) => ({
+          provider,
+          set: await keys.has(provider),
+          variable: KEY_VARIABLES[provider] as string,
+        })),
+      ),
+      keyStore: await keys.describe(),
+      problems: [...settings.problems, ...models.problems],
+    };
+  };
+
+  const development = () => new DevelopmentService(ws);
+
+  return {
+    impl: {
+      'settings:get': async () => {
+        open();
+        return view();
+      },
+      'settings:set': async (input) => {
+        open();
+        const { openaiBaseUrl, tiers, prices, removePrices, ...rest } = input;
+        // models.md first: it is the one that can refuse (a tier naming an unpriced model), and then
+        // nothing at all is written.
+        const outcomes = [
+          writeModels(ws.root, {
+            ...(openaiBaseUrl !== undefined ? { openaiBaseUrl } : {}),
+            ...(tiers ? { tiers } : {}),
+            ...(prices ? { prices } : {}),
+            ...(removePrices ? { removePrices } : {}),
+          }),
+          writeSettings(ws.root, rest),
+        ].filter((o) => o !== null);
+        return {
+          settings: await view(),
+          written: outcomes.map((o) => ({ path: o.path, conflict: o.conflict })),
+        };
+      },
+      'settings:setKey': async ({ provider, key }) => {
+        open();
+        await keys.set(provider, key);
+        return { provider, set: await keys.has(provider) };
+      },
+      'settings:clearKey': async ({ provider }) => {
+        open();
+        await keys.clear(provider);
+        return { provider, set: await keys.has(provider) };
+      },
+
+      'export:document': async ({ source, id, format }) => {
+        open();
+        const fileName = `${fileStem(id)}-${source}.${format}`;
+        // exportDocument writes a file (the CLI's way); here it goes to a private temp folder and
+        // comes back as content, so nothing lands in the workspace and the page picks where it goes.
+        const dir = mkdtempSync(join(tmpdir(), 'crucible-export-'));
+        try {
+          const out = join(dir, fileName);
+          await exportDocument(ws, source === 'synthesis' ? { slug: id } : { debate: id }, format, out);
+          const bytes = readFileSync(out);
+          return {
+            fileName,
+            mimeType: MIME[format],
+            encoding: format === 'pdf' ? ('base64' as const) : ('utf8' as const),
+            content: format === 'pdf' ? bytes.toString('base64') : bytes.toString('utf8'),
+            bytes: bytes.length,
+          };
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+
+      'ideas:file': ({ slug, path }) => {
+        open();
+        ws.show(slug); // an unknown idea is a user error naming it
+        // Only a file the index lists for this idea: the path is looked up, never joined blindly.
+        const file = ideaFiles(ws.db, slug).find((f) => f.path === path);
+        if (!file) throw new UserError(`path: "${path}" is not a file of the idea "${slug}"`);
+        if (!TEXT_FILE.test(file.path)) throw new UserError(`path: "${path}" is not a text file (.md or .txt)`);
+        const abs = join(ws.root, file.path);
+        const size = statSync(abs).size;
+        const bytes = readFileSync(abs);
+        const truncated = size > FILE_TEXT_LIMIT;
+        return {
+          path: file.path,
+          kind: file.kind,
+          text: bytes.subarray(0, FILE_TEXT_LIMIT).toString('utf8'),
+          truncated,
+        };
+      },
+      'ideas:relationships': () => {
+        open();
+        const rows = ws.db
+          .prepare(
+            'SELECT source_slug AS source, target_slug AS target, type, strength, reason FROM relationships ORDER BY source_slug, target_slug, type',
+          )
+          .all() as { source: string; target: string; type: string; strength: number | null; reason: string | null }[];
+        return { relationships: rows };
+      },
+      'ideas:questions': ({ slug }) => {
+        open();
+        return developmentView({
+          questions: development().questions(slug),
+          added: [],
+          path: ideaFile(slug, 'development.md'),
+          conflict: false,
+        });
+      },
+      'ideas:develop': async ({ slug, provider, seed }) => {
+        open();
+        const chosen = provider ?? readSettings(ws.root).provider;
+        return developmentView(
+          await development().develop(slug, { provider: chosen, ...(seed !== undefined ? { seed } : {}) }),
+        );
+      },
+      'ideas:answer': ({ slug, number, text }) => {
+        open();
+        return developmentView(development().answer(slug, number, text));
+      },
+    },
+  };
 }
