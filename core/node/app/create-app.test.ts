@@ -8,6 +8,7 @@ import {
   type ChannelInput,
   type ChannelOutput,
   ContractError,
+  debateViewChannels,
   type PushEvent,
   type PushPayload,
 } from '../../contract';
@@ -524,6 +525,8 @@ describe('the watcher', () => {
 
 describe('coverage', () => {
   it('answered every channel of the contract in this file', () => {
-    expect(CHANNEL_NAMES.filter((c) => !answered.has(c))).toEqual([]);
+    // The debate views' channels have their own file and coverage check (debate-view-handlers.test.ts).
+    const testedElsewhere = new Set<string>(Object.keys(debateViewChannels));
+    expect(CHANNEL_NAMES.filter((c) => !answered.has(c) && !testedElsewhere.has(c))).toEqual([]);
   });
 });

@@ -1,8 +1,201 @@
-import type { debateViewChannels } from '../../contract';
+import type { debateViewChannels, LedgerCrux, LedgerFalsifier, TranscriptHit } from '../../contract';
+import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
+import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
+import { safeWrite } from '../fs/atomic-write';
+import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { buildCruxMap } from './debate-view/crux-map';
+import { DebateDigests } from './debate-view/debate-digests';
+import { describeFalsifier, ledgerRowsOf, localDay, readLedgerFile } from './debate-view/ledger';
+import { readLayout, writeLayout } from './debate-view/layout-file';
+import { progressOf } from './debate-view/progress';
+import { snippetAround, Transcripts } from './debate-view/transcripts';
 
-/** The handlers of the channels in core/contract/debate-view-channels.ts. */
+/**
+ * The handlers of the channels in core/contract/debate-view-channels.ts: a debate's progress, crux
+ * maps and their stored positions, the crux and falsifier ledger (ledger.md), transcripts and their
+ * search. Debates are read through the index's mirror of their logs and folded on demand (cached
+ * until a log grows); nothing here writes a debate.
+ */
 export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof debateViewChannels> {
-  void ctx;
-  return { impl: {} };
+  const { ws, service, debates } = ctx;
+  const digests = new DebateDigests(ws.root, ws.db, service);
+  const transcripts = new Transcripts(ws.db);
+  const now = () => ctx.options.clock?.now() ?? new Date();
+  const eventCount = ws.db.prepare("SELECT COUNT(*) AS n FROM debate_events WHERE debate_id = ? AND type = 'event'");
+  const headerRow = ws.db.prepare('SELECT payload_json AS json FROM debate_events WHERE debate_id = ? AND seq = 0');
+  const threadRows = ws.db.prepare(
+    `SELECT json_extract(payload_json, '$.event.thread') AS id, json_extract(payload_json, '$.event.topic') AS topic
+     FROM debate_events WHERE debate_id = ? AND type = 'event'
+       AND json_extract(payload_json, '$.event.type') IN ('thread_opened', 'thread_spawned')
+     ORDER BY seq`,
+  );
+
+  const statusOf = (id: string, fallback: DebateStatus): DebateStatus => debates.recordedStatus(id) ?? fallback;
+
+  /** Every debate's digest; a log that cannot be folded is logged and left out rather than failing the view. */
+  const allDigests = () =>
+    service.list().flatMap((row) => {
+      try {
+        return [digests.get(row.id)];
+      } catch (error) {
+        ctx.log.warn(`debate ${row.id} could not be read for the ledger`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return [];
+      }
+    });
+
+  const ledgerRows = (only?: string) => {
+    const file = readLedgerFile(ws.root);
+    const today = localDay(now());
+    const falsifiers: LedgerFalsifier[] = [];
+    const cruxes: LedgerCrux[] = [];
+    const chosen = only === undefined ? allDigests() : [digests.get(only)];
+    for (const digest of chosen) {
+      const rows = ledgerRowsOf(digest, transcripts.indexById(digest.header.id), file.entries, today);
+      falsifiers.push(...rows.falsifiers);
+      cruxes.push(...rows.cruxes);
+    }
+    return { file, today, falsifiers, cruxes };
+  };
+
+  const summaryOf = (row: ReturnType<typeof service.list>[number]) => ({
+    kind: 'debate' as const,
+    id: row.id,
+    title: row.topic,
+    ideaSlug: row.idea,
+    status: row.status as DebateStatus,
+    provider: row.provider,
+    createdAt: row.createdAt,
+    messages: transcripts.messages(row.id).length,
+  });
+
+  return {
+    impl: {
+      'debateProgress:get': ({ id }) => {
+        ctx.open();
+        const digest = digests.get(id);
+        const events = (eventCount.get(id) as { n: number }).n;
+        return progressOf(id, digest, statusOf(id, digest.outcome.status), debates.isLive(id), events);
+      },
+
+      'cruxMaps:get': ({ id }) => {
+        ctx.open();
+        const digest = digests.get(id);
+        const layout = readLayout(ws.root, service.logPathOf(id), ctx.log);
+        return buildCruxMap(digest, transcripts.messages(id), statusOf(id, digest.outcome.status), layout);
+      },
+
+      'cruxMaps:savePositions': ({ id, positions }) => {
+        ctx.open();
+        const path = writeLayout(ws.root, service.logPathOf(id), positions, now());
+        return { path, saved: Object.keys(positions).length };
+      },
+
+      'ledger:list': () => {
+        ctx.open();
+        const { file, today, falsifiers, cruxes } = ledgerRows();
+        return { falsifiers, cruxes, file: LEDGER_FILE, problems: file.problems, today };
+      },
+
+      'ledger:resolveFalsifier': ({ debateId, thread, agent, outcome, resolvedOn, note }) => {
+        ctx.open();
+        const { file, falsifiers } = ledgerRows(debateId);
+        const key = `${debateId}/${thread}/${agent}`;
+        const falsifier = falsifiers.find((f) => f.key === key);
+        if (!falsifier) {
+          throw new UserError(`debate ${debateId} has no falsifier by ${agent} in thread ${thread}`);
+        }
+        const recordedAt = now().toISOString();
+        const text = upsertEntry(file.text, {
+          key,
+          outcome,
+          resolvedOn,
+          recordedAt,
+          falsifier: describeFalsifier(falsifier),
+          note,
+        });
+        // Read, changed and written in one go; if the file changes in between, the researcher's
+        // version stays and ours goes beside it (the answer says so).
+        const written = safeWrite(ws.root, LEDGER_FILE, text, file.hash, now());
+        return {
+          falsifier: written.conflict
+            ? falsifier
+            : { ...falsifier, status: 'resolved', resolution: { outcome, resolvedOn, note: note.trim(), recordedAt } },
+          path: written.path,
+          conflict: written.conflict,
+        };
+      },
+
+      'transcripts:list': () => {
+        ctx.open();
+        return { transcripts: service.list().map(summaryOf) };
+      },
+
+      'transcripts:get': ({ id }) => {
+        ctx.open();
+        const row = service.list().find((r) => r.id === id);
+        if (!row) service.logPathOf(id); // the usual "no debate" error
+        const summary = summaryOf(row as NonNullable<typeof row>);
+        const header = (JSON.parse((headerRow.get(id) as { json: string }).json) as { header: DebateHeader }).header;
+        return {
+          ...summary,
+          agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
+          threads: threadRows.all(id) as { id: string; topic: string }[],
+          transcript: transcripts.messages(id),
+        };
+      },
+
+      'transcripts:search': ({ text, agent, move, ideaSlug, from, to, limit }) => {
+        ctx.open();
+        const words = (text ?? '')
+          .toLocaleLowerCase()
+          .split(/\s+/)
+          .filter((w) => w !== '');
+        const who = agent?.toLocaleLowerCase();
+        const hits: TranscriptHit[] = [];
+        let total = 0;
+        for (const row of service.list()) {
+          if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
+          let names: Map<string, string> | null = null;
+          if (who !== undefined) {
+            const header = (JSON.parse((headerRow.get(row.id) as { json: string }).json) as { header: DebateHeader })
+              .header;
+            names = new Map(header.agents.map((a) => [a.id, a.name.toLocaleLowerCase()]));
+          }
+          for (const m of transcripts.messages(row.id)) {
+            const day = m.at.slice(0, 10);
+            if (from !== undefined && day < from) continue;
+            if (to !== undefined && day > to) continue;
+            if (move === 'MODERATOR' ? m.kind !== 'moderator' : move !== undefined && m.move !== move) continue;
+            if (who !== undefined) {
+              if (m.agent === null) continue;
+              if (m.agent.toLocaleLowerCase() !== who && !(names?.get(m.agent) ?? '').includes(who)) continue;
+            }
+            if (words.length > 0) {
+              const content = m.content.toLocaleLowerCase();
+              if (!words.every((w) => content.includes(w))) continue;
+            }
+            total++;
+            if (hits.length >= limit) continue;
+            hits.push({
+              kind: 'debate',
+              id: row.id,
+              title: row.topic,
+              ideaSlug: row.idea,
+              index: m.index,
+              messageId: m.id,
+              thread: m.thread,
+              agent: m.agent,
+              move: m.kind === 'moderator' ? 'MODERATOR' : m.move,
+              at: m.at,
+              snippet: snippetAround(m.content, words),
+            });
+          }
+        }
+        return { hits, total, truncated: total > hits.length };
+      },
+    },
+  };
 }

@@ -1,0 +1,131 @@
+import type Database from 'better-sqlite3';
+import type { TranscriptMessage } from '../../../contract';
+import type { CruxEvent } from '../../../crux/events';
+import { STAGES } from '../../../crux/vocabulary';
+
+/** The events that are a message of the transcript, in the order the debate's log holds them. */
+const MESSAGE_EVENTS = ['message_posted', 'message_blocked', 'moderator_intervention', 'moderator_message'] as const;
+
+interface Cached {
+  /** The highest record number read so far (events are appended, never rewritten). */
+  seq: number;
+  messages: TranscriptMessage[];
+}
+
+/**
+ * Every debate's transcript as a list of messages, numbered from 0 in log order (the number is the
+ * `m` of a deep link, and the same everywhere: reader, search, crux map, ledger). Read from the
+ * index's mirror of the logs; a growing debate is read on from where it was, so a live transcript
+ * costs only its new rows.
+ */
+export class Transcripts {
+  private readonly cache = new Map<string, Cached>();
+  private readonly lastSeq: Database.Statement;
+  private readonly rowsAfter: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.lastSeq = db.prepare('SELECT MAX(seq) AS seq FROM debate_events WHERE debate_id = ?');
+    this.rowsAfter = db.prepare(
+      `SELECT seq, at, payload_json AS json FROM debate_events
+       WHERE debate_id = ? AND seq > ? AND type = 'event'
+         AND json_extract(payload_json, '$.event.type') IN (${MESSAGE_EVENTS.map(() => '?').join(', ')})
+       ORDER BY seq`,
+    );
+  }
+
+  messages(debateId: string): TranscriptMessage[] {
+    const seq = (this.lastSeq.get(debateId) as { seq: number | null } | undefined)?.seq ?? -1;
+    let cached = this.cache.get(debateId);
+    if (cached && cached.seq > seq) cached = undefined; // the index was rebuilt with less: read afresh
+    if (cached && cached.seq === seq) return cached.messages;
+    const from = cached?.seq ?? -1;
+    const messages = cached?.messages ?? [];
+    const rows = this.rowsAfter.all(debateId, from, ...MESSAGE_EVENTS) as { seq: number; at: string; json: string }[];
+    for (const row of rows) {
+      const event = (JSON.parse(row.json) as { event: CruxEvent }).event;
+      const message = messageOf(event, messages.length, row.at);
+      if (message) messages.push(message);
+    }
+    this.cache.set(debateId, { seq, messages });
+    return messages;
+  }
+
+  /** `messageId → index` for one debate. */
+  indexById(debateId: string): Map<string, number> {
+    return new Map(this.messages(debateId).map((m) => [m.id, m.index]));
+  }
+}
+
+function messageOf(event: CruxEvent, index: number, at: string): TranscriptMessage | null {
+  const base = { index, replyTo: null, reason: null, intervention: null, target: null, at };
+  switch (event.type) {
+    case 'message_posted':
+      return {
+        ...base,
+        id: event.id,
+        thread: event.thread,
+        kind: 'message',
+        agent: event.agent,
+        move: event.move,
+        stage: (STAGES as readonly string[]).includes(event.stage) ? event.stage : null,
+        content: event.content,
+        replyTo: event.replyTo ?? null,
+      };
+    case 'message_blocked':
+      return {
+        ...base,
+        id: event.id,
+        thread: event.thread,
+        kind: 'blocked',
+        agent: event.agent,
+        move: event.move,
+        stage: null,
+        content: event.detail,
+        reason: event.reason,
+      };
+    case 'moderator_intervention':
+      return {
+        ...base,
+        id: event.id,
+        thread: event.thread,
+        kind: 'moderator',
+        agent: null,
+        move: null,
+        stage: null,
+        content: event.content,
+        reason: event.kind,
+        intervention: event.kind,
+        target: event.target ?? null,
+      };
+    case 'moderator_message':
+      return {
+        ...base,
+        id: event.id,
+        thread: event.thread,
+        kind: 'moderator',
+        agent: null,
+        move: null,
+        stage: null,
+        content: event.content,
+      };
+    default:
+      return null;
+  }
+}
+
+/** Text around the first of `words` in `text`, each word found in [brackets], about `width` characters. */
+export function snippetAround(text: string, words: readonly string[], width = 180): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const lower = flat.toLocaleLowerCase();
+  const positions = words.map((w) => lower.indexOf(w)).filter((p) => p >= 0);
+  const first = positions.length > 0 ? Math.min(...positions) : 0;
+  const start = Math.max(0, first - Math.floor(width / 3));
+  const end = Math.min(flat.length, start + width);
+  let piece = flat.slice(start, end);
+  const alternatives = [...words].filter((w) => w !== '').sort((a, b) => b.length - a.length);
+  if (alternatives.length > 0) {
+    const re = new RegExp(alternatives.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
+    piece = piece.replace(re, (m) => `[${m}]`);
+  }
+  return `${start > 0 ? '…' : ''}${piece}${end < flat.length ? '…' : ''}`;
+}
