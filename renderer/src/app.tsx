@@ -5,6 +5,7 @@ import type { Command } from './commands';
 import { Palette } from './palette';
 import { href, navigate, useRoute } from './router';
 import { useTheme } from './theme';
+import { LibraryCommands } from './views/library/library-commands';
 import { VIEWS, viewFor } from './views/registry';
 
 /**
@@ -98,6 +99,7 @@ export function App() {
       <main className="main" id="main">
         <View key={`${route.view}/${route.params.join('/')}`} route={route} />
       </main>
+      <LibraryCommands />
       {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} extra={themeCommand} />}
     </div>
   );

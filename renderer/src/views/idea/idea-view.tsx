@@ -1,12 +1,279 @@
-import type { Route } from '../../router';
+import { useMemo, useState } from 'react';
+import type { IdeaDetail } from '../../../../core/contract';
+import { useClient, useHost } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { Markdown } from '../../ui/markdown';
+import { attachDropped, carriesSomething, type Dropped, readDrop } from '../library/drop';
+import { DropZone } from '../library/drop-zone';
+import { DebatesPanel } from './debates-panel';
+import { DevelopmentSection } from './development-section';
+import { EvaluationPanel } from './evaluation-panel';
+import { IdeaFiles } from './idea-files';
+import './idea.css';
 
-/** Placeholder until this view is built. */
-export function IdeaView({ route }: { route: Route }) {
-  void route;
+/** Routes live in the hash, so in-page jumps scroll instead of following `#anchor` links. */
+function focusDevelop(): void {
+  document.getElementById('develop')?.scrollIntoView({ block: 'start' });
+  document.getElementById('develop-ask')?.focus();
+}
+
+const DIRECTION: Record<string, [string, string]> = {
+  // How a relationship reads from each end: [from the source, from the target].
+  parent: ['parent of', 'child of'],
+  child: ['child of', 'parent of'],
+  inspired_by: ['inspired by', 'inspired'],
+  combines: ['combines', 'combined into'],
+  conflicts: ['conflicts with', 'conflicts with'],
+  related: ['related to', 'related to'],
+};
+
+function Relationships({ idea, titles }: { idea: IdeaDetail; titles: Map<string, string> }) {
   return (
-    <section className="view">
-      <h1>Idea</h1>
-      <p>Not built yet.</p>
+    <section className="card stack" aria-labelledby="rel-title">
+      <h2 id="rel-title">Relationships</h2>
+      {idea.relationships.length === 0 ? (
+        <p className="muted">None yet (the classify agent or the README’s `relationships:` add them).</p>
+      ) : (
+        <ul className="rel-list">
+          {idea.relationships.map((r) => {
+            const outgoing = r.source === idea.slug;
+            const other = outgoing ? r.target : r.source;
+            const words = DIRECTION[r.type] ?? [r.type, r.type];
+            return (
+              <li key={`${r.source}/${r.target}/${r.type}`}>
+                <span className="muted">{outgoing ? words[0] : words[1]}</span>{' '}
+                {titles.has(other) ? (
+                  <a href={href('idea', other)}>{titles.get(other)}</a>
+                ) : (
+                  <span title="No idea with this slug in the library">{other} (missing)</span>
+                )}
+                {r.strength !== null && <span className="badge">{r.strength.toFixed(1)}</span>}
+                {r.reason && <div className="muted small">{r.reason}</div>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * One idea: the README rendered, its stage (changeable), tags, score, the evaluation and debate
+ * panels, development Q&A, research and notes, relationships, the problems in its folder. Files
+ * dropped anywhere on the page are attached to it.
+ */
+export function IdeaView({ route }: { route: Route }) {
+  const slug = route.params[0] ?? '';
+  const host = useHost();
+  const client = useClient();
+  const [reloadKey, setReloadKey] = useState(0);
+  const idea = useChannel('ideas:get', slug ? { slug } : null, `${slug}/${reloadKey}`);
+  const taxonomy = useChannel('taxonomy:get', {});
+  const list = useChannel('ideas:list', {});
+  const [over, setOver] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  usePush('sync:changed', (report) => {
+    const { added, changed, removed } = report.slugs;
+    if ([...added, ...changed, ...removed].includes(slug)) setReloadKey((k) => k + 1);
+    if (added.length + removed.length > 0) list.reload();
+  });
+
+  const setStage = useAction(async (stage: string) => {
+    const result = await client.invoke('ideas:setStage', { slug, stage });
+    setNotice(
+      result.conflict
+        ? `The README changed on disk meanwhile: yours is kept, the app’s version is ${result.path}.`
+        : `Moved to ${stage}.`,
+    );
+    setReloadKey((k) => k + 1);
+  });
+  const attach = useAction(async (dropped: Dropped) => {
+    const paths = await attachDropped(host, slug, dropped);
+    setNotice(`Attached: ${paths.join(', ')}`);
+    setReloadKey((k) => k + 1);
+  });
+
+  const titles = useMemo(() => new Map((list.data?.ideas ?? []).map((i) => [i.slug, i.title])), [list.data]);
+  const data = idea.data;
+  const stages = taxonomy.data?.stages ?? [];
+  const stageIndex = stages.findIndex((s) => s.id === data?.stage);
+  const nextStage = stageIndex >= 0 ? stages[stageIndex + 1] : undefined;
+
+  const commands = useMemo<Command[]>(() => {
+    if (!data) return [];
+    const title = data.title;
+    return [
+      {
+        id: `idea:${slug}:develop`,
+        title: `Develop “${title}” (questions)`,
+        group: 'This idea',
+        keywords: 'develop questions answers qa',
+        run: () => focusDevelop(),
+      },
+      {
+        id: `idea:${slug}:export`,
+        title: `Export the synthesis of “${title}”`,
+        group: 'This idea',
+        keywords: 'export pdf html markdown download',
+        run: () => navigate(href('export', { source: 'synthesis', id: slug })),
+      },
+      ...(nextStage
+        ? [
+            {
+              id: `idea:${slug}:next-stage`,
+              title: `Move “${title}” to ${nextStage.name}`,
+              group: 'This idea',
+              keywords: 'stage pipeline advance next',
+              run: () => void setStage.run(nextStage.id),
+            },
+          ]
+        : []),
+      {
+        id: `idea:${slug}:folder`,
+        title: `Show “${title}” in the graph`,
+        group: 'This idea',
+        keywords: 'graph relationships',
+        run: () => navigate(href('graph', { focus: slug })),
+      },
+    ];
+  }, [data, slug, nextStage, setStage.run]);
+  useCommands(`idea-view:${slug}`, commands);
+
+  if (!slug) {
+    return (
+      <section className="view">
+        <h1>Idea</h1>
+        <p>
+          No idea named. Open one from the <a href={href('library')}>library</a>.
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the whole page takes dropped files; the "Choose files…" button is the keyboard way
+    <section
+      className={`view idea-page${over ? ' over' : ''}`}
+      onDragOver={(e) => {
+        if (!carriesSomething(e.dataTransfer)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setOver(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        void attach.run(readDrop(e.dataTransfer));
+      }}
+    >
+      <nav className="muted small">
+        <a href={href('library')}>Library</a> / {slug}
+      </nav>
+      <ErrorNotice error={idea.error} />
+      {!data && !idea.error && <p className="muted">Loading…</p>}
+      {data && (
+        <>
+          <header className="idea-head">
+            <h1>{data.title}</h1>
+            <div className="row">
+              <label>
+                Stage
+                <select
+                  value={data.stage}
+                  onChange={(e) => void setStage.run(e.target.value)}
+                  disabled={setStage.running}
+                  aria-label="Stage"
+                >
+                  {stages.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                  {stageIndex < 0 && <option value={data.stage}>{data.stage}</option>}
+                </select>
+              </label>
+              {data.type && <span className="badge accent">{data.type}</span>}
+              {data.stale && (
+                <span className="badge warn" title="The idea changed since its evaluation">
+                  stale
+                </span>
+              )}
+              <span className="muted small">
+                score {data.overallScore === null ? '—' : data.overallScore.toFixed(2)} · confidence{' '}
+                {data.confidence === null ? '—' : data.confidence.toFixed(2)} · updated {data.updated ?? '—'}
+              </span>
+            </div>
+            {data.tags.length > 0 && (
+              <div className="row tags">
+                {data.tags.map((t) => (
+                  <a key={t} className="badge" href={href('library', { tag: t })}>
+                    {t}
+                  </a>
+                ))}
+              </div>
+            )}
+            <div className="row actions">
+              <button type="button" onClick={focusDevelop}>
+                Develop (Q&amp;A)
+              </button>
+              <button type="button" onClick={() => navigate(href('export', { source: 'synthesis', id: slug }))}>
+                Export…
+              </button>
+              <a className="button" href={href('graph', { focus: slug })}>
+                In the graph
+              </a>
+            </div>
+            {notice && (
+              <p role="status" className="small">
+                {notice}
+              </p>
+            )}
+            <ErrorNotice error={setStage.error} onDismiss={setStage.clearError} />
+            <ErrorNotice error={attach.error} onDismiss={attach.clearError} />
+          </header>
+
+          <div className="idea-grid">
+            <div className="stack">
+              <article className="card readme" aria-label="README">
+                {data.readme.trim() ? <Markdown text={data.readme} /> : <p className="muted">The README is empty.</p>}
+              </article>
+              <EvaluationPanel slug={slug} />
+              <DebatesPanel slug={slug} />
+              <DevelopmentSection slug={slug} reloadKey={reloadKey} />
+            </div>
+            <aside className="stack">
+              <DropZone
+                label="Attach files"
+                hint="Drop files or text anywhere on this page: they are copied into the idea’s assets/ (never overwriting)."
+                busy={attach.running}
+                onDropped={(d) => void attach.run(d)}
+              />
+              <Relationships idea={data} titles={titles} />
+              <IdeaFiles slug={slug} files={data.files} reloadKey={reloadKey} />
+              {data.errors.length > 0 && (
+                <section className="card stack" aria-labelledby="problems-title">
+                  <h2 id="problems-title">Problems in this folder</h2>
+                  <ul>
+                    {data.errors.map((e) => (
+                      <li key={e.file}>
+                        <code>{e.file}</code>: {e.reason}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+            </aside>
+          </div>
+        </>
+      )}
     </section>
   );
 }

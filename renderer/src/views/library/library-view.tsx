@@ -1,12 +1,318 @@
-import type { Route } from '../../router';
+import { useEffect, useMemo, useState } from 'react';
+import type { DebateSummary, IdeaSummary } from '../../../../core/contract';
+import { useHost } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { href, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { VirtualList } from '../../ui/virtual-list';
+import { CaptureBox } from './capture-box';
+import { attachDropped, captureDropped, carriesSomething, readDrop } from './drop';
+import { DropZone } from './drop-zone';
+import './library.css';
 
-/** Placeholder until this view is built. */
-export function LibraryView({ route }: { route: Route }) {
-  void route;
+type SortKey = 'title' | 'type' | 'stage' | 'score' | 'confidence' | 'updated' | 'debate';
+const COLUMNS: { key: SortKey; label: string; className: string }[] = [
+  { key: 'title', label: 'Idea', className: 'c-title' },
+  { key: 'type', label: 'Type', className: 'c-type' },
+  { key: 'stage', label: 'Stage', className: 'c-stage' },
+  { key: 'score', label: 'Score', className: 'c-num' },
+  { key: 'confidence', label: 'Conf.', className: 'c-num' },
+  { key: 'updated', label: 'Updated', className: 'c-date' },
+  { key: 'debate', label: 'Last debate', className: 'c-debate' },
+];
+const ROW_HEIGHT = 54;
+
+/** Text with the search's [matched words] marked. */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/(\[[^\]]+\])/g);
   return (
-    <section className="view">
-      <h1>Library</h1>
-      <p>Not built yet.</p>
+    <>
+      {parts.map((part, i) =>
+        /^\[[^\]]+\]$/.test(part) ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one static snippet
+          <mark key={i}>{part.slice(1, -1)}</mark>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/**
+ * All ideas: title, type, stage, tags, score, confidence, stale badge, last debate; full-text search,
+ * filters, sort; the capture box and the drop zone. It follows the folder: every `sync:changed`
+ * (a capture, another editor's save seen by the watcher) reloads the list.
+ */
+export function LibraryView({ route }: { route: Route }) {
+  const host = useHost();
+  const ideas = useChannel('ideas:list', {});
+  const taxonomy = useChannel('taxonomy:get', {});
+  const debates = useChannel('debates:list', {});
+  const [query, setQuery] = useState(route.query.get('q') ?? '');
+  const [searchFor, setSearchFor] = useState(query.trim());
+  const search = useChannel('ideas:search', searchFor.length >= 2 ? { query: searchFor } : null);
+  const [stage, setStage] = useState('');
+  const [type, setType] = useState('');
+  const [tag, setTag] = useState(route.query.get('tag') ?? '');
+  const [staleOnly, setStaleOnly] = useState(false);
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'updated', desc: true });
+  const [fresh, setFresh] = useState<Set<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
+  const [rowOver, setRowOver] = useState<string | null>(null);
+
+  usePush('sync:changed', (report) => {
+    ideas.reload();
+    if (searchFor.length >= 2) search.reload();
+    if (report.slugs.added.length > 0) setFresh((f) => new Set([...f, ...report.slugs.added]));
+  });
+  usePush('debate:status', () => debates.reload());
+
+  // Searching waits for a pause in typing.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearchFor(query.trim()), 200);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  const markFresh = (slugs: string[]) => setFresh((f) => new Set([...f, ...slugs]));
+  const capture = useAction(async (dropped: ReturnType<typeof readDrop>) => {
+    const made = await captureDropped(host, dropped);
+    markFresh(made.map((m) => m.slug));
+    setNotice(
+      `Captured ${made.map((m) => `“${m.title}”`).join(', ')}${made.some((m) => m.conflict) ? ' (one changed on disk meanwhile; the app’s copy was kept beside it)' : ''}.`,
+    );
+    ideas.reload();
+  });
+  const attach = useAction(async (slug: string, dropped: ReturnType<typeof readDrop>) => {
+    const paths = await attachDropped(host, slug, dropped);
+    setNotice(`Attached to ${slug}: ${paths.join(', ')}.`);
+    ideas.reload();
+  });
+
+  const stageOrder = useMemo(
+    () => new Map((taxonomy.data?.stages ?? []).map((s, i) => [s.id, i] as const)),
+    [taxonomy.data],
+  );
+  const lastDebate = useMemo(() => {
+    const map = new Map<string, DebateSummary>();
+    // debates:list is newest first: the first one seen per idea is its last debate.
+    for (const d of debates.data?.debates ?? []) if (d.ideaSlug && !map.has(d.ideaSlug)) map.set(d.ideaSlug, d);
+    return map;
+  }, [debates.data]);
+  const allTags = useMemo(() => [...new Set((ideas.data?.ideas ?? []).flatMap((i) => i.tags))].sort(), [ideas.data]);
+
+  const hits = searchFor.length >= 2 ? search.data?.hits : undefined;
+  const rows = useMemo((): { idea: IdeaSummary; snippet: string | null }[] => {
+    const all = ideas.data?.ideas ?? [];
+    const keep = (i: IdeaSummary) =>
+      (!stage || i.stage === stage) &&
+      (!type || i.type === type) &&
+      (!tag || i.tags.includes(tag)) &&
+      (!staleOnly || i.stale);
+    if (hits) {
+      // Search results keep the search's ranking; the filters still apply.
+      const bySlug = new Map(all.map((i) => [i.slug, i]));
+      return hits.flatMap((h) => {
+        const idea = bySlug.get(h.slug);
+        return idea && keep(idea) ? [{ idea, snippet: h.snippet }] : [];
+      });
+    }
+    const value = (i: IdeaSummary): string | number => {
+      switch (sort.key) {
+        case 'title':
+          return i.title.toLowerCase();
+        case 'type':
+          return i.type ?? '';
+        case 'stage':
+          return stageOrder.get(i.stage) ?? 999;
+        case 'score':
+          return i.overallScore ?? -1;
+        case 'confidence':
+          return i.confidence ?? -1;
+        case 'updated':
+          return i.updated ?? i.created ?? '';
+        case 'debate':
+          return lastDebate.get(i.slug)?.createdAt ?? '';
+      }
+    };
+    const sorted = all.filter(keep).map((idea) => ({ idea, snippet: null as string | null, v: value(idea) }));
+    sorted.sort((a, b) => {
+      const c = a.v < b.v ? -1 : a.v > b.v ? 1 : a.idea.title.localeCompare(b.idea.title);
+      return sort.desc ? -c : c;
+    });
+    return sorted;
+  }, [ideas.data, hits, stage, type, tag, staleOnly, sort, stageOrder, lastDebate]);
+
+  const total = ideas.data?.ideas.length ?? 0;
+  const busy = capture.running || attach.running;
+
+  return (
+    <section className="view library">
+      <header className="row library-head">
+        <h1>Library</h1>
+        <span className="muted">{ideas.loading && !ideas.data ? 'Loading…' : `${rows.length} of ${total} ideas`}</span>
+      </header>
+
+      <div className="library-capture">
+        <CaptureBox
+          focus={route.query.get('new') === '1' ? (route.query.get('t') ?? '') : null}
+          onCaptured={(slug) => markFresh([slug])}
+        />
+        <DropZone
+          label="Drop to capture"
+          hint="A .md or .txt file becomes an idea; so does dropped text. An image or a PDF becomes an idea with the file attached. Drop onto a row to attach the file to that idea."
+          busy={busy}
+          onDropped={(dropped) => void capture.run(dropped)}
+        >
+          {busy && <span className="muted small">Working…</span>}
+        </DropZone>
+      </div>
+      {notice && (
+        <p role="status" className="small library-notice">
+          {notice}{' '}
+          <button type="button" className="link" onClick={() => setNotice(null)} aria-label="Dismiss">
+            ×
+          </button>
+        </p>
+      )}
+      <ErrorNotice error={capture.error} onDismiss={capture.clearError} />
+      <ErrorNotice error={attach.error} onDismiss={attach.clearError} />
+      <ErrorNotice error={ideas.error} />
+
+      <div className="row library-filters">
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Search every idea’s text…"
+          aria-label="Search ideas"
+          className="library-search"
+        />
+        <select value={stage} onChange={(e) => setStage(e.target.value)} aria-label="Filter by stage">
+          <option value="">All stages</option>
+          {taxonomy.data?.stages.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+        <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Filter by type">
+          <option value="">All types</option>
+          {taxonomy.data?.types.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+        <select value={tag} onChange={(e) => setTag(e.target.value)} aria-label="Filter by tag">
+          <option value="">All tags</option>
+          {allTags.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        <label>
+          <input type="checkbox" checked={staleOnly} onChange={(e) => setStaleOnly(e.target.checked)} /> Stale only
+        </label>
+        {search.loading && <span className="muted small">Searching…</span>}
+        <ErrorNotice error={search.error} />
+      </div>
+
+      <div className="library-table">
+        <div className="library-row library-header">
+          {COLUMNS.map((c) => (
+            <div key={c.key} className={c.className}>
+              {hits ? (
+                c.label
+              ) : (
+                <button
+                  type="button"
+                  className="link sort"
+                  onClick={() =>
+                    setSort((s) => ({
+                      key: c.key,
+                      desc: s.key === c.key ? !s.desc : c.key !== 'title' && c.key !== 'type',
+                    }))
+                  }
+                  aria-label={`Sort by ${c.label}`}
+                >
+                  {c.label}
+                  {sort.key === c.key ? (sort.desc ? ' ↓' : ' ↑') : ''}
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
+        {rows.length === 0 && !ideas.loading ? (
+          <p className="muted library-empty">
+            {total === 0 ? 'No ideas yet: capture one above, or drop a file.' : 'No idea matches.'}
+          </p>
+        ) : (
+          <VirtualList
+            className="library-list"
+            ariaLabel="Ideas"
+            items={rows}
+            rowHeight={ROW_HEIGHT}
+            render={({ idea, snippet }) => {
+              const debate = lastDebate.get(idea.slug);
+              return (
+                // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the idea page's "Attach files…" button is the keyboard way
+                <div
+                  className={`library-row${fresh.has(idea.slug) ? ' fresh' : ''}${rowOver === idea.slug ? ' over' : ''}`}
+                  data-slug={idea.slug}
+                  onDragOver={(e) => {
+                    if (!carriesSomething(e.dataTransfer)) return;
+                    e.preventDefault();
+                    e.dataTransfer.dropEffect = 'copy';
+                    setRowOver(idea.slug);
+                  }}
+                  onDragLeave={() => setRowOver((s) => (s === idea.slug ? null : s))}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    setRowOver(null);
+                    void attach.run(idea.slug, readDrop(e.dataTransfer));
+                  }}
+                >
+                  <div className="c-title">
+                    <a href={href('idea', idea.slug)}>{idea.title}</a>
+                    {idea.stale && <span className="badge warn">stale</span>}
+                    {fresh.has(idea.slug) && <span className="badge accent">new</span>}
+                    <div className="muted small one-line">
+                      {snippet ? <Snippet text={snippet} /> : idea.summary}
+                      {idea.tags.length > 0 && (
+                        <span className="tags">
+                          {idea.tags.slice(0, 6).map((t) => (
+                            <span key={t} className="badge">
+                              {t}
+                            </span>
+                          ))}
+                        </span>
+                      )}
+                    </div>
+                  </div>
+                  <div className="c-type">{idea.type ?? <span className="muted">—</span>}</div>
+                  <div className="c-stage">
+                    <span className="badge">{idea.stage}</span>
+                  </div>
+                  <div className="c-num">{idea.overallScore === null ? '—' : idea.overallScore.toFixed(1)}</div>
+                  <div className="c-num">{idea.confidence === null ? '—' : idea.confidence.toFixed(2)}</div>
+                  <div className="c-date">{idea.updated ?? idea.created ?? '—'}</div>
+                  <div className="c-debate">
+                    {debate ? (
+                      <a href={href('debate', debate.id)} title={debate.topic}>
+                        {debate.createdAt.slice(0, 10)} <span className="badge">{debate.status}</span>
+                      </a>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </div>
+                </div>
+              );
+            }}
+          />
+        )}
+      </div>
     </section>
   );
 }

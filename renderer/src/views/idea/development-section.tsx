@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import type { DevelopmentView } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction, useChannel } from '../../api/hooks';
+import { ErrorNotice } from '../../ui/error-notice';
+
+const PROVIDER_WORDS: Record<string, string> = {
+  simulated: 'the offline simulator (free; questions are canned, not a model’s)',
+  anthropic: 'Anthropic',
+  openai: 'the local OpenAI-compatible server',
+};
+
+/**
+ * Develop (Q&A): the development agent looks for what the idea is missing (empty README sections,
+ * criteria without a sure score) and asks about it; the questions and the researcher's answers live
+ * in the idea's development.md, which the evaluation reads.
+ */
+export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKey: number }) {
+  const client = useClient();
+  const loaded = useChannel('ideas:questions', { slug }, `${slug}/${reloadKey}`);
+  const settings = useChannel('settings:get', {});
+  const [view, setView] = useState<DevelopmentView | null>(null);
+  const [drafts, setDrafts] = useState<Record<number, string>>({});
+  const shown = view ?? loaded.data;
+
+  const develop = useAction(async () => setView(await client.invoke('ideas:develop', { slug })));
+  const answer = useAction(async (n: number) => {
+    const next = await client.invoke('ideas:answer', { slug, number: n, text: drafts[n] ?? '' });
+    setView(next);
+    setDrafts(({ [n]: _, ...rest }) => rest);
+  });
+
+  const open = shown?.questions.filter((q) => q.answer === null).length ?? 0;
+  const provider = settings.data?.provider ?? 'simulated';
+
+  return (
+    <section className="card stack" id="develop" aria-labelledby="develop-title">
+      <div className="row">
+        <h2 id="develop-title" className="grow">
+          Develop (Q&amp;A)
+        </h2>
+        <button
+          id="develop-ask"
+          type="button"
+          className="primary"
+          onClick={() => void develop.run()}
+          disabled={develop.running}
+        >
+          {develop.running ? 'Asking…' : 'Ask what is missing'}
+        </button>
+      </div>
+      <p className="muted small">
+        Questions come from {PROVIDER_WORDS[provider] ?? provider} (change it in Settings) and are kept in
+        development.md.
+        {shown && shown.questions.length > 0 && ` ${open} of ${shown.questions.length} unanswered.`}
+      </p>
+      {shown?.conflict && (
+        <p className="badge warn">development.md changed meanwhile: yours is kept; the app’s version is {shown.path}</p>
+      )}
+      {develop.running && (
+        <div className="progress indeterminate" role="progressbar" aria-label="Asking the development agent">
+          <div />
+        </div>
+      )}
+      <ErrorNotice error={develop.error ?? loaded.error} onDismiss={develop.clearError} />
+      <ErrorNotice error={answer.error} onDismiss={answer.clearError} />
+      {shown?.questions.length === 0 && <p className="muted">No questions yet.</p>}
+      <ol className="qa-list">
+        {shown?.questions.map((q) => (
+          <li key={q.number} className={shown.added.includes(q.number) ? 'fresh' : undefined}>
+            <div>
+              <strong>{q.question}</strong>
+              {q.gap && <span className="muted small"> — {q.gap}</span>}
+            </div>
+            {q.answer !== null ? (
+              <p className="qa-answer">{q.answer}</p>
+            ) : (
+              <div className="row">
+                <textarea
+                  rows={2}
+                  value={drafts[q.number] ?? ''}
+                  onChange={(e) => setDrafts((d) => ({ ...d, [q.number]: e.target.value }))}
+                  aria-label={`Answer to question ${q.number}`}
+                  placeholder="Your answer…"
+                  className="grow"
+                />
+                <button
+                  type="button"
+                  onClick={() => void answer.run(q.number)}
+                  disabled={answer.running || !(drafts[q.number] ?? '').trim()}
+                >
+                  Save answer
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
