@@ -1,8 +1,355 @@
+import { z } from 'zod';
+import { narrativeSchema } from '../evaluation/answers';
+import { conflictSchema, convergenceReportSchema } from '../evaluation/document';
+import {
+  DROP_REASONS,
+  LOCK_REASONS,
+  MODES,
+  PHASES,
+  RECOMMENDATIONS,
+  RED_TEAM_PERSONAS,
+  SEVERITIES,
+  WINNERS,
+} from '../evaluation/vocabulary';
+import { PROVIDERS } from './entities';
+
 /**
- * Evaluations: start, progress, records, leaderboards (ideas and personas), dispute.
+ * Evaluations: start, progress, records, leaderboards (ideas and personas), the matrix, dispute.
  * Spread into `channels` and `pushEvents` of core/contract.ts; each entry is
  * `'<area>:<verb>': { input: zod, output: zod }` as there.
+ *
+ * An evaluation runs in the background: `evaluations:start` answers at once with its id, and its
+ * progress is pushed as `evaluation:event` (what happened, numbered, with the running cost) and
+ * `evaluation:status` (running, stopping, stopped, failed, locked). `evaluations:get` gives the
+ * whole record or the progress so far, so a view opened mid-way catches up.
  */
-export const evaluationChannels = {} as const;
 
-export const evaluationPushEvents = {} as const;
+const count = z.number().int().nonnegative();
+const share = z.number().min(0).max(1);
+const usd = z.number().nonnegative();
+/** Evaluation ids are lower-case ULIDs (a dispute's too); nothing that could name a path. */
+const evaluationId = z
+  .string()
+  .trim()
+  .min(1, 'needs an evaluation id')
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'is not an evaluation id');
+const slug = z.string().trim().min(1, 'needs an idea slug').max(200);
+const byId = z.strictObject({ id: evaluationId });
+
+/**
+ * Where an evaluation stands in this app: `running` (in the background now), `stopping` (cancel
+ * asked; the calls in flight finish first), `stopped` (cancelled or interrupted: its checkpoint can
+ * be resumed), `failed` (resume retries it), `locked` (finished: its record is written).
+ */
+export const EVALUATION_STATUSES = ['running', 'stopping', 'stopped', 'failed', 'locked'] as const;
+export const evaluationStatusSchema = z.enum(EVALUATION_STATUSES);
+export type EvaluationStatus = z.infer<typeof evaluationStatusSchema>;
+
+export const EVALUATION_MODES = MODES;
+export const evaluationModeSchema = z.enum(MODES);
+
+/** How far along it is: answers received of those a run like it needs (an estimate until it locks). */
+export const evaluationProgressSchema = z.strictObject({ done: count, total: count });
+
+export const evaluationSummarySchema = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  ideaTitle: z.string(),
+  mode: evaluationModeSchema,
+  /** FULL from the first scores; TARGETED: one disputed criterion. */
+  scope: z.enum(['FULL', 'TARGETED']),
+  status: evaluationStatusSchema,
+  phase: z.enum(PHASES),
+  /** The current (or last) debate round; 0 before the first. */
+  round: count,
+  roundLimit: count,
+  lockReason: z.enum(LOCK_REASONS).nullable(),
+  overallScore: z.number().nullable(),
+  confidence: share.nullable(),
+  redTeamSurvival: share.nullable(),
+  recommendation: z.enum(RECOMMENDATIONS).nullable(),
+  provider: z.string().nullable(),
+  costUsd: usd.nullable(),
+  budgetUsd: usd.nullable(),
+  /** The idea's inputs changed since this evaluation read them. */
+  stale: z.boolean(),
+  /** The idea's current evaluation (the one its synthesis.md shows). */
+  current: z.boolean(),
+  supersedes: z.string().nullable(),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
+  /** Why it stopped (`cancelled`, `app closed`, `interrupted`) or failed; null otherwise. */
+  stopReason: z.string().nullable(),
+  progress: evaluationProgressSchema,
+});
+export type EvaluationSummary = z.infer<typeof evaluationSummarySchema>;
+
+/** The columns of the live view an entry belongs in. */
+export const ENTRY_COLUMNS = ['evaluators', 'transcript', 'redteam'] as const;
+
+/**
+ * One thing that happened, ready to show: the protocol's event with the words it refers to (the
+ * challenge, the defence, the ruling's reasoning) looked up, and the column it belongs in.
+ */
+export const evaluationEntrySchema = z.strictObject({
+  /** Its place in the evaluation's sequence, from 0. */
+  seq: count,
+  /** The protocol's event type (`initial_scores`, `challenge_accepted`, `ruling` …). */
+  type: z.string(),
+  /** The evaluation's clock when it happened. */
+  at: z.string().nullable(),
+  column: z.enum(ENTRY_COLUMNS),
+  round: count.nullable(),
+  /** Who speaks: `evaluator:<category>`, a red-team persona, `arbiter`, `synthesis`, or null (the protocol itself). */
+  agent: z.string().nullable(),
+  title: z.string(),
+  text: z.string(),
+  criterion: z.string().nullable(),
+  severity: z.enum(SEVERITIES).nullable(),
+  winner: z.enum(WINNERS).nullable(),
+  scoreBefore: z.number().nullable(),
+  scoreAfter: z.number().nullable(),
+  challengeId: z.string().nullable(),
+  /** A dropped challenge (repeat, over the cap, off target): shown dimmed. */
+  dropped: z.enum(DROP_REASONS).nullable(),
+});
+export type EvaluationEntry = z.infer<typeof evaluationEntrySchema>;
+
+const criterionViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  category: z.string(),
+  critical: z.boolean(),
+  score: z.number().nullable(),
+  confidence: share.nullable(),
+  /** Its score at the end of each round; index 0 holds the first score. */
+  scores: z.array(z.number()),
+  /** Its confidence at the end of each round (null where not known, e.g. rounds inherited by a dispute). */
+  confidences: z.array(share.nullable()),
+  reasoning: z.string().nullable(),
+  openQuestions: z.array(z.string()),
+  challenged: count,
+  defended: count,
+});
+
+const categoryViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  weight: z.number(),
+  score: z.number().nullable(),
+  initialScore: z.number().nullable(),
+});
+
+const roundViewSchema = z.strictObject({
+  round: z.number().int().min(1),
+  status: z.enum(['open', 'complete', 'partial']),
+  focus: z.string().nullable(),
+  targets: z.array(z.string()),
+  personas: z.array(z.enum(RED_TEAM_PERSONAS)),
+  raised: count,
+  accepted: count,
+  dropped: count,
+  newInsights: z.array(z.string()),
+  inherited: z.boolean(),
+});
+
+export const evaluationDetailSchema = evaluationSummarySchema.extend({
+  dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),
+  criteria: z.array(criterionViewSchema),
+  categories: z.array(categoryViewSchema),
+  rounds: z.array(roundViewSchema),
+  /** Overall score at the end of each round (index 0: the first scores). */
+  overallTrajectory: z.array(z.number()),
+  /** Overall confidence at the end of each round, where known. */
+  confidenceTrajectory: z.array(share.nullable()),
+  /** Every debated challenge: the red team's point, the defence, the ruling, how it ended. */
+  challenges: z.array(conflictSchema),
+  /** The convergence check after each completed round, oldest first. */
+  convergence: z.array(convergenceReportSchema),
+  /** The check that decided the lock (measured once more at the lock), else the latest. */
+  latestConvergence: convergenceReportSchema.nullable(),
+  narrative: narrativeSchema.nullable(),
+  reopenConditions: z.array(z.string()),
+  /** The final synthesis document as markdown (what synthesis.md holds), once locked. */
+  synthesisMarkdown: z.string().nullable(),
+  /** What the evaluation waits for now (`redteam:skeptic`, `arbiter r2c3` …). */
+  awaiting: z.array(z.string()),
+  entries: z.array(evaluationEntrySchema),
+});
+export type EvaluationDetail = z.infer<typeof evaluationDetailSchema>;
+
+const provider = z.enum(PROVIDERS);
+const budgetUsd = z.number().positive('must be more than 0').max(1000, 'must be at most 1000 USD');
+
+export const evaluationEstimateSchema = z.strictObject({
+  calls: count,
+  usd,
+  worstUsd: usd,
+  budgetUsd: usd,
+  rounds: count,
+  personas: z.array(z.string()),
+  basis: z.string(),
+});
+export type EvaluationEstimateView = z.infer<typeof evaluationEstimateSchema>;
+
+export const evaluationStartSchema = z.strictObject({
+  slug,
+  mode: evaluationModeSchema.default('standard'),
+  provider,
+  seed: z.number().int().nonnegative().optional(),
+  /** The most it may spend (USD; default 3). */
+  budgetUsd: budgetUsd.optional(),
+  /** It locks with TIMEOUT after this long. */
+  timeLimitMinutes: z
+    .number()
+    .positive('must be more than 0')
+    .max(24 * 60)
+    .optional(),
+});
+
+export const MIN_DISPUTE_REASON_CHARS = 50;
+
+export const leaderboardRowSchema = z.strictObject({
+  rank: z.number().int().positive(),
+  slug: z.string(),
+  title: z.string(),
+  type: z.string().nullable(),
+  stage: z.string(),
+  overallScore: z.number().nullable(),
+  /** Category id → final score. */
+  categoryScores: z.record(z.string(), z.number()),
+  confidence: z.number().nullable(),
+  redTeamSurvival: z.number().nullable(),
+  recommendation: z.string().nullable(),
+  lockReason: z.string().nullable(),
+  evaluationId: z.string().nullable(),
+  evaluatedAt: z.string().nullable(),
+  stale: z.boolean(),
+});
+export type LeaderboardRowView = z.infer<typeof leaderboardRowSchema>;
+
+export const personaRatingSchema = z.strictObject({
+  id: z.string(),
+  role: z.enum(['red-team', 'evaluator']),
+  exchanges: count,
+  wins: count,
+  draws: count,
+  losses: count,
+  /** (wins + draws / 2) / exchanges. */
+  winRate: share,
+});
+export type PersonaRatingView = z.infer<typeof personaRatingSchema>;
+
+const categoryHeader = z.strictObject({ id: z.string(), name: z.string(), weight: z.number() });
+
+export const evaluationChannels = {
+  /** Evaluations, newest first: running, stopped, failed and locked ones, optionally of one idea. */
+  'evaluations:list': {
+    input: z.strictObject({ slug: slug.optional(), status: evaluationStatusSchema.optional() }),
+    output: z.strictObject({ evaluations: z.array(evaluationSummarySchema) }),
+  },
+  /** One evaluation: its record once locked, or the progress so far. */
+  'evaluations:get': { input: byId, output: evaluationDetailSchema },
+  /** What an evaluation of an idea would likely cost, before it starts; starts nothing. */
+  'evaluations:estimate': {
+    input: z.strictObject({
+      slug,
+      mode: evaluationModeSchema.default('standard'),
+      provider,
+      budgetUsd: budgetUsd.optional(),
+    }),
+    output: evaluationEstimateSchema,
+  },
+  /** Starts an evaluation and answers at once with its id; it runs on in the background. */
+  'evaluations:start': {
+    input: evaluationStartSchema,
+    output: z.strictObject({ id: z.string(), estimate: evaluationEstimateSchema }),
+  },
+  /** Stops a running evaluation after the calls in flight; its checkpoint stays, to resume. */
+  'evaluations:cancel': { input: byId, output: z.strictObject({ id: z.string(), status: evaluationStatusSchema }) },
+  /** Continues a stopped or interrupted evaluation from its checkpoint (a failed one starts over). */
+  'evaluations:resume': { input: byId, output: z.strictObject({ id: z.string() }) },
+  /** Accepts the scores of a running evaluation as they stand: it locks with USER_APPROVED. */
+  'evaluations:approve': { input: byId, output: z.strictObject({ id: z.string() }) },
+  /** Disputes one criterion of an idea's locked evaluation: one targeted round, a new evaluation. */
+  'evaluations:dispute': {
+    input: z.strictObject({
+      slug,
+      criterion: z.string().trim().min(1, 'needs a criterion'),
+      reason: z
+        .string()
+        .trim()
+        .min(
+          MIN_DISPUTE_REASON_CHARS,
+          `needs at least ${MIN_DISPUTE_REASON_CHARS} characters: say what is wrong and why`,
+        )
+        .max(5000),
+      provider: provider.default('simulated'),
+      seed: z.number().int().nonnegative().optional(),
+      budgetUsd: budgetUsd.optional(),
+    }),
+    output: z.strictObject({ id: z.string() }),
+  },
+  /** Ideas ranked by overall score (unevaluated ones last), with the categories for the columns. */
+  'evaluations:leaderboard': {
+    input: z.strictObject({}),
+    output: z.strictObject({ categories: z.array(categoryHeader), ideas: z.array(leaderboardRowSchema) }),
+  },
+  /** Red-team personas and evaluators ranked by the arbiter's rulings over current evaluations. */
+  'evaluations:personaRatings': {
+    input: z.strictObject({}),
+    output: z.strictObject({ personas: z.array(personaRatingSchema) }),
+  },
+  /**
+   * Every idea × every criterion of its current evaluation: `scores[i]` and `confidence[i]` belong
+   * to `criteria[i]` (null: not scored).
+   */
+  'evaluations:matrix': {
+    input: z.strictObject({}),
+    output: z.strictObject({
+      categories: z.array(categoryHeader),
+      criteria: z.array(
+        z.strictObject({ id: z.string(), name: z.string(), category: z.string(), critical: z.boolean() }),
+      ),
+      ideas: z.array(
+        z.strictObject({
+          slug: z.string(),
+          title: z.string(),
+          stage: z.string(),
+          evaluationId: z.string().nullable(),
+          overallScore: z.number().nullable(),
+          stale: z.boolean(),
+          scores: z.array(z.number().nullable()),
+          confidence: z.array(share.nullable()),
+        }),
+      ),
+    }),
+  },
+} as const;
+
+export const evaluationPushEvents = {
+  /** What a running evaluation did; `from` is the `seq` of the first entry. */
+  'evaluation:event': z.strictObject({
+    evaluationId: z.string(),
+    slug: z.string(),
+    from: count,
+    entries: z.array(evaluationEntrySchema),
+    phase: z.enum(PHASES),
+    round: count,
+    costUsd: usd,
+    budgetUsd: usd,
+    progress: evaluationProgressSchema,
+  }),
+  /** An evaluation started, is stopping, stopped, failed or locked. */
+  'evaluation:status': z.strictObject({
+    evaluationId: z.string(),
+    slug: z.string(),
+    status: evaluationStatusSchema,
+    phase: z.enum(PHASES),
+    /** Why it stopped or failed, in words; null otherwise. */
+    reason: z.string().nullable(),
+    lockReason: z.enum(LOCK_REASONS).nullable(),
+    overallScore: z.number().nullable(),
+  }),
+} as const;

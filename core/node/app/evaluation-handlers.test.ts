@@ -1,0 +1,280 @@
+import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, tempWorkspace } from '../../../tests/helpers/temp-workspace';
+import { type ChannelInput, type ChannelOutput, ContractError, type PushEvent, type PushPayload } from '../../contract';
+import { appRoot } from '../app-root';
+import { type App, createApp } from './create-app';
+
+// The evaluation channels against a real app on a temp workspace (real SQLite, real files), with
+// the offline simulator as the provider. CRUCIBLE_SIMULATED_LATENCY_MS slows it down where a test
+// needs to catch an evaluation mid-way.
+
+const IDEA = 'community-solar-coop';
+const OTHER = 'ebike-repair-workshop';
+
+let root: string;
+let cleanup: () => void;
+const apps: App[] = [];
+const bugs: Error[] = [];
+
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-eval-app-'));
+  for (const slug of [IDEA, OTHER])
+    cpSync(join(appRoot(), 'ideas', slug), join(root, 'ideas', slug), { recursive: true });
+});
+
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+  delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+  cleanup();
+  expect(bugs.splice(0)).toEqual([]);
+});
+
+async function boot(): Promise<App> {
+  const app = await createApp({ workspaceRoot: root, watch: false, onContractBug: (e) => bugs.push(e) });
+  apps.push(app);
+  return app;
+}
+
+type EvalChannel =
+  | 'evaluations:list'
+  | 'evaluations:get'
+  | 'evaluations:estimate'
+  | 'evaluations:start'
+  | 'evaluations:cancel'
+  | 'evaluations:resume'
+  | 'evaluations:approve'
+  | 'evaluations:dispute'
+  | 'evaluations:leaderboard'
+  | 'evaluations:personaRatings'
+  | 'evaluations:matrix';
+
+function call<C extends EvalChannel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return app.handlers[channel](input);
+}
+
+async function refused(promise: Promise<unknown>): Promise<ContractError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ContractError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
+}
+
+function record(app: App): PushEvent[] {
+  const seen: PushEvent[] = [];
+  app.events.onAny((event) => seen.push(event));
+  return seen;
+}
+
+const statuses = (seen: PushEvent[], id: string) =>
+  seen.flatMap((e) => (e.event === 'evaluation:status' && e.payload.evaluationId === id ? [e.payload] : []));
+const progress = (seen: PushEvent[], id: string): PushPayload<'evaluation:event'>[] =>
+  seen.flatMap((e) => (e.event === 'evaluation:event' && e.payload.evaluationId === id ? [e.payload] : []));
+const ended = (seen: PushEvent[], id: string) =>
+  statuses(seen, id).find((s) => s.status === 'locked' || s.status === 'stopped' || s.status === 'failed');
+
+describe('evaluations in the app', () => {
+  it('runs a simulated evaluation in the background to a locked record, streaming every entry once, and the leaderboard, matrix and ratings follow', async () => {
+    const app = await boot();
+    const seen = record(app);
+    const estimate = await call(app, 'evaluations:estimate', { slug: IDEA, mode: 'standard', provider: 'simulated' });
+    expect(estimate).toMatchObject({ usd: 0, rounds: 3, personas: ['skeptic', 'realist', 'first-principles'] });
+    expect(estimate.calls).toBeGreaterThan(20);
+
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'standard', provider: 'simulated' });
+    const last = await eventually(() => ended(seen, id), 'the evaluation to end', 20_000);
+    expect(last).toMatchObject({ status: 'locked', phase: 'LOCKED' });
+    expect(statuses(seen, id)[0]?.status).toBe('running');
+
+    // The pushed entries number one sequence without gaps, and the record shows the same entries.
+    const pushed = progress(seen, id);
+    let next = 0;
+    for (const p of pushed) {
+      expect(p.from).toBe(next);
+      next += p.entries.length;
+    }
+    const detail = await call(app, 'evaluations:get', { id });
+    expect(detail.entries.map((e) => [e.seq, e.type, e.title])).toEqual(
+      pushed.flatMap((p) => p.entries).map((e) => [e.seq, e.type, e.title]),
+    );
+    expect(pushed.at(-1)?.progress.done).toBe(pushed.at(-1)?.progress.total);
+
+    expect(detail).toMatchObject({
+      id,
+      slug: IDEA,
+      status: 'locked',
+      phase: 'LOCKED',
+      current: true,
+      stale: false,
+      provider: 'simulated',
+    });
+    expect(detail.lockReason).toMatch(/CONVERGENCE|MAX_ROUNDS/);
+    expect(detail.criteria).toHaveLength(30);
+    // A score and a confidence for every criterion at every round (the chart's lines).
+    const rounds = detail.overallTrajectory.length;
+    expect(rounds).toBe(detail.round + 1);
+    for (const c of detail.criteria) {
+      expect(c.scores).toHaveLength(rounds);
+      expect(c.confidences.every((x) => x !== null)).toBe(true);
+    }
+    expect(detail.confidenceTrajectory).toHaveLength(rounds);
+    expect(detail.challenges.length).toBeGreaterThan(0);
+    expect(detail.challenges.every((c) => c.ruling !== null)).toBe(true);
+    expect(detail.latestConvergence?.conditions.stability).toBeDefined();
+    expect(detail.synthesisMarkdown).toContain('# Synthesis:');
+    // Each column has its speakers: evaluators' first scores and defences, the red team, the arbiter.
+    expect(new Set(detail.entries.map((e) => e.column))).toEqual(new Set(['evaluators', 'transcript', 'redteam']));
+    expect(detail.entries.some((e) => e.agent === 'arbiter' && e.winner !== null)).toBe(true);
+
+    const { ideas } = await call(app, 'evaluations:leaderboard', {});
+    const row = ideas.find((r) => r.slug === IDEA);
+    expect(row).toMatchObject({ rank: 1, evaluationId: id, overallScore: detail.overallScore, stale: false });
+    expect(Object.keys(row?.categoryScores ?? {})).toHaveLength(6);
+    expect(ideas.find((r) => r.slug === OTHER)?.overallScore).toBeNull();
+
+    const matrix = await call(app, 'evaluations:matrix', {});
+    expect(matrix.criteria).toHaveLength(30);
+    const scored = matrix.ideas.find((i) => i.slug === IDEA);
+    expect(scored?.scores).toEqual(matrix.criteria.map((c) => detail.criteria.find((x) => x.id === c.id)?.score));
+    expect(matrix.ideas.find((i) => i.slug === OTHER)?.scores.every((s) => s === null)).toBe(true);
+
+    const { personas } = await call(app, 'evaluations:personaRatings', {});
+    expect(personas.map((p) => p.id)).toContain('skeptic');
+
+    const { evaluations } = await call(app, 'evaluations:list', { slug: IDEA });
+    expect(evaluations.map((e) => [e.id, e.status, e.current])).toEqual([[id, 'locked', true]]);
+    // The record reads the same from a fresh app (from the folder, not from memory).
+    await app.close();
+    const again = await boot();
+    const reread = await call(again, 'evaluations:get', { id });
+    expect(reread.entries.length).toBe(detail.entries.length);
+    expect(reread.overallScore).toBe(detail.overallScore);
+    expect((await call(again, 'evaluations:list', {})).evaluations.map((e) => e.id)).toEqual([id]);
+  }, 60_000);
+
+  it('refuses bad input naming the field, and mistakes in words', async () => {
+    const app = await boot();
+    const mode = await refused(
+      call(app, 'evaluations:start', { slug: IDEA, mode: 'fast' as 'quick', provider: 'simulated' }),
+    );
+    expect([mode.code, mode.field]).toEqual(['bad_input', 'mode']);
+    const budget = await refused(call(app, 'evaluations:start', { slug: IDEA, provider: 'simulated', budgetUsd: -1 }));
+    expect([budget.code, budget.field]).toEqual(['bad_input', 'budgetUsd']);
+    const reason = await refused(
+      call(app, 'evaluations:dispute', { slug: IDEA, criterion: 'problem-severity', reason: 'too low' }),
+    );
+    expect([reason.code, reason.field]).toEqual(['bad_input', 'reason']);
+    expect(reason.message).toMatch(/50 characters/);
+    const path = await refused(call(app, 'evaluations:get', { id: '../../etc/passwd' }));
+    expect([path.code, path.field]).toEqual(['bad_input', 'id']);
+    const unknown = await refused(call(app, 'evaluations:start', { slug: 'no-such-idea', provider: 'simulated' }));
+    expect(unknown.code).toBe('user_error');
+    expect(unknown.message).toMatch(/no idea "no-such-idea"/);
+    const missing = await refused(call(app, 'evaluations:get', { id: '01jzzzzzzzzzzzzzzzzzzzzzzz' }));
+    expect(missing.message).toMatch(/no evaluation/);
+    const nothing = await refused(
+      call(app, 'evaluations:dispute', {
+        slug: IDEA,
+        criterion: 'problem-severity',
+        reason: 'The problem is far more severe than scored: three surveys show a majority of renters affected.',
+      }),
+    );
+    expect(nothing.message).toMatch(/no locked evaluation to dispute/);
+    // Nothing was created by the refused calls.
+    expect(existsSync(join(root, 'ideas', IDEA, 'evaluations'))).toBe(false);
+  });
+
+  it('cancels a running evaluation at its checkpoint, and resumes it to the lock', async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '40';
+    const app = await boot();
+    const seen = record(app);
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'standard', provider: 'simulated' });
+    await eventually(() => progress(seen, id).some((p) => p.phase === 'DEBATING'), 'the first round', 10_000);
+    // A second evaluation of the same idea would write the same synthesis: refused while one runs.
+    const twice = await refused(call(app, 'evaluations:start', { slug: IDEA, provider: 'simulated' }));
+    expect(twice.message).toMatch(/already running/);
+
+    expect(await call(app, 'evaluations:cancel', { id })).toEqual({ id, status: 'stopping' });
+    expect(await eventually(() => ended(seen, id), 'the stop', 10_000)).toMatchObject({
+      status: 'stopped',
+      reason: 'cancelled',
+    });
+    const stopped = await call(app, 'evaluations:get', { id });
+    expect(stopped).toMatchObject({ status: 'stopped', stopReason: 'cancelled', current: false });
+    expect(stopped.phase).not.toBe('LOCKED');
+    expect(stopped.progress.done).toBeLessThan(stopped.progress.total);
+    expect(readdirSync(join(root, 'ideas', IDEA, 'evaluations'))).toEqual([`${id}.progress.jsonl`]);
+    expect((await call(app, 'evaluations:list', { status: 'stopped' })).evaluations.map((e) => e.id)).toEqual([id]);
+
+    const before = stopped.entries.length;
+    await call(app, 'evaluations:resume', { id });
+    expect(
+      await eventually(
+        () => statuses(seen, id).at(-1)?.status === 'locked' && statuses(seen, id).at(-1),
+        'the lock',
+        20_000,
+      ),
+    ).toBeTruthy();
+    const locked = await call(app, 'evaluations:get', { id });
+    expect(locked).toMatchObject({ status: 'locked', current: true });
+    // The resumed run continued the same sequence: the first entries are the ones seen before the stop.
+    expect(locked.entries.slice(0, before).map((e) => e.title)).toEqual(stopped.entries.map((e) => e.title));
+    const resumedPushes = progress(seen, id).filter((p) => p.from >= before);
+    expect(resumedPushes[0]?.from).toBe(before);
+  }, 60_000);
+
+  it('checkpoints a running evaluation when the app closes, and the next app resumes it', async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '40';
+    const app = await boot();
+    const seen = record(app);
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    await eventually(() => progress(seen, id).length > 2, 'some progress', 10_000);
+    await app.close();
+    expect(statuses(seen, id).map((s) => s.status)).toEqual(['running', 'stopping', 'stopped']);
+
+    const next = await boot();
+    const [listed] = (await call(next, 'evaluations:list', {})).evaluations;
+    expect(listed).toMatchObject({ id, status: 'stopped', stopReason: 'app closed' });
+    const seenNext = record(next);
+    await call(next, 'evaluations:resume', { id });
+    await eventually(() => ended(seenNext, id), 'the lock', 20_000);
+    expect((await call(next, 'evaluations:get', { id })).lockReason).toBe('MAX_ROUNDS');
+  }, 60_000);
+
+  it('locks with USER_APPROVED when the researcher approves mid-debate, and a dispute runs one targeted round', async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '30';
+    const app = await boot();
+    const seen = record(app);
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'deep', provider: 'simulated' });
+    const early = await refused(call(app, 'evaluations:approve', { id }));
+    expect(early.message).toMatch(/only while the red team debates/);
+    await eventually(() => progress(seen, id).some((p) => p.phase === 'DEBATING'), 'the first round', 10_000);
+    await call(app, 'evaluations:approve', { id });
+    await eventually(() => ended(seen, id), 'the lock', 20_000);
+    const approved = await call(app, 'evaluations:get', { id });
+    expect(approved.lockReason).toBe('USER_APPROVED');
+
+    const { id: disputed } = await call(app, 'evaluations:dispute', {
+      slug: IDEA,
+      criterion: 'problem-severity',
+      reason: 'The problem is far more severe than scored: three surveys show a majority of renters affected.',
+    });
+    await eventually(() => ended(seen, disputed), 'the disputed round', 20_000);
+    const detail = await call(app, 'evaluations:get', { id: disputed });
+    expect(detail).toMatchObject({ scope: 'TARGETED', supersedes: id, current: true, status: 'locked' });
+    expect(detail.dispute?.criterion).toBe('problem-severity');
+    const newRound = detail.rounds.filter((r) => !r.inherited);
+    expect(newRound.map((r) => r.focus)).toEqual(['problem-severity']);
+    // The disputed record stays readable and is no longer current.
+    expect((await call(app, 'evaluations:get', { id })).current).toBe(false);
+    expect((await call(app, 'evaluations:leaderboard', {})).ideas[0]?.evaluationId).toBe(disputed);
+    // Read back by a fresh app, the dispute is rebuilt from its log over the record it reopened.
+    await app.close();
+    const reread = await call(await boot(), 'evaluations:get', { id: disputed });
+    expect(reread.entries.map((e) => e.title)).toEqual(detail.entries.map((e) => e.title));
+  }, 60_000);
+});

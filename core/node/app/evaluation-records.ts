@@ -1,0 +1,228 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EvaluationInput, FinalSynthesisDocument } from '../../evaluation';
+import { finalSynthesisDocumentSchema, replayEvaluation } from '../../evaluation';
+import { ideaFile } from '../../idea/layout';
+import type { EvaluationService } from '../evaluations/evaluation-service';
+import { EvaluationTrack } from '../evaluations/evaluation-track';
+import { type ProgressHeader, readProgress, type StopReason } from '../evaluations/progress-log';
+import type { Workspace } from '../workspace/workspace';
+
+/** An evaluation kept in an idea's `evaluations/` folder: a locked record or a checkpoint. */
+export interface StoredEvaluation {
+  id: string;
+  slug: string;
+  kind: 'record' | 'checkpoint';
+}
+
+/** A locked record with what its script's first line adds (provider, cost, budget). */
+export interface LockedEvaluation {
+  doc: FinalSynthesisDocument;
+  provider: string | null;
+  costUsd: number | null;
+  budgetUsd: number | null;
+  /** The run rebuilt from its script (null: the script is missing or no longer replays). */
+  track: EvaluationTrack | null;
+}
+
+/** A checkpoint folded into a track: an evaluation that stopped, was interrupted or failed. */
+export interface CheckpointEvaluation {
+  header: ProgressHeader;
+  track: EvaluationTrack;
+  spentUsd: number;
+  stopped: { reason: StopReason; at: string } | null;
+  /** Answers a simulated continuation would still take. */
+  remaining: number;
+}
+
+const RECORD = /^([a-z0-9][a-z0-9-]*)\.json$/;
+const CHECKPOINT = /^([a-z0-9][a-z0-9-]*)\.progress\.jsonl$/;
+
+/**
+ * Reads evaluations back from the workspace folder, which stays the authority (the index may be
+ * rebuilt at any time). Locked records never change, so each is read and replayed once; a
+ * checkpoint is read again when its file grows.
+ */
+export class EvaluationRecords {
+  private readonly locked = new Map<string, LockedEvaluation>();
+  private readonly checkpoints = new Map<string, { key: string; value: CheckpointEvaluation }>();
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly service: EvaluationService,
+  ) {}
+
+  private folder(slug: string): string {
+    return join(this.ws.root, ideaFile(slug, 'evaluations'));
+  }
+
+  /** The evaluations stored for one idea (a record wins over a checkpoint left beside it). */
+  stored(slug: string): StoredEvaluation[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.folder(slug));
+    } catch {
+      return [];
+    }
+    const records = new Set(names.flatMap((n) => RECORD.exec(n)?.[1] ?? []));
+    const out: StoredEvaluation[] = [...records].map((id) => ({ id, slug, kind: 'record' }));
+    for (const name of names) {
+      const id = CHECKPOINT.exec(name)?.[1];
+      if (id && !records.has(id)) out.push({ id, slug, kind: 'checkpoint' });
+    }
+    return out;
+  }
+
+  /** Ideas whose folder has an `evaluations/` folder, as the index knows them. */
+  slugs(): string[] {
+    const rows = this.ws.db
+      .prepare("SELECT DISTINCT slug FROM files WHERE path LIKE 'ideas/%/evaluations/%'")
+      .all() as { slug: string }[];
+    return rows.map((r) => r.slug);
+  }
+
+  /** Where an evaluation is kept: found through the index, else by looking in every idea folder. */
+  locate(id: string, hint: Iterable<string> = []): StoredEvaluation | null {
+    const look = (slug: string) => this.stored(slug).find((s) => s.id === id) ?? null;
+    // Ids hold only [a-z0-9-], so nothing in them is a LIKE wildcard.
+    const indexed = this.ws.db
+      .prepare('SELECT DISTINCT slug FROM files WHERE path LIKE ? OR path LIKE ?')
+      .all(`ideas/%/evaluations/${id}.json`, `ideas/%/evaluations/${id}.progress.jsonl`) as { slug: string }[];
+    for (const slug of [...hint, ...indexed.map((r) => r.slug)]) {
+      const found = look(slug);
+      if (found) return found;
+    }
+    let slugs: string[] = [];
+    try {
+      slugs = readdirSync(join(this.ws.root, 'ideas'));
+    } catch {
+      return null;
+    }
+    for (const slug of slugs) {
+      if (
+        !existsSync(join(this.folder(slug), `${id}.json`)) &&
+        !existsSync(join(this.folder(slug), `${id}.progress.jsonl`))
+      )
+        continue;
+      const found = look(slug);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** A locked record, with the run rebuilt from its script when `withTrack`. */
+  record(slug: string, id: string, withTrack: boolean): LockedEvaluation | null {
+    let entry = this.locked.get(id);
+    if (!entry) {
+      const path = join(this.folder(slug), `${id}.json`);
+      if (!existsSync(path)) return null;
+      const parsed = finalSynthesisDocumentSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      if (!parsed.success) return null;
+      const head = this.scriptHead(slug, id);
+      entry = {
+        doc: parsed.data,
+        provider: typeof head?.provider === 'string' ? head.provider : null,
+        costUsd: typeof head?.costUsd === 'number' ? head.costUsd : null,
+        budgetUsd: typeof head?.budgetUsd === 'number' ? head.budgetUsd : null,
+        track: null,
+      };
+      this.locked.set(id, entry);
+    }
+    if (withTrack && entry.track === null) entry.track = this.rebuild(slug, entry.doc);
+    return entry;
+  }
+
+  private scriptText(slug: string, id: string): string | null {
+    try {
+      return readFileSync(join(this.folder(slug), `${id}.jsonl`), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  private scriptHead(slug: string, id: string): Record<string, unknown> | null {
+    const first = this.scriptText(slug, id)?.split('\n', 1)[0];
+    if (!first) return null;
+    try {
+      return JSON.parse(first) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The run behind a record, from its script: a full evaluation's script replays; a dispute's log
+   * is the reopening of the record it disputes plus its inputs. Null when that no longer works.
+   */
+  private rebuild(slug: string, doc: FinalSynthesisDocument): EvaluationTrack | null {
+    const text = this.scriptText(slug, doc.evaluationId);
+    if (text === null) return null;
+    try {
+      let initial: ReturnType<typeof replayEvaluation>['initial'];
+      let inputs: EvaluationInput[];
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      const head = JSON.parse(lines[0] ?? '{}') as {
+        type?: string;
+        from?: string;
+        trigger?: { criterion: string; reason: string };
+      };
+      if (head.type === 'reopen' && head.from && head.trigger) {
+        initial = this.service.initialState({
+          type: 'run',
+          slug,
+          setup: {
+            evaluationId: doc.evaluationId,
+            idea: { id: doc.ideaId, title: doc.ideaTitle },
+            mode: doc.mode,
+            contentHash: doc.contentHashAtEvaluation,
+            startedAt: doc.startedAt,
+          },
+          provider: 'replay',
+          seed: 1,
+          budgetUsd: 0,
+          reopen: { from: head.from, criterion: head.trigger.criterion, reason: head.trigger.reason },
+        });
+        inputs = lines.slice(1).map((l) => JSON.parse(l) as EvaluationInput);
+      } else {
+        ({ initial, inputs } = replayEvaluation(text, this.ws.taxonomy));
+      }
+      const track = new EvaluationTrack(initial);
+      for (const input of inputs) track.apply(input);
+      return track.state.phase === 'LOCKED' ? track : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A checkpoint folded into a track (null: no checkpoint, or one that cannot be read). */
+  checkpoint(slug: string, id: string): CheckpointEvaluation | null {
+    const path = join(this.folder(slug), `${id}.progress.jsonl`);
+    let key: string;
+    try {
+      const stat = statSync(path);
+      key = `${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return null;
+    }
+    const cached = this.checkpoints.get(id);
+    if (cached?.key === key) return cached.value;
+    try {
+      const { header, inputs, spentUsd, stopped } = readProgress(path);
+      const track = new EvaluationTrack(this.service.initialState(header));
+      for (const input of inputs) track.apply(input);
+      const value = { header, track, spentUsd, stopped, remaining: this.service.remainingAsks(track.state) };
+      this.checkpoints.set(id, { key, value });
+      return value;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The idea's content hash now and the id of its current evaluation. */
+  idea(slug: string): { contentHash: string; evaluationId: string | null } | null {
+    const row = this.ws.db.prepare('SELECT content_hash, evaluation_id FROM ideas WHERE slug = ?').get(slug) as
+      | { content_hash: string; evaluation_id: string | null }
+      | undefined;
+    return row ? { contentHash: row.content_hash, evaluationId: row.evaluation_id } : null;
+  }
+}

@@ -1,0 +1,209 @@
+import type { EvaluationEntry, EvaluationStatus } from '../../contract';
+import type { LockReason } from '../../evaluation';
+import type { Log } from '../../ports/log';
+import type { PreparedRun, RunOutcome } from '../evaluations/evaluation-service';
+import { EvaluationTrack } from '../evaluations/evaluation-track';
+import type { StopReason } from '../evaluations/progress-log';
+import { UserError } from '../workspace/workspace';
+import type { PushEmitter } from './push-emitter';
+
+/** One evaluation running in this app. */
+export interface LiveEvaluation {
+  id: string;
+  slug: string;
+  prepared: PreparedRun;
+  track: EvaluationTrack;
+  /** Set by cancel or by the app closing: the drive stops before its next batch of calls. */
+  stop: StopReason | null;
+  /** Set by approve: the drive feeds `user_approved` before its next batch. */
+  approve: boolean;
+  costUsd: number;
+  budgetUsd: number;
+  /** Answers a run like it needs in all (for the progress bar). */
+  expected: number;
+  done: Promise<void>;
+}
+
+interface Deps {
+  emitter: PushEmitter;
+  log: Log;
+  /** Answers a simulated continuation of the state would take (an estimate of the work left). */
+  remaining: (track: EvaluationTrack) => number;
+}
+
+/** Gives the event loop a turn, so that pushes, other calls and a cancel get in between batches. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The evaluations running in this app, each in the background: started (or resumed) from a
+ * prepared run, followed input by input into a track, pushed as `evaluation:event` and
+ * `evaluation:status`, and stopped at their checkpoint on cancel or when the app closes. The
+ * checkpoint and the record on disk stay the authority; this only follows them.
+ */
+export class LiveEvaluations {
+  private readonly live = new Map<string, LiveEvaluation>();
+
+  constructor(private readonly deps: Deps) {}
+
+  get(id: string): LiveEvaluation | undefined {
+    return this.live.get(id);
+  }
+
+  all(): LiveEvaluation[] {
+    return [...this.live.values()];
+  }
+
+  status(run: LiveEvaluation): EvaluationStatus {
+    return run.stop ? 'stopping' : 'running';
+  }
+
+  /** Refuses a second evaluation of an idea while one runs (both would write its synthesis). */
+  checkIdle(slug: string): void {
+    const running = this.all().find((r) => r.slug === slug);
+    if (running) {
+      throw new UserError(
+        `an evaluation of "${slug}" is already running (${running.id}); wait for it or cancel it first`,
+      );
+    }
+  }
+
+  /** Starts a prepared run in the background and returns at once. */
+  launch(prepared: PreparedRun): LiveEvaluation {
+    const track = new EvaluationTrack(prepared.initial);
+    for (const input of prepared.inputs) track.apply(input);
+    const run: LiveEvaluation = {
+      id: prepared.id,
+      slug: prepared.slug,
+      prepared,
+      track,
+      stop: null,
+      approve: false,
+      costUsd: prepared.spentBefore,
+      budgetUsd: prepared.header.budgetUsd,
+      expected: track.answers + this.deps.remaining(track),
+      done: Promise.resolve(),
+    };
+    this.live.set(run.id, run);
+    this.pushStatus(run, 'running', null);
+    run.done = prepared
+      .run({
+        onInput: (input) => {
+          const from = track.entries.length;
+          let added: EvaluationEntry[] = [];
+          try {
+            added = track.apply(input);
+          } catch (error) {
+            // The track folds the same inputs as the driver, so this is a bug; the run goes on.
+            this.deps.log.error('an evaluation view could not follow an input', {
+              id: run.id,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          }
+          this.pushEvent(run, from, added);
+        },
+        onCall: (costUsd) => {
+          run.costUsd += costUsd;
+        },
+        control: async () => {
+          await turn();
+          if (run.stop) return 'stop';
+          if (run.approve) {
+            run.approve = false;
+            return 'approve';
+          }
+          return null;
+        },
+        stopReason: () => run.stop ?? 'cancelled',
+      })
+      .then(
+        (outcome) => this.finished(run, outcome),
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          this.deps.log.error('an evaluation stopped with an error', { id: run.id, error: message ?? '' });
+          this.live.delete(run.id);
+          this.pushStatus(run, 'failed', message ?? 'unknown error');
+        },
+      );
+    return run;
+  }
+
+  private finished(run: LiveEvaluation, outcome: RunOutcome): void {
+    this.live.delete(run.id);
+    if (outcome.kind === 'locked') {
+      const doc = outcome.run.document;
+      this.pushStatus(run, 'locked', null, doc.lockReason, doc.composites.overallScore);
+    } else if (outcome.kind === 'stopped') {
+      this.pushStatus(run, 'stopped', run.stop ?? 'cancelled');
+    } else {
+      this.pushStatus(run, 'failed', outcome.reason);
+    }
+  }
+
+  /** Asks a running evaluation to stop after the calls in flight. */
+  cancel(run: LiveEvaluation, reason: StopReason): void {
+    if (run.stop) return;
+    run.stop = reason;
+    this.pushStatus(run, 'stopping', reason);
+  }
+
+  /** Asks a running evaluation to lock with the scores as they stand. */
+  approve(run: LiveEvaluation): void {
+    const phase = run.track.state.phase;
+    if (phase !== 'DEBATING' && phase !== 'SYNTHESIZING') {
+      throw new UserError(
+        `an evaluation can be approved only while the red team debates; this one is ${phase} (wait for the first round)`,
+      );
+    }
+    run.approve = true;
+  }
+
+  /**
+   * Stops every running evaluation at its checkpoint and waits (up to `timeoutMs`) for the calls in
+   * flight to return; `resume` continues each one later.
+   */
+  async close(timeoutMs: number): Promise<void> {
+    const runs = this.all();
+    for (const run of runs) this.cancel(run, 'app closed');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(runs.map((r) => r.done)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private pushEvent(run: LiveEvaluation, from: number, entries: EvaluationEntry[]): void {
+    const s = run.track.state;
+    this.deps.emitter.emit('evaluation:event', {
+      evaluationId: run.id,
+      slug: run.slug,
+      from,
+      entries,
+      phase: s.phase,
+      round: s.round,
+      costUsd: Math.round(run.costUsd * 1e6) / 1e6,
+      budgetUsd: run.budgetUsd,
+      progress: { done: run.track.answers, total: Math.max(run.track.answers, run.expected) },
+    });
+  }
+
+  private pushStatus(
+    run: LiveEvaluation,
+    status: EvaluationStatus,
+    reason: string | null,
+    lockReason: LockReason | null = null,
+    overallScore: number | null = null,
+  ): void {
+    this.deps.emitter.emit('evaluation:status', {
+      evaluationId: run.id,
+      slug: run.slug,
+      status,
+      phase: run.track.state.phase,
+      reason,
+      lockReason,
+      overallScore,
+    });
+  }
+}
