@@ -1,12 +1,191 @@
+import { useRef, useState } from 'react';
+import type { ChannelOutput } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction, useChannel } from '../../api/hooks';
 import type { Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import './export.css';
 
-/** Placeholder until this view is built. */
+type Source = 'synthesis' | 'transcript';
+type Format = 'md' | 'html' | 'pdf';
+const FORMATS: { id: Format; label: string; hint: string }[] = [
+  { id: 'md', label: 'Markdown', hint: 'the file as the app keeps it' },
+  { id: 'html', label: 'HTML', hint: 'one self-contained page (styles inside, nothing fetched)' },
+  { id: 'pdf', label: 'PDF', hint: 'printed by headless Chromium (A4), a few seconds' },
+];
+
+/** Hands a file to the browser's download (in the desktop app, its save dialog). */
+function download(result: ChannelOutput<'export:document'>): void {
+  const body =
+    result.encoding === 'base64' ? Uint8Array.from(atob(result.content), (c) => c.charCodeAt(0)) : result.content;
+  const url = URL.createObjectURL(new Blob([body], { type: result.mimeType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = result.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Export: an idea's synthesis or a debate's transcript as Markdown, HTML or PDF, saved where the
+ * researcher chooses (a download). `#/export?source=synthesis&id=<slug>` comes preselected.
+ */
 export function ExportView({ route }: { route: Route }) {
-  void route;
+  const client = useClient();
+  const ideas = useChannel('ideas:list', {});
+  const debates = useChannel('debates:list', {});
+  const [source, setSource] = useState<Source>(route.query.get('source') === 'transcript' ? 'transcript' : 'synthesis');
+  const [id, setId] = useState(route.query.get('id') ?? '');
+  const [format, setFormat] = useState<Format>(
+    (['md', 'html', 'pdf'] as const).find((f) => f === route.query.get('format')) ?? 'pdf',
+  );
+  const [done, setDone] = useState<{ fileName: string; bytes: number }[]>([]);
+  // Abandoning a running export: the main side finishes it, the page ignores the answer.
+  const ticket = useRef(0);
+  const [started, setStarted] = useState<number | null>(null);
+
+  const run = useAction(async () => {
+    const mine = ++ticket.current;
+    setStarted(Date.now());
+    try {
+      const result = await client.invoke('export:document', { source, id, format });
+      if (mine !== ticket.current) return;
+      download(result);
+      setDone((d) => [{ fileName: result.fileName, bytes: result.bytes }, ...d].slice(0, 10));
+    } finally {
+      if (mine === ticket.current) setStarted(null);
+    }
+  });
+
+  const evaluated = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt !== null);
+  const others = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt === null);
+  const running = run.running && started !== null;
+
   return (
-    <section className="view">
+    <section className="view export">
       <h1>Export</h1>
-      <p>Not built yet.</p>
+      <form
+        className="card stack export-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (id) void run.run();
+        }}
+      >
+        <fieldset className="row plain">
+          <legend>What</legend>
+          <label>
+            <input
+              type="radio"
+              name="source"
+              checked={source === 'synthesis'}
+              onChange={() => {
+                setSource('synthesis');
+                setId('');
+              }}
+            />
+            The synthesis of an idea
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="source"
+              checked={source === 'transcript'}
+              onChange={() => {
+                setSource('transcript');
+                setId('');
+              }}
+            />
+            The transcript of a debate
+          </label>
+        </fieldset>
+        {source === 'synthesis' ? (
+          <label>
+            Idea
+            <select value={id} onChange={(e) => setId(e.target.value)} aria-label="Idea">
+              <option value="">Choose an idea…</option>
+              <optgroup label="Evaluated (they have a synthesis)">
+                {evaluated.map((i) => (
+                  <option key={i.slug} value={i.slug}>
+                    {i.title}
+                    {i.stale ? ' (stale)' : ''}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Not evaluated yet">
+                {others.map((i) => (
+                  <option key={i.slug} value={i.slug}>
+                    {i.title}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          </label>
+        ) : (
+          <label>
+            Debate
+            <select value={id} onChange={(e) => setId(e.target.value)} aria-label="Debate">
+              <option value="">Choose a debate…</option>
+              {(debates.data?.debates ?? []).map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.createdAt.slice(0, 16).replace('T', ' ')} · {d.topic.slice(0, 80)} ({d.status})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <fieldset className="stack plain">
+          <legend>Format</legend>
+          {FORMATS.map((f) => (
+            <label key={f.id}>
+              <input type="radio" name="format" checked={format === f.id} onChange={() => setFormat(f.id)} />
+              {f.label} <span className="muted small">— {f.hint}</span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="row">
+          <button type="submit" className="primary" disabled={!id || running}>
+            {running ? 'Exporting…' : 'Export and download'}
+          </button>
+          {running && (
+            <button
+              type="button"
+              onClick={() => {
+                ticket.current++;
+                setStarted(null);
+              }}
+            >
+              Cancel
+            </button>
+          )}
+        </div>
+        {running && (
+          <div className="stack">
+            <div className="progress indeterminate" role="progressbar" aria-label="Exporting">
+              <div />
+            </div>
+            <span className="muted small">
+              {format === 'pdf' ? 'Printing the PDF in headless Chromium…' : 'Preparing the file…'}
+            </span>
+          </div>
+        )}
+        <ErrorNotice error={run.error} onDismiss={run.clearError} />
+        <ErrorNotice error={ideas.error ?? debates.error} />
+      </form>
+      {done.length > 0 && (
+        <section className="card" aria-labelledby="exported">
+          <h2 id="exported">Exported in this session</h2>
+          <ul>
+            {done.map((d, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the same file may be exported twice
+              <li key={`${d.fileName}/${i}`}>
+                {d.fileName} <span className="muted small">({d.bytes.toLocaleString()} bytes)</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </section>
   );
 }

@@ -1,12 +1,199 @@
-import type { Route } from '../../router';
+import { useEffect, useMemo, useState } from 'react';
+import type { IdeaSummary } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { href, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import './pipeline.css';
 
-/** Placeholder until this view is built. */
+/** The drag payload: an idea's slug under a type of our own, so dropped files or text are not taken for a card. */
+const CARD_TYPE = 'application/x-crucible-idea';
+/** Cards drawn per column; the rest are counted (a stage with thousands of ideas stays responsive). */
+const PER_COLUMN = 100;
+
+function Card({
+  idea,
+  stages,
+  moving,
+  onMove,
+}: {
+  idea: IdeaSummary;
+  stages: { id: string; name: string }[];
+  moving: boolean;
+  onMove: (stage: string) => void;
+}) {
+  return (
+    <li
+      className={`pipeline-card${moving ? ' moving' : ''}`}
+      draggable
+      data-slug={idea.slug}
+      onDragStart={(e) => {
+        e.dataTransfer.setData(CARD_TYPE, idea.slug);
+        e.dataTransfer.effectAllowed = 'move';
+      }}
+    >
+      <a href={href('idea', idea.slug)} draggable={false}>
+        {idea.title}
+      </a>
+      <div className="row small">
+        {idea.type && <span className="muted">{idea.type}</span>}
+        {idea.overallScore !== null && <span className="badge">{idea.overallScore.toFixed(1)}</span>}
+        {idea.stale && <span className="badge warn">stale</span>}
+      </div>
+      {/* The keyboard way to move a card: its stage as a list. */}
+      <select
+        value={idea.stage}
+        onChange={(e) => onMove(e.target.value)}
+        aria-label={`Stage of ${idea.title}`}
+        className="small"
+      >
+        {stages.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+    </li>
+  );
+}
+
+/**
+ * Ideas by lifecycle stage as a board (the taxonomy's stages, in order). Dragging a card to another
+ * column, or picking a stage in its list, moves the idea: `ideas:setStage` edits only the `stage:`
+ * and `updated:` lines of its README.
+ */
 export function PipelineView({ route }: { route: Route }) {
   void route;
+  const client = useClient();
+  const ideas = useChannel('ideas:list', {});
+  const taxonomy = useChannel('taxonomy:get', {});
+  const [filter, setFilter] = useState('');
+  const [over, setOver] = useState<string | null>(null);
+  // Moves shown at once, before the main side confirms; dropped when the list reloads or a move fails.
+  const [pending, setPending] = useState<Map<string, string>>(new Map());
+  const [notice, setNotice] = useState<string | null>(null);
+  usePush('sync:changed', () => ideas.reload());
+
+  const move = useAction(async (slug: string, stage: string) => {
+    setPending((p) => new Map(p).set(slug, stage));
+    try {
+      const result = await client.invoke('ideas:setStage', { slug, stage });
+      setNotice(
+        result.conflict
+          ? `${slug}: the README changed on disk meanwhile; yours is kept and the app’s version is ${result.path}.`
+          : `${result.idea?.title ?? slug} → ${stage}`,
+      );
+      ideas.reload();
+    } catch (error) {
+      // The card goes back where it was, and the error says why.
+      setPending((p) => {
+        const next = new Map(p);
+        next.delete(slug);
+        return next;
+      });
+      throw error;
+    }
+  });
+  // A move stays shown as pending until the reloaded list agrees with it (no flicker back).
+  useEffect(() => {
+    const list = ideas.data?.ideas;
+    if (!list) return;
+    setPending((p) => {
+      if (p.size === 0) return p;
+      const stageOf = new Map(list.map((i) => [i.slug, i.stage]));
+      const next = new Map([...p].filter(([slug, stage]) => stageOf.get(slug) !== stage));
+      return next.size === p.size ? p : next;
+    });
+  }, [ideas.data]);
+
+  const stages = taxonomy.data?.stages ?? [];
+  const columns = useMemo(() => {
+    const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+    const byStage = new Map<string, IdeaSummary[]>(stages.map((s) => [s.id, []]));
+    for (const idea of ideas.data?.ideas ?? []) {
+      const text = `${idea.title} ${idea.slug} ${idea.tags.join(' ')} ${idea.type ?? ''}`.toLowerCase();
+      if (!words.every((w) => text.includes(w))) continue;
+      const stage = pending.get(idea.slug) ?? idea.stage;
+      const shown = pending.has(idea.slug) ? { ...idea, stage } : idea;
+      if (!byStage.has(stage)) byStage.set(stage, []);
+      byStage.get(stage)?.push(shown);
+    }
+    for (const list of byStage.values()) list.sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
+    return byStage;
+  }, [ideas.data, stages, filter, pending]);
+
   return (
-    <section className="view">
-      <h1>Pipeline</h1>
-      <p>Not built yet.</p>
+    <section className="view pipeline">
+      <header className="row">
+        <h1>Pipeline</h1>
+        <input
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="Filter cards (title, tag, type)…"
+          aria-label="Filter cards"
+        />
+        <span className="muted small">Drag a card to another stage, or pick its stage in the card’s list.</span>
+        {notice && (
+          <span role="status" className="small">
+            {notice}
+          </span>
+        )}
+      </header>
+      <ErrorNotice error={move.error} onDismiss={move.clearError} />
+      <ErrorNotice error={ideas.error ?? taxonomy.error} />
+      <div className="pipeline-board">
+        {stages.map((stage) => {
+          const cards = columns.get(stage.id) ?? [];
+          return (
+            <section
+              key={stage.id}
+              className={`pipeline-column${over === stage.id ? ' over' : ''}`}
+              aria-label={`${stage.name}: ${cards.length} ideas`}
+              data-stage={stage.id}
+              onDragOver={(e) => {
+                if (!Array.from(e.dataTransfer.types).includes(CARD_TYPE)) return;
+                e.preventDefault();
+                e.dataTransfer.dropEffect = 'move';
+                setOver(stage.id);
+              }}
+              onDragLeave={(e) => {
+                if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(null);
+              }}
+              onDrop={(e) => {
+                const slug = e.dataTransfer.getData(CARD_TYPE);
+                setOver(null);
+                if (!slug) return;
+                e.preventDefault();
+                const idea = ideas.data?.ideas.find((i) => i.slug === slug);
+                if (idea && (pending.get(slug) ?? idea.stage) !== stage.id) void move.run(slug, stage.id);
+              }}
+            >
+              <h2 title={stage.description}>
+                {stage.name} <span className="muted small">{cards.length}</span>
+              </h2>
+              {stage.phase && <div className="muted small phase">{stage.phase}</div>}
+              <ul>
+                {cards.slice(0, PER_COLUMN).map((idea) => (
+                  <Card
+                    key={idea.slug}
+                    idea={idea}
+                    stages={stages}
+                    moving={pending.has(idea.slug)}
+                    onMove={(to) => void move.run(idea.slug, to)}
+                  />
+                ))}
+              </ul>
+              {cards.length > PER_COLUMN && (
+                <p className="muted small">
+                  and {cards.length - PER_COLUMN} more (see the <a href={href('library')}>library</a>, filtered by
+                  stage)
+                </p>
+              )}
+            </section>
+          );
+        })}
+      </div>
     </section>
   );
 }
