@@ -1,7 +1,8 @@
 import type { EvaluationDetail, EvaluationSummary, evaluationChannels } from '../../contract';
-import { DEFAULT_EVALUATION_BUDGET, EvaluationService } from '../evaluations/evaluation-service';
+import { EvaluationService } from '../evaluations/evaluation-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { readSettings } from './settings-file';
 import { EvaluationRecords, type StoredEvaluation } from './evaluation-records';
 import {
   detailFromDocument,
@@ -14,6 +15,9 @@ import {
 import { type LiveEvaluation, LiveEvaluations } from './live-evaluations';
 
 type Channels = keyof typeof evaluationChannels;
+
+/** The budget of an evaluation when settings.md sets none (0): large enough never to stop one. */
+const NO_CAP_USD = 1_000_000;
 
 /**
  * The handlers of the channels in core/contract/evaluation-channels.ts: evaluations run in the
@@ -103,6 +107,16 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
   const storedSlugs = (slug: string | undefined): string[] =>
     slug !== undefined ? [slug] : [...new Set([...records.slugs(), ...touched])];
 
+  /**
+   * What settings.md says a run gets when the request does not: its budget (0 there means no cap)
+   * and how many calls it makes at once.
+   */
+  const limits = (budgetUsd: number | undefined) => {
+    const { limits: l } = readSettings(ws.root);
+    const fromSettings = l.evaluationBudgetUsd === 0 ? NO_CAP_USD : l.evaluationBudgetUsd;
+    return { budgetUsd: budgetUsd ?? fromSettings, concurrency: l.evaluationConcurrency };
+  };
+
   const estimate = (
     slug: string,
     mode: Parameters<EvaluationService['estimate']>[1]['mode'],
@@ -110,7 +124,7 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
     budgetUsd: number | undefined,
   ) => {
     const e = service.estimate(slug, { mode, provider });
-    return { ...e, budgetUsd: budgetUsd ?? DEFAULT_EVALUATION_BUDGET };
+    return { ...e, budgetUsd: limits(budgetUsd).budgetUsd };
   };
 
   const impl: AreaHandlers<Channels>['impl'] = {
@@ -154,7 +168,7 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
         mode,
         provider,
         ...(seed !== undefined ? { seed } : {}),
-        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+        ...limits(budgetUsd),
         ...(timeLimitMinutes !== undefined ? { timeLimitMs: timeLimitMinutes * 60_000 } : {}),
       });
       touched.add(prepared.slug);
@@ -199,7 +213,7 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
       const prepared = service.prepareDispute(slug, criterion, reason, {
         provider,
         ...(seed !== undefined ? { seed } : {}),
-        ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+        ...limits(budgetUsd),
       });
       touched.add(prepared.slug);
       live.launch(prepared);

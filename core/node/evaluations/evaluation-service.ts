@@ -218,7 +218,7 @@ export class EvaluationService {
    */
   prepareEvaluation(
     slug: string,
-    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; timeLimitMs?: number },
+    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; timeLimitMs?: number; concurrency?: number },
   ): PreparedRun {
     const idea = this.idea(slug);
     const previous = this.current(slug);
@@ -240,6 +240,7 @@ export class EvaluationService {
       provider: options.provider,
       seed: options.seed ?? 1,
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     };
     const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header);
     return this.prepared(header, createEvaluation(setup, this.ws.taxonomy), [], 0, progress, options.timeLimitMs);
@@ -274,7 +275,7 @@ export class EvaluationService {
     slug: string,
     criterion: string,
     reason: string,
-    options: { seed?: number; provider?: ProviderName; budgetUsd?: number } = {},
+    options: { seed?: number; provider?: ProviderName; budgetUsd?: number; concurrency?: number } = {},
   ): PreparedRun {
     const locked = this.current(slug);
     if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
@@ -297,6 +298,7 @@ export class EvaluationService {
       provider,
       seed: options.seed ?? 1,
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       reopen: { from: locked.evaluationId, criterion, reason },
     };
     const initial = this.initialState(header);
@@ -339,6 +341,7 @@ export class EvaluationService {
           provider: header.provider as ProviderName,
           seed: header.seed,
           budgetUsd: header.budgetUsd,
+          ...(header.concurrency !== undefined ? { concurrency: header.concurrency } : {}),
           spentBefore,
           progress,
           hooks,

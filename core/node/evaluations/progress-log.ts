@@ -16,6 +16,8 @@ export interface ProgressHeader {
   provider: string;
   seed: number;
   budgetUsd: number;
+  /** Model calls made at once (default 6). */
+  concurrency?: number;
   /**
    * A dispute: the state is `reopen(record of from, trigger)` with the setup's id and start time,
    * rather than `createEvaluation(setup)`.

@@ -1,12 +1,304 @@
-import type { Route } from '../../router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { EvaluationDetail, EvaluationEntry } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { duration, pct, STATUS_WORDS, score, statusClass, usd } from './format';
+import { useEvaluation } from './use-evaluation';
+import './evaluation.css';
 
-/** Placeholder until this view is built. */
-export function EvaluationLiveView({ route }: { route: Route }) {
-  void route;
+const COLUMNS: { id: EvaluationEntry['column']; title: string; hint: string }[] = [
+  { id: 'evaluators', title: 'Evaluators', hint: 'first scores and defences, one evaluator per category' },
+  { id: 'transcript', title: 'Transcript', hint: 'rounds, the arbiter’s rulings, syntheses and convergence checks' },
+  { id: 'redteam', title: 'Red team', hint: 'challenges raised by the red-team personas, and those dropped' },
+];
+
+const WINNER_WORDS = { EVALUATOR: 'evaluator won', RED_TEAM: 'red team won', DRAW: 'draw' } as const;
+
+function Entry({ entry }: { entry: EvaluationEntry }) {
+  const moved = entry.scoreBefore !== null && entry.scoreAfter !== null;
   return (
-    <section className="view">
-      <h1>Evaluation</h1>
-      <p>Not built yet.</p>
+    <li
+      className={`entry${entry.dropped ? ' dropped' : ''}${entry.winner ? ` won-${entry.winner.toLowerCase()}` : ''}`}
+      data-type={entry.type}
+    >
+      <div className="entry-head">
+        {entry.agent && <span className="badge">{entry.agent}</span>}
+        {entry.severity && (
+          <span
+            className={`badge${entry.severity === 'CRITICAL' ? ' danger' : entry.severity === 'MAJOR' ? ' warn' : ''}`}
+          >
+            {entry.severity}
+          </span>
+        )}
+        <strong>{entry.title}</strong>
+        {entry.winner && <span className="badge accent">{WINNER_WORDS[entry.winner]}</span>}
+        {moved && (
+          <span className="num" title="score before → after the ruling">
+            {entry.scoreBefore} → {entry.scoreAfter}
+          </span>
+        )}
+        {entry.round !== null && entry.round > 0 && <span className="muted small">R{entry.round}</span>}
+      </div>
+      {entry.text && <p className="entry-text">{entry.text}</p>}
+    </li>
+  );
+}
+
+/** A column that follows its newest entry, unless the researcher scrolled up to read. */
+function Column({ title, hint, entries }: { title: string; hint: string; entries: EvaluationEntry[] }) {
+  const ref = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows new entries by their count
+  useEffect(() => {
+    const el = ref.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [entries.length]);
+  return (
+    <section className="eval-column card" aria-label={title}>
+      <h2>
+        {title} <span className="muted small">({entries.length})</span>
+      </h2>
+      <p className="muted small">{hint}</p>
+      <ol
+        ref={ref}
+        className="entries"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+        }}
+      >
+        {entries.map((e) => (
+          <Entry key={e.seq} entry={e} />
+        ))}
+        {entries.length === 0 && <li className="muted small">Nothing yet.</li>}
+      </ol>
+    </section>
+  );
+}
+
+function Meter({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
+  const share = max > 0 ? Math.min(1, value / max) : 0;
+  return (
+    <div className="meter">
+      <div className="row">
+        <span className="muted small">{label}</span>
+        <span className="small">{text}</span>
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(share * 100)}
+        aria-valuetext={text}
+      >
+        <div style={{ width: `${Math.round(share * 100)}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function Result({ d }: { d: EvaluationDetail }) {
+  return (
+    <section className="card eval-result" aria-label="Result">
+      <div className="row">
+        <span className="big num" data-testid="overall-score">
+          {score(d.overallScore)}
+        </span>
+        <span className="muted">/ 10 overall</span>
+        {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
+        <span className="badge ok">locked: {d.lockReason}</span>
+        <span className="muted small">
+          confidence {score(d.confidence)} · red-team survival {pct(d.redTeamSurvival)} · {d.round} round
+          {d.round === 1 ? '' : 's'}
+        </span>
+      </div>
+      {d.narrative && <p>{d.narrative.executiveSummary}</p>}
+    </section>
+  );
+}
+
+/**
+ * One evaluation as it runs: evaluators, transcript and red team in three columns filling as the
+ * events arrive, the phase and round, progress with an estimate of the time left, the running cost
+ * against the budget; cancel, resume, and lock now (approve the scores as they stand).
+ */
+export function EvaluationLiveView({ route }: { route: Route }) {
+  const id = route.params[0] ?? null;
+  const client = useClient();
+  const { detail: d, error, reload, pace } = useEvaluation(id);
+  const [now, setNow] = useState(() => Date.now());
+  const act = useAction(async (channel: 'evaluations:cancel' | 'evaluations:resume' | 'evaluations:approve') => {
+    if (!id) return;
+    await client.invoke(channel, { id });
+    reload();
+  });
+
+  const running = d?.status === 'running' || d?.status === 'stopping';
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [running]);
+
+  const columns = useMemo(() => {
+    const by: Record<string, EvaluationEntry[]> = { evaluators: [], transcript: [], redteam: [] };
+    for (const e of d?.entries ?? []) by[e.column]?.push(e);
+    return by;
+  }, [d?.entries]);
+
+  const canApprove = d?.status === 'running' && (d.phase === 'DEBATING' || d.phase === 'SYNTHESIZING');
+  const canResume = d?.status === 'stopped' || d?.status === 'failed';
+  const commands = useMemo<Command[]>(() => {
+    if (!d || !id) return [];
+    const list: Command[] = [
+      {
+        id: `evaluation:${id}:convergence`,
+        title: `Convergence chart of this evaluation (${d.ideaTitle})`,
+        group: 'Evaluation',
+        keywords: 'chart convergence rounds',
+        run: () => navigate(href('convergence', id)),
+      },
+    ];
+    if (d.status === 'running')
+      list.push({
+        id: `evaluation:${id}:cancel`,
+        title: 'Cancel this evaluation (it can be resumed)',
+        group: 'Evaluation',
+        keywords: 'stop cancel',
+        run: () => void act.run('evaluations:cancel'),
+      });
+    if (canResume)
+      list.push({
+        id: `evaluation:${id}:resume`,
+        title: 'Resume this evaluation',
+        group: 'Evaluation',
+        keywords: 'continue resume retry',
+        run: () => void act.run('evaluations:resume'),
+      });
+    if (canApprove)
+      list.push({
+        id: `evaluation:${id}:approve`,
+        title: 'Lock this evaluation now with the scores as they stand',
+        group: 'Evaluation',
+        keywords: 'approve lock accept',
+        run: () => void act.run('evaluations:approve'),
+      });
+    return list;
+  }, [d, id, canResume, canApprove, act.run]);
+  useCommands(`evaluation-live:${id ?? ''}`, commands);
+
+  if (!id) {
+    return (
+      <section className="view">
+        <h1>Evaluation</h1>
+        <p>
+          No evaluation named. Start one from an idea’s page, or pick one on the{' '}
+          <a href={href('convergence')}>convergence</a> view.
+        </p>
+      </section>
+    );
+  }
+
+  // Time left: the pace seen in this view (answers per second since its first push).
+  let eta: string | null = null;
+  if (d && running && pace && d.progress.done > pace.fromDone) {
+    const rate = (d.progress.done - pace.fromDone) / Math.max(1, now - pace.sinceMs);
+    eta = duration((d.progress.total - d.progress.done) / rate);
+  }
+
+  return (
+    <section className="view eval-live">
+      <nav className="muted small">
+        <a href={href('library')}>Library</a> / {d ? <a href={href('idea', d.slug)}>{d.ideaTitle}</a> : '…'} /
+        evaluation
+      </nav>
+      <ErrorNotice error={error} />
+      {!d && !error && <p className="muted">Loading…</p>}
+      {d && (
+        <>
+          <header className="eval-head">
+            <h1>Evaluation of “{d.ideaTitle}”</h1>
+            <div className="row">
+              <span className={statusClass(d.status)} data-testid="evaluation-status">
+                {STATUS_WORDS[d.status]}
+              </span>
+              <span className="badge" data-testid="evaluation-phase">
+                {d.phase}
+              </span>
+              <span className="badge">
+                round {d.round} of {d.roundLimit}
+              </span>
+              <span className="badge">{d.mode}</span>
+              {d.scope === 'TARGETED' && d.dispute && (
+                <span className="badge warn">dispute: {d.dispute.criterion}</span>
+              )}
+              {d.provider === 'simulated' && (
+                <span className="badge" title="Every answer comes from the offline simulator, not from a model">
+                  simulated
+                </span>
+              )}
+              {d.stale && <span className="badge warn">stale</span>}
+              {d.stopReason && <span className="muted small">({d.stopReason})</span>}
+            </div>
+            <div className="eval-meters">
+              <Meter
+                label="Progress"
+                value={d.progress.done}
+                max={d.progress.total}
+                text={`${d.progress.done} of about ${d.progress.total} answers${eta ? ` · ${eta} left` : ''}`}
+              />
+              <Meter
+                label="Cost"
+                value={d.costUsd ?? 0}
+                max={d.budgetUsd ?? 0}
+                text={`${usd(d.costUsd)} of ${usd(d.budgetUsd)} budget`}
+              />
+            </div>
+            <div className="row">
+              {d.status === 'running' && (
+                <button type="button" className="danger" onClick={() => void act.run('evaluations:cancel')}>
+                  Cancel
+                </button>
+              )}
+              {canApprove && (
+                <button
+                  type="button"
+                  onClick={() => void act.run('evaluations:approve')}
+                  title="Lock with the scores as they stand (lock reason USER_APPROVED)"
+                >
+                  Lock now
+                </button>
+              )}
+              {canResume && (
+                <button type="button" className="primary" onClick={() => void act.run('evaluations:resume')}>
+                  {d.status === 'failed' ? 'Retry' : 'Resume'}
+                </button>
+              )}
+              <a className="button" href={href('convergence', d.id)}>
+                Convergence chart
+              </a>
+              <a className="button" href={href('idea', d.slug)}>
+                The idea
+              </a>
+              {d.awaiting.length > 0 && running && (
+                <span className="muted small">waiting for {d.awaiting.slice(0, 4).join(', ')}</span>
+              )}
+            </div>
+            <ErrorNotice error={act.error} onDismiss={act.clearError} />
+          </header>
+          {d.status === 'locked' && <Result d={d} />}
+          <div className="eval-columns">
+            {COLUMNS.map((c) => (
+              <Column key={c.id} title={c.title} hint={c.hint} entries={columns[c.id] ?? []} />
+            ))}
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -1,5 +1,355 @@
-/** Placeholder until this panel of the idea page is built. */
+import { useMemo, useState } from 'react';
+import type { EvaluationDetail } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { Markdown, splitFrontmatter } from '../../ui/markdown';
+import { DisputeForm } from '../evaluation/dispute-form';
+import { EvaluateForm } from '../evaluation/evaluate-form';
+import { categoryVar, pct, STATUS_WORDS, score, statusClass } from '../evaluation/format';
+import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
+import '../evaluation/evaluation.css';
+import '../matrix/matrix.css';
+
+const WINNER = { EVALUATOR: 'defended', RED_TEAM: 'red team won', DRAW: 'draw' } as const;
+
+function ScoreCard({ d }: { d: EvaluationDetail }) {
+  return (
+    <div className="score-card">
+      {d.categories.map((c, i) => (
+        <div
+          key={c.id}
+          className="score-cat"
+          style={{ '--cat-color': `var(${categoryVar(i)})` } as React.CSSProperties}
+        >
+          <span className="small">
+            {c.name} <span className="muted">×{c.weight}</span>
+          </span>
+          <strong className="num">{score(c.score)}</strong>
+          <div className="bar">
+            <div style={{ width: `${((c.score ?? 0) / 10) * 100}%` }} />
+          </div>
+          {c.initialScore !== null && c.score !== null && c.initialScore !== c.score && (
+            <span className="muted small">from {score(c.initialScore)}</span>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** This idea's row of the matrix: a cell per criterion, grouped by category; a click shows the criterion. */
+function MatrixStrip({
+  d,
+  selected,
+  onSelect,
+}: {
+  d: EvaluationDetail;
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <div className="matrix-strip">
+      {d.categories.map((cat, i) => (
+        <div key={cat.id} className="group" style={{ '--cat-color': `var(${categoryVar(i)})` } as React.CSSProperties}>
+          <span>{cat.name}</span>
+          <div className="cells">
+            {d.criteria
+              .filter((c) => c.category === cat.id)
+              .map((c) => (
+                <button
+                  type="button"
+                  key={c.id}
+                  className={`heat ${cellKind(c.score, c.confidence)}`}
+                  style={cellStyle(c.score)}
+                  title={cellLabel(c.name, c.score, c.confidence)}
+                  aria-label={cellLabel(c.name, c.score, c.confidence)}
+                  aria-pressed={selected === c.id}
+                  onClick={() => onSelect(c.id)}
+                >
+                  {c.score ?? ''}
+                </button>
+              ))}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function CriterionNote({ d, id, onDispute }: { d: EvaluationDetail; id: string; onDispute: () => void }) {
+  const c = d.criteria.find((x) => x.id === id);
+  if (!c) return null;
+  return (
+    <div className="card small stack" aria-live="polite">
+      <div className="row">
+        <strong>{c.name}</strong>
+        {c.critical && <span className="badge warn">critical</span>}
+        <span>
+          {c.score ?? '—'}/10 · confidence {score(c.confidence)} · challenged {c.challenged}, defended {c.defended}
+        </span>
+        {d.status === 'locked' && d.current && (
+          <button type="button" onClick={onDispute}>
+            Dispute this score…
+          </button>
+        )}
+      </div>
+      {c.reasoning && <p style={{ margin: 0 }}>{c.reasoning}</p>}
+      {c.openQuestions.length > 0 && (
+        <ul>
+          {c.openQuestions.map((q) => (
+            <li key={q}>{q}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Challenges({ d }: { d: EvaluationDetail }) {
+  const name = (id: string) => d.criteria.find((c) => c.id === id)?.name ?? id;
+  if (d.challenges.length === 0) return <p className="muted">No challenge was debated.</p>;
+  return (
+    <table className="data small" aria-label="Red-team challenges">
+      <thead>
+        <tr>
+          <th>Round</th>
+          <th>Red team</th>
+          <th>Criterion</th>
+          <th>Challenge</th>
+          <th>How it ended</th>
+          <th className="num">Score</th>
+        </tr>
+      </thead>
+      <tbody>
+        {d.challenges.map((c) => (
+          <tr key={c.id}>
+            <td>{c.round}</td>
+            <td>
+              {c.persona}{' '}
+              <span className={`badge${c.severity === 'CRITICAL' ? ' danger' : c.severity === 'MAJOR' ? ' warn' : ''}`}>
+                {c.severity}
+              </span>
+            </td>
+            <td>{name(c.criterion)}</td>
+            <td>
+              <details>
+                <summary>{c.challenge.length > 90 ? `${c.challenge.slice(0, 90)}…` : c.challenge}</summary>
+                <p>{c.challenge}</p>
+                {c.defense && (
+                  <p>
+                    <strong>Defence:</strong> {c.defense}
+                  </p>
+                )}
+                {c.ruling && (
+                  <p>
+                    <strong>Arbiter:</strong> {c.ruling.reasoning}
+                  </p>
+                )}
+                {c.resolution && (
+                  <p>
+                    <strong>Synthesis:</strong> {c.resolution.prevailingPosition}
+                  </p>
+                )}
+              </details>
+            </td>
+            <td>
+              {c.ruling ? WINNER[c.ruling.winner] : 'not ruled'}{' '}
+              <span className={`badge${c.resolved ? ' ok' : ' warn'}`}>{c.resolved ? 'resolved' : 'open'}</span>
+            </td>
+            <td className="num">
+              {c.scoreBefore ?? '—'} → {c.scoreAfter ?? '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The idea page's evaluation: the score card by category, this idea's row of the matrix, the
+ * red-team challenges and how each ended, the synthesis (locked, its lock reason, stale or not);
+ * evaluate (mode, provider, the likely cost before it starts) and dispute a criterion.
+ */
 export function EvaluationPanel({ slug }: { slug: string }) {
-  void slug;
-  return null;
+  const client = useClient();
+  const list = useChannel('evaluations:list', { slug });
+  const evaluations = list.data?.evaluations ?? [];
+  const current = evaluations.find((e) => e.current) ?? null;
+  const active = evaluations.find((e) => e.status === 'running' || e.status === 'stopping') ?? null;
+  const halted = evaluations.filter((e) => e.status === 'stopped' || e.status === 'failed');
+  const detail = useChannel('evaluations:get', current ? { id: current.id } : null);
+  const [evaluating, setEvaluating] = useState(false);
+  const [disputing, setDisputing] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const resume = useAction(async (id: string) => {
+    await client.invoke('evaluations:resume', { id });
+    navigate(href('evaluation', id));
+  });
+
+  usePush('evaluation:status', (p) => {
+    if (p.slug !== slug) return;
+    list.reload();
+    detail.reload();
+  });
+  usePush('sync:changed', (r) => {
+    if (r.slugs.changed.includes(slug)) list.reload();
+  });
+
+  const d = detail.data;
+  const commands = useMemo<Command[]>(
+    () => [
+      {
+        id: `idea:${slug}:evaluate`,
+        title: 'Evaluate this idea (quick, standard or deep)…',
+        group: 'This idea',
+        keywords: 'evaluate score red team',
+        run: () => {
+          setEvaluating(true);
+          setTimeout(() => document.getElementById(`evaluate-${slug}`)?.querySelector('select')?.focus(), 0);
+        },
+      },
+      ...(d && d.status === 'locked'
+        ? [
+            {
+              id: `idea:${slug}:convergence`,
+              title: 'Convergence chart of this idea’s evaluation',
+              group: 'This idea',
+              keywords: 'chart rounds convergence',
+              run: () => navigate(href('convergence', d.id)),
+            },
+            {
+              id: `idea:${slug}:dispute`,
+              title: 'Dispute a criterion of this idea’s evaluation…',
+              group: 'This idea',
+              keywords: 'dispute reopen criterion',
+              run: () => setDisputing(d.criteria[0]?.id ?? ''),
+            },
+          ]
+        : []),
+    ],
+    [slug, d],
+  );
+  useCommands(`evaluation-panel:${slug}`, commands);
+
+  const showForm = evaluating || (list.data !== null && evaluations.length === 0);
+
+  return (
+    <section className="card stack evaluation-panel" aria-labelledby={`eval-title-${slug}`}>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2 id={`eval-title-${slug}`} style={{ margin: 0 }}>
+          Evaluation
+        </h2>
+        <div className="row">
+          {d && (
+            <a className="button" href={href('convergence', d.id)}>
+              Convergence
+            </a>
+          )}
+          {!showForm && (
+            <button type="button" className="primary" onClick={() => setEvaluating(true)} disabled={active !== null}>
+              {current ? 'Evaluate again…' : 'Evaluate…'}
+            </button>
+          )}
+        </div>
+      </div>
+      <ErrorNotice error={list.error} />
+      {active && (
+        <p className="row">
+          <span className={statusClass(active.status)}>{STATUS_WORDS[active.status]}</span>
+          <a href={href('evaluation', active.id)}>
+            Follow the {active.mode} evaluation live ({active.phase}, round {active.round})
+          </a>
+        </p>
+      )}
+      {halted.map((h) => (
+        <p key={h.id} className="row small">
+          <span className={statusClass(h.status)}>{STATUS_WORDS[h.status]}</span>
+          <a href={href('evaluation', h.id)}>
+            A {h.mode} evaluation from {h.startedAt.slice(0, 16).replace('T', ' ')}
+          </a>
+          <span className="muted">({h.stopReason ?? 'interrupted'})</span>
+          <button type="button" onClick={() => void resume.run(h.id)} disabled={resume.running || active !== null}>
+            {h.status === 'failed' ? 'Retry' : 'Resume'}
+          </button>
+        </p>
+      ))}
+      <ErrorNotice error={resume.error} onDismiss={resume.clearError} />
+      {showForm && (
+        <div id={`evaluate-${slug}`} className="stack">
+          <EvaluateForm slug={slug} />
+          {evaluating && (
+            <div>
+              <button type="button" onClick={() => setEvaluating(false)}>
+                Close
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {list.data && evaluations.length === 0 && <p className="muted">Not evaluated yet.</p>}
+      <ErrorNotice error={detail.error} />
+      {d && (
+        <>
+          <div className="row" data-testid="evaluation-summary">
+            <strong className="num">{score(d.overallScore)}</strong>
+            <span className="muted">/ 10</span>
+            {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
+            <span
+              className="badge ok"
+              title="A locked evaluation is never edited; a dispute or new information supersedes it"
+            >
+              locked: {d.lockReason}
+            </span>
+            {d.stale ? (
+              <span
+                className="badge warn"
+                title="README, development or research changed since this evaluation read them"
+              >
+                stale
+              </span>
+            ) : (
+              <span className="badge">current</span>
+            )}
+            <span className="muted small">
+              confidence {score(d.confidence)} · red-team survival {pct(d.redTeamSurvival)} · {d.mode}, {d.round} round
+              {d.round === 1 ? '' : 's'} · <a href={href('evaluation', d.id)}>transcript</a>
+            </span>
+          </div>
+          <ScoreCard d={d} />
+          <h3>Criteria</h3>
+          <MatrixStrip d={d} selected={selected} onSelect={(id) => setSelected(selected === id ? null : id)} />
+          {selected && <CriterionNote d={d} id={selected} onDispute={() => setDisputing(selected)} />}
+          {disputing !== null && (
+            <DisputeForm
+              slug={slug}
+              criteria={d.criteria.map((c) => ({ id: c.id, name: c.name, score: c.score }))}
+              initial={disputing || undefined}
+              onClose={() => setDisputing(null)}
+            />
+          )}
+          {disputing === null && d.current && (
+            <div>
+              <button type="button" onClick={() => setDisputing(selected ?? d.criteria[0]?.id ?? '')}>
+                Dispute a criterion…
+              </button>
+            </div>
+          )}
+          <h3>Red-team challenges</h3>
+          <Challenges d={d} />
+          <h3>Synthesis</h3>
+          {d.narrative && <p>{d.narrative.executiveSummary}</p>}
+          {d.synthesisMarkdown && (
+            <details>
+              <summary>The whole synthesis document</summary>
+              <Markdown text={splitFrontmatter(d.synthesisMarkdown).body} />
+            </details>
+          )}
+        </>
+      )}
+    </section>
+  );
 }

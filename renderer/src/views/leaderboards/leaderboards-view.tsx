@@ -1,12 +1,83 @@
-import type { Route } from '../../router';
+import { useMemo } from 'react';
+import { useChannel, usePush } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { IdeasBoard } from './ideas-board';
+import { PersonasBoard } from './personas-board';
+import './leaderboards.css';
 
-/** Placeholder until this view is built. */
+type Tab = 'ideas' | 'personas';
+
+/**
+ * Leaderboards: ideas by overall score, and the agents by the arbiter's rulings (`?tab=personas`).
+ * Both follow evaluations as they lock and the folder as it changes.
+ */
 export function LeaderboardsView({ route }: { route: Route }) {
-  void route;
+  const tab: Tab = route.query.get('tab') === 'personas' ? 'personas' : 'ideas';
+  const ideas = useChannel('evaluations:leaderboard', {});
+  const personas = useChannel('evaluations:personaRatings', tab === 'personas' ? {} : null);
+  usePush('evaluation:status', (p) => {
+    if (p.status !== 'locked') return;
+    ideas.reload();
+    if (tab === 'personas') personas.reload();
+  });
+  usePush('sync:changed', (r) => {
+    if (r.added + r.changed + r.removed > 0) ideas.reload();
+  });
+
+  const commands = useMemo<Command[]>(
+    () => [
+      {
+        id: 'leaderboards:personas',
+        title: 'Leaderboard of personas (red team and evaluators)',
+        group: 'View',
+        keywords: 'personas agents ratings arbiter',
+        run: () => navigate(href('leaderboards', { tab: 'personas' })),
+      },
+    ],
+    [],
+  );
+  useCommands('leaderboards-view', commands);
+
+  const tabs: { id: Tab; label: string }[] = [
+    { id: 'ideas', label: `Ideas${ideas.data ? ` (${ideas.data.ideas.length})` : ''}` },
+    { id: 'personas', label: 'Personas' },
+  ];
   return (
-    <section className="view">
+    <section className="view leaderboards">
       <h1>Leaderboards</h1>
-      <p>Not built yet.</p>
+      <div className="row tabs" role="tablist" aria-label="Leaderboards">
+        {tabs.map((t) => (
+          <a
+            key={t.id}
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`panel-${t.id}`}
+            className={`tab${tab === t.id ? ' active' : ''}`}
+            href={t.id === 'ideas' ? href('leaderboards') : href('leaderboards', { tab: t.id })}
+          >
+            {t.label}
+          </a>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'ideas' && (
+          <>
+            <ErrorNotice error={ideas.error} />
+            {!ideas.data && !ideas.error && <p className="muted">Loading…</p>}
+            {ideas.data && <IdeasBoard rows={ideas.data.ideas} categories={ideas.data.categories} />}
+          </>
+        )}
+        {tab === 'personas' && (
+          <>
+            <ErrorNotice error={personas.error} />
+            {!personas.data && !personas.error && <p className="muted">Loading…</p>}
+            {personas.data && <PersonasBoard rows={personas.data.personas} />}
+          </>
+        )}
+      </div>
     </section>
   );
 }

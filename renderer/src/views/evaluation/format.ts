@@ -1,0 +1,62 @@
+import type { EvaluationStatus } from '../../../../core/contract';
+
+/** How the evaluation views write numbers: scores with 2 decimals, shares as percentages, money in USD. */
+export const score = (n: number | null | undefined, digits = 2): string =>
+  n === null || n === undefined ? '—' : n.toFixed(digits);
+
+export const pct = (n: number | null | undefined): string =>
+  n === null || n === undefined ? '—' : `${Math.round(n * 100)}%`;
+
+export const usd = (n: number | null | undefined): string => {
+  if (n === null || n === undefined) return '—';
+  if (n === 0) return '$0';
+  return n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
+};
+
+/** A duration in words a researcher reads at a glance (`about 2 min`, `40 s`). */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `about ${m} min`;
+  return `about ${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** The badge class of a status: running is accent, a stop is a warning, a failure danger. */
+export function statusClass(status: EvaluationStatus): string {
+  switch (status) {
+    case 'running':
+      return 'badge accent';
+    case 'stopping':
+    case 'stopped':
+      return 'badge warn';
+    case 'failed':
+      return 'badge danger';
+    case 'locked':
+      return 'badge ok';
+  }
+}
+
+export const STATUS_WORDS: Record<EvaluationStatus, string> = {
+  running: 'running',
+  stopping: 'stopping…',
+  stopped: 'stopped',
+  failed: 'failed',
+  locked: 'locked',
+};
+
+/** The colour variable of the category at `index` in the taxonomy's order (six categories, six colours). */
+export const categoryVar = (index: number): string => `--cat-${(index % 6) + 1}`;
+
+/** A score from 1 to 10 as a background: the accent colour, stronger for higher scores. */
+export function scoreBackground(value: number): string {
+  const share = Math.max(0, Math.min(1, (value - 1) / 9));
+  return `color-mix(in srgb, var(--accent) ${Math.round(12 + share * 78)}%, var(--bg-raised))`;
+}
+
+export const MODE_WORDS: Record<string, string> = {
+  quick: 'quick: 1 round, 2 red-teamers',
+  standard: 'standard: up to 3 rounds, 3 red-teamers',
+  deep: 'deep: up to 5 rounds, 6 red-teamers',
+};

@@ -1,0 +1,288 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { LeaderboardRowView } from '../../../../core/contract';
+import { href } from '../../router';
+import { toCsv, downloadText } from '../../ui/csv';
+import { categoryVar, pct, score } from '../evaluation/format';
+import { ariaSort, nextSort, type Sort, sortRows } from './sort';
+
+const ROW_HEIGHT = 34;
+/** Rows drawn beyond the visible ones on each side, so a fast scroll shows no gap. */
+const OVERSCAN = 10;
+
+interface Column {
+  key: string;
+  label: string;
+  title?: string;
+  numeric: boolean;
+  value: (row: LeaderboardRowView) => string | number | boolean | null;
+  cell: (row: LeaderboardRowView) => React.ReactNode;
+  width: string;
+  colour?: string;
+}
+
+type Filter = { text: string; stage: string; evaluated: boolean; staleness: 'all' | 'fresh' | 'stale' };
+
+/**
+ * Ideas ranked by overall score with the six category scores, confidence, red-team survival, stage
+ * and staleness. Sortable by any column (its header is a button), filtered by words, stage,
+ * evaluated or not and staleness, and exported as CSV as shown. Rows are drawn only where they are
+ * visible, so 10,000 ideas render as fast as 20.
+ */
+export function IdeasBoard({
+  rows,
+  categories,
+}: {
+  rows: LeaderboardRowView[];
+  categories: { id: string; name: string; weight: number }[];
+}) {
+  const [sort, setSort] = useState<Sort<string>>({ key: 'rank', dir: 'asc' });
+  const [filter, setFilter] = useState<Filter>({ text: '', stage: '', evaluated: false, staleness: 'all' });
+
+  const columns = useMemo<Column[]>(
+    () => [
+      { key: 'rank', label: '#', numeric: true, value: (r) => r.rank, cell: (r) => r.rank, width: '48px' },
+      {
+        key: 'title',
+        label: 'Idea',
+        numeric: false,
+        value: (r) => r.title,
+        cell: (r) => (
+          <a href={href('idea', r.slug)} title={r.slug}>
+            {r.title}
+          </a>
+        ),
+        width: 'auto',
+      },
+      {
+        key: 'overall',
+        label: 'Overall',
+        numeric: true,
+        value: (r) => r.overallScore,
+        cell: (r) => <strong>{score(r.overallScore)}</strong>,
+        width: '70px',
+      },
+      ...categories.map(
+        (c, i): Column => ({
+          key: `cat:${c.id}`,
+          label: c.name,
+          title: `${c.name} (weight ${c.weight})`,
+          numeric: true,
+          value: (r) => r.categoryScores[c.id] ?? null,
+          cell: (r) => score(r.categoryScores[c.id] ?? null),
+          width: '84px',
+          colour: `var(${categoryVar(i)})`,
+        }),
+      ),
+      {
+        key: 'confidence',
+        label: 'Confidence',
+        numeric: true,
+        value: (r) => r.confidence,
+        cell: (r) => score(r.confidence),
+        width: '84px',
+      },
+      {
+        key: 'survival',
+        label: 'Survival',
+        title: 'Red-team survival: challenges the evaluator won, of all challenges',
+        numeric: true,
+        value: (r) => r.redTeamSurvival,
+        cell: (r) => pct(r.redTeamSurvival),
+        width: '72px',
+      },
+      { key: 'stage', label: 'Stage', numeric: false, value: (r) => r.stage, cell: (r) => r.stage, width: '110px' },
+      {
+        key: 'stale',
+        label: 'Stale',
+        title: 'The idea changed since its evaluation',
+        numeric: false,
+        value: (r) => (r.evaluationId === null ? null : r.stale ? 'stale' : 'current'),
+        cell: (r) => (r.stale ? <span className="badge warn">stale</span> : r.evaluationId ? '' : '—'),
+        width: '64px',
+      },
+      {
+        key: 'evaluated',
+        label: 'Evaluated',
+        numeric: false,
+        value: (r) => r.evaluatedAt,
+        cell: (r) => (r.evaluatedAt ? r.evaluatedAt.slice(0, 10) : '—'),
+        width: '96px',
+      },
+    ],
+    [categories],
+  );
+
+  const stages = useMemo(() => [...new Set(rows.map((r) => r.stage))].sort(), [rows]);
+  const shown = useMemo(() => {
+    const words = filter.text.trim().toLowerCase();
+    const kept = rows.filter(
+      (r) =>
+        (words === '' || r.title.toLowerCase().includes(words) || r.slug.includes(words)) &&
+        (filter.stage === '' || r.stage === filter.stage) &&
+        (!filter.evaluated || r.overallScore !== null) &&
+        (filter.staleness === 'all' || (filter.staleness === 'stale') === r.stale),
+    );
+    const column = columns.find((c) => c.key === sort.key) ?? columns[0];
+    return column ? sortRows(kept, sort, (row) => column.value(row)) : kept;
+  }, [rows, filter, sort, columns]);
+
+  // A windowed table: only the rows in view (and a few around) are drawn, between two spacer rows
+  // that keep the scroll height of all of them.
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(640);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight || 640));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(shown.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const exportCsv = () => {
+    const header = [
+      'rank',
+      'slug',
+      'title',
+      'overall',
+      ...categories.map((c) => c.id),
+      'confidence',
+      'red_team_survival',
+      'stage',
+      'stale',
+      'evaluated_at',
+      'evaluation_id',
+    ];
+    const body = shown.map((r) => [
+      r.rank,
+      r.slug,
+      r.title,
+      r.overallScore,
+      ...categories.map((c) => r.categoryScores[c.id] ?? null),
+      r.confidence,
+      r.redTeamSurvival,
+      r.stage,
+      r.evaluationId === null ? null : r.stale,
+      r.evaluatedAt,
+      r.evaluationId,
+    ]);
+    downloadText('leaderboard-ideas.csv', toCsv(header, body));
+  };
+
+  return (
+    <div className="board stack">
+      <div className="row board-filters">
+        <label>
+          Find
+          <input
+            type="search"
+            value={filter.text}
+            placeholder="title or slug"
+            onChange={(e) => setFilter({ ...filter, text: e.target.value })}
+          />
+        </label>
+        <label>
+          Stage
+          <select value={filter.stage} onChange={(e) => setFilter({ ...filter, stage: e.target.value })}>
+            <option value="">any</option>
+            {stages.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={filter.evaluated}
+            onChange={(e) => setFilter({ ...filter, evaluated: e.target.checked })}
+          />
+          evaluated only
+        </label>
+        <label>
+          Staleness
+          <select
+            value={filter.staleness}
+            onChange={(e) => setFilter({ ...filter, staleness: e.target.value as Filter['staleness'] })}
+          >
+            <option value="all">all</option>
+            <option value="fresh">current only</option>
+            <option value="stale">stale only</option>
+          </select>
+        </label>
+        <button type="button" onClick={exportCsv} disabled={shown.length === 0}>
+          Export CSV
+        </button>
+        <span className="muted small" aria-live="polite">
+          {shown.length} of {rows.length} ideas
+        </span>
+      </div>
+      <div
+        ref={scroller}
+        className="board-table"
+        data-testid="leaderboard-ideas"
+        data-rows={shown.length}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      >
+        <table className="data board" aria-label="Ideas leaderboard" aria-rowcount={shown.length + 1}>
+          <colgroup>
+            {columns.map((c) => (
+              <col key={c.key} style={{ width: c.width }} />
+            ))}
+          </colgroup>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th
+                  key={c.key}
+                  aria-sort={ariaSort(sort, c.key)}
+                  className={c.numeric ? 'num' : ''}
+                  style={c.colour ? { borderBottom: `3px solid ${c.colour}` } : undefined}
+                >
+                  <button
+                    type="button"
+                    title={c.title ?? `Sort by ${c.label}`}
+                    onClick={() => setSort(nextSort(sort, c.key, !c.numeric))}
+                  >
+                    {c.label}
+                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {first > 0 && (
+              <tr className="spacer" style={{ height: first * ROW_HEIGHT }}>
+                <td colSpan={columns.length} />
+              </tr>
+            )}
+            {shown.slice(first, last).map((r, k) => (
+              <tr
+                key={r.slug}
+                aria-rowindex={first + k + 2}
+                data-testid="leaderboard-row"
+                data-slug={r.slug}
+                style={{ height: ROW_HEIGHT }}
+              >
+                {columns.map((c) => (
+                  <td key={c.key} className={c.numeric ? 'num' : ''}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+            {last < shown.length && (
+              <tr className="spacer" style={{ height: (shown.length - last) * ROW_HEIGHT }}>
+                <td colSpan={columns.length} />
+              </tr>
+            )}
+          </tbody>
+        </table>
+        {shown.length === 0 && <p className="muted">No idea matches.</p>}
+      </div>
+    </div>
+  );
+}
