@@ -1,12 +1,213 @@
-import type { Route } from '../../router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useClient } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { DebatesPanel } from '../idea/debates-panel';
+import { columnsFrom } from './columns';
+import { CostMeter } from './cost-meter';
+import { ENDED, statusBadge } from './format';
+import { ThreadColumn } from './thread-column';
+import { useDebateEvents } from './use-debate-events';
+import './debate-view.css';
 
-/** Placeholder until this view is built. */
+/** How often, at most, the progress (budgets, meter) is asked again while events stream in. */
+const PROGRESS_EVERY_MS = 600;
+
+/**
+ * A crux debate as it happens (`#/debate/<id>`): one column per thread, streamed from the debate's
+ * events; the meter and each thread's budgets from `debateProgress:get`, asked again as events
+ * arrive; pause, resume and stop. `#/debate?idea=<slug>` offers to start one about an idea.
+ */
 export function DebateView({ route }: { route: Route }) {
-  void route;
+  const id = route.params[0];
+  if (!id) {
+    const idea = route.query.get('idea');
+    return (
+      <section className="view">
+        <h1>Crux debates</h1>
+        {idea ? (
+          <DebatesPanel slug={idea} />
+        ) : (
+          <p>
+            Open an idea and start a crux debate from its page, or read past debates under{' '}
+            <a href={href('transcripts')}>Transcripts</a>.
+          </p>
+        )}
+      </section>
+    );
+  }
+  return <LiveDebate key={id} id={id} />;
+}
+
+function LiveDebate({ id }: { id: string }) {
+  const client = useClient();
+  const detail = useChannel('debates:get', { id });
+  const progress = useChannel('debateProgress:get', { id });
+  const { events, error: streamError, catchUp } = useDebateEvents(id);
+  const [confirmStop, setConfirmStop] = useState(false);
+
+  // Progress follows the events, at most every PROGRESS_EVERY_MS.
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const reloadProgress = progress.reload;
+  const refresh = useCallback(() => {
+    if (pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      reloadProgress();
+    }, PROGRESS_EVERY_MS);
+  }, [reloadProgress]);
+  useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
+  useEffect(() => {
+    if (events.length > 0) refresh();
+  }, [events.length, refresh]);
+  // The log holds more than the stream delivered (a push lost on the way): read the rest.
+  useEffect(() => {
+    if (progress.data && progress.data.events > events.length) catchUp();
+  }, [progress.data, events.length, catchUp]);
+
+  usePush('debate:status', (payload) => {
+    if (payload.debateId !== id) return;
+    reloadProgress();
+    if (ENDED.has(payload.status)) detail.reload();
+  });
+
+  const model = useMemo(() => columnsFrom(events), [events]);
+  const header = detail.data?.header;
+  const agents = header?.agents ?? [];
+  const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
+  const agentIndex = useCallback(
+    (a: string) =>
+      Math.max(
+        0,
+        agents.findIndex((x) => x.id === a),
+      ),
+    [agents],
+  );
+
+  const status = progress.data?.status ?? detail.data?.status ?? 'running';
+  const live = progress.data?.live ?? detail.data?.live ?? false;
+  const canPause = status === 'running' && live;
+  const canResume = status === 'paused' || (status === 'running' && !live);
+  const canStop = !ENDED.has(status);
+  const act = useAction(async (what: 'debates:pause' | 'debates:resume' | 'debates:cancel') => {
+    await client.invoke(what, { id });
+    setConfirmStop(false);
+    reloadProgress();
+  });
+
+  const commands = useMemo<Command[]>(
+    () => [
+      ...(canPause
+        ? [{ id: 'debate:pause', title: 'Pause this debate', group: 'Debate', run: () => act.run('debates:pause') }]
+        : []),
+      ...(canResume
+        ? [{ id: 'debate:resume', title: 'Resume this debate', group: 'Debate', run: () => act.run('debates:resume') }]
+        : []),
+      ...(canStop
+        ? [{ id: 'debate:stop', title: 'Stop this debate for good', group: 'Debate', run: () => setConfirmStop(true) }]
+        : []),
+      {
+        id: 'debate:map',
+        title: 'Open this debate’s crux map',
+        group: 'Debate',
+        run: () => navigate(href('crux-map', id)),
+      },
+      {
+        id: 'debate:transcript',
+        title: 'Read this debate’s transcript',
+        group: 'Debate',
+        run: () => navigate(href('transcript', 'debate', id)),
+      },
+    ],
+    [canPause, canResume, canStop, act.run, id],
+  );
+  useCommands('debate-view', commands);
+
+  const badge = statusBadge(status, live);
+  const threadProgress = new Map((progress.data?.threads ?? []).map((t) => [t.id, t]));
   return (
-    <section className="view">
-      <h1>Debate</h1>
-      <p>Not built yet.</p>
+    <section className="view debate-view" aria-busy={status === 'running' && live}>
+      <header className="debate-head">
+        <div className="stack" style={{ gap: 4, minWidth: 0 }}>
+          <h1>{header?.topic ?? 'Debate'}</h1>
+          <div className="row small">
+            <span className={`badge ${badge.tone}`} data-testid="debate-status">
+              {badge.label}
+            </span>
+            {header?.ideaSlug && <a href={href('idea', header.ideaSlug)}>the idea</a>}
+            <a href={href('crux-map', id)}>crux map</a>
+            <a href={href('transcript', 'debate', id)}>transcript</a>
+            {header && <span className="muted">{header.provider === 'simulated' ? 'simulated' : header.provider}</span>}
+            <span className="muted" data-testid="posted">
+              {model.posted} messages
+            </span>
+          </div>
+          {progress.data?.reason && <div className="small muted">Stopped: {progress.data.reason}</div>}
+        </div>
+        <div className="row debate-controls">
+          {canPause && (
+            <button type="button" onClick={() => act.run('debates:pause')} disabled={act.running}>
+              Pause
+            </button>
+          )}
+          {canResume && (
+            <button type="button" className="primary" onClick={() => act.run('debates:resume')} disabled={act.running}>
+              Resume
+            </button>
+          )}
+          {canStop &&
+            (confirmStop ? (
+              <>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => act.run('debates:cancel')}
+                  disabled={act.running}
+                >
+                  Stop for good
+                </button>
+                <button type="button" onClick={() => setConfirmStop(false)}>
+                  Keep it
+                </button>
+              </>
+            ) : (
+              <button type="button" className="danger" onClick={() => setConfirmStop(true)}>
+                Stop
+              </button>
+            ))}
+        </div>
+        {progress.data && <CostMeter meter={progress.data.meter} />}
+      </header>
+      <ErrorNotice error={detail.error ?? progress.error ?? streamError} />
+      <ErrorNotice error={act.error} onDismiss={act.clearError} />
+      {progress.data && progress.data.degradedAgents.length > 0 && (
+        <p className="error-notice">
+          {progress.data.degradedAgents.map(agentName).join(', ')} kept failing and stopped being asked; the rest of the
+          debate rests on the others.
+        </p>
+      )}
+      {model.notes.length > 0 && (
+        <ul className="debate-notes small">
+          {model.notes.map((n) => (
+            <li key={n.key}>{n.text}</li>
+          ))}
+        </ul>
+      )}
+      <div className="debate-columns">
+        {model.columns.map((column) => (
+          <ThreadColumn
+            key={column.id}
+            debateId={id}
+            column={column}
+            progress={threadProgress.get(column.id)}
+            agentName={agentName}
+            agentIndex={agentIndex}
+          />
+        ))}
+        {model.columns.length === 0 && !streamError && <p className="muted">Waiting for the first messages…</p>}
+      </div>
     </section>
   );
 }

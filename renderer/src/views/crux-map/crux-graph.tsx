@@ -1,0 +1,265 @@
+import cytoscape from 'cytoscape';
+import { useEffect, useRef } from 'react';
+import type { CruxMap } from '../../../../core/contract';
+import { cssVar } from '../../theme';
+import { cheapLayout, elementsOf, LARGE_MAP } from './map-elements';
+import { registerFcose } from './register-fcose';
+
+export type Positions = Record<string, { x: number; y: number }>;
+
+export interface LaidOut {
+  /** From handing the elements to cytoscape to the first frame drawn after the layout. */
+  ms: number;
+  layout: 'fcose' | 'preset' | 'cheap';
+  nodes: number;
+}
+
+interface Props {
+  map: CruxMap;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  /** Every node's position, after the researcher dragged one or fcose placed new ones (to keep). */
+  onMoved?: (positions: Positions) => void;
+  /** Bumped to throw the positions away and lay the map out afresh. */
+  relayout: number;
+  /** `auto` picks as documented in docs/ui-debates.md; the benchmark route may force one. */
+  layout?: 'auto' | 'fcose' | 'cheap';
+  onLaidOut?: (info: LaidOut) => void;
+}
+
+function stylesheet(large: boolean): cytoscape.StylesheetJson {
+  const c = (name: string) => cssVar(name) || '#888';
+  return [
+    {
+      selector: 'node',
+      style: {
+        label: 'data(label)',
+        color: c('--fg'),
+        'font-size': 10,
+        'text-wrap': 'wrap',
+        'text-max-width': '150px',
+        'text-valign': 'bottom',
+        'text-margin-y': 4,
+        'min-zoomed-font-size': large ? 12 : 6,
+        'border-width': 1,
+        'border-color': c('--border'),
+      },
+    },
+    {
+      selector: 'node[type = "crux"]',
+      style: { width: 'data(size)', height: 'data(size)', 'background-color': c('--fg-muted') },
+    },
+    {
+      selector: 'node[look = "primary"]',
+      style: { 'background-color': c('--accent'), 'border-width': 4, 'border-color': c('--fg') },
+    },
+    { selector: 'node[look = "validated"]', style: { 'background-color': c('--ok') } },
+    { selector: 'node[look = "unvalidated"]', style: { 'background-color': c('--warn') } },
+    {
+      selector: 'node[look = "candidate"]',
+      style: {
+        'background-color': c('--bg-raised'),
+        'border-style': 'dashed',
+        'border-width': 2,
+        'border-color': c('--fg-muted'),
+      },
+    },
+    {
+      selector: 'node[type = "agent"]',
+      style: {
+        shape: 'round-rectangle',
+        width: 26,
+        height: 26,
+        'background-color': c('--bg-sunken'),
+        'border-width': 3,
+        'text-valign': 'center',
+        'text-halign': 'right',
+        'text-margin-x': 4,
+        'text-margin-y': 0,
+        'font-weight': 'bold',
+      },
+    },
+    ...[0, 1, 2, 3, 4, 5].map((i) => ({
+      selector: `node[type = "agent"][coalition = ${i}]`,
+      style: { 'background-color': c(`--cat-${(i % 6) + 1}`), 'border-color': c(`--cat-${(i % 6) + 1}`) },
+    })),
+    {
+      selector: 'node:selected',
+      style: { 'overlay-color': c('--focus'), 'overlay-opacity': 0.25, 'overlay-padding': 6 },
+    },
+    {
+      selector: 'edge',
+      style: { width: 1.5, 'curve-style': large ? 'haystack' : 'bezier', 'line-color': c('--border'), opacity: 0.9 },
+    },
+    { selector: 'edge[side = "YES"]', style: { 'line-color': c('--ok') } },
+    { selector: 'edge[side = "NO"]', style: { 'line-color': c('--danger') } },
+    { selector: 'edge[side = "UNCERTAIN"]', style: { 'line-style': 'dotted', 'line-color': c('--fg-muted') } },
+    {
+      selector: 'edge[type = "dependency"]',
+      style: {
+        width: 2.5,
+        'line-color': c('--fg-muted'),
+        'target-arrow-shape': 'triangle',
+        'target-arrow-color': c('--fg-muted'),
+        'curve-style': 'bezier',
+      },
+    },
+    {
+      selector: 'edge[type = "contradiction"]',
+      style: {
+        width: 2.5,
+        'line-style': 'dashed',
+        'line-color': c('--danger'),
+        'source-arrow-shape': 'tee',
+        'target-arrow-shape': 'tee',
+        'source-arrow-color': c('--danger'),
+        'target-arrow-color': c('--danger'),
+        'curve-style': 'bezier',
+      },
+    },
+  ] as cytoscape.StylesheetJson;
+}
+
+/**
+ * The crux map drawn by cytoscape. Where nodes go: positions the researcher left are kept; a map
+ * with every node placed is drawn as it was (`preset`); a small map with nodes to place runs fcose
+ * (keeping placed nodes fixed); a large one (over LARGE_MAP nodes) is placed by `cheapLayout`, since
+ * a force layout of hundreds of nodes would hold the page for seconds.
+ */
+export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout = 'auto', onLaidOut }: Props) {
+  const container = useRef<HTMLDivElement>(null);
+  const cy = useRef<cytoscape.Core | null>(null);
+  const handlers = useRef({ onSelect, onMoved, onLaidOut });
+  handlers.current = { onSelect, onMoved, onLaidOut };
+  const lastRelayout = useRef(relayout);
+
+  // One cytoscape instance for the view's life; its theme follows the page's.
+  useEffect(() => {
+    if (!container.current) return;
+    registerFcose();
+    const core = cytoscape({ container: container.current, minZoom: 0.05, maxZoom: 3, wheelSensitivity: 0.3 });
+    core.on('tap', 'node', (e) => handlers.current.onSelect(e.target.id()));
+    core.on('tap', (e) => {
+      if (e.target === core) handlers.current.onSelect(null);
+    });
+    core.on('dragfree', 'node', () => {
+      const positions: Positions = {};
+      core.nodes().forEach((n) => {
+        positions[n.id()] = { ...n.position() };
+      });
+      handlers.current.onMoved?.(positions);
+    });
+    cy.current = core;
+    const observer = new MutationObserver(() => core.style(stylesheet(core.nodes().length > LARGE_MAP)));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => {
+      observer.disconnect();
+      core.destroy();
+      cy.current = null;
+    };
+  }, []);
+
+  // New data (a first load, a live debate that moved on) or a request to lay out afresh.
+  useEffect(() => {
+    const core = cy.current;
+    if (!core) return;
+    const fresh = lastRelayout.current !== relayout;
+    lastRelayout.current = relayout;
+    const t0 = performance.now();
+    const current: Positions = {};
+    if (!fresh)
+      core.nodes().forEach((n) => {
+        current[n.id()] = { ...n.position() };
+      });
+    const elements = elementsOf(map);
+    const ids = elements.filter((e) => e.group === 'nodes').map((e) => e.data.id as string);
+    const large = ids.length > LARGE_MAP;
+    const known: Positions = { ...(fresh ? {} : (map.layout?.positions ?? {})), ...current };
+    const placed = ids.filter((id) => known[id]);
+
+    let chosen: LaidOut['layout'];
+    let options: cytoscape.LayoutOptions;
+    if (layout === 'cheap' || (layout === 'auto' && large)) {
+      const base = cheapLayout(map);
+      chosen = 'cheap';
+      const positions = Object.fromEntries(ids.map((id) => [id, known[id] ?? base[id] ?? { x: 0, y: 0 }]));
+      options = { name: 'preset', positions, fit: true, padding: 30 };
+    } else if (layout === 'auto' && placed.length === ids.length && ids.length > 0) {
+      chosen = 'preset';
+      const positions = Object.fromEntries(ids.map((id) => [id, known[id] ?? { x: 0, y: 0 }]));
+      options = { name: 'preset', positions, fit: true, padding: 30 };
+    } else {
+      chosen = 'fcose';
+      options = {
+        name: 'fcose',
+        animate: false,
+        randomize: placed.length === 0,
+        quality: 'default',
+        nodeRepulsion: 9000,
+        idealEdgeLength: 110,
+        nodeSeparation: 90,
+        packComponents: true,
+        fit: true,
+        padding: 30,
+        ...(placed.length > 0 && placed.length < ids.length
+          ? { fixedNodeConstraint: placed.map((id) => ({ nodeId: id, position: known[id] })) }
+          : {}),
+      } as cytoscape.LayoutOptions;
+    }
+
+    core.batch(() => {
+      core.elements().remove();
+      core.add(
+        elements.map((e) => ({
+          group: e.group,
+          data: e.data,
+          ...(known[e.data.id as string]
+            ? { position: { ...(known[e.data.id as string] as { x: number; y: number }) } }
+            : {}),
+        })),
+      );
+    });
+    core.style(stylesheet(large));
+    const run = core.layout(options);
+    run.one('layoutstop', () => {
+      requestAnimationFrame(() =>
+        handlers.current.onLaidOut?.({ ms: performance.now() - t0, layout: chosen, nodes: ids.length }),
+      );
+      if (chosen === 'fcose') {
+        const positions: Positions = {};
+        core.nodes().forEach((n) => {
+          positions[n.id()] = { ...n.position() };
+        });
+        handlers.current.onMoved?.(positions);
+      }
+    });
+    run.run();
+  }, [map, relayout, layout]);
+
+  // The selection follows the list beside the graph as well as clicks on it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new map re-adds the nodes; the selection must be put back
+  useEffect(() => {
+    const core = cy.current;
+    if (!core) return;
+    core.$(':selected').unselect();
+    if (!selected) return;
+    const node = core.$id(selected);
+    if (node.nonempty()) {
+      node.select();
+      const { x, y } = node.position();
+      const view = core.extent();
+      if (x < view.x1 || x > view.x2 || y < view.y1 || y > view.y2) core.center(node);
+    }
+    // The map's data too: a reload re-adds the nodes, and the selection goes with the old ones.
+  }, [selected, map]);
+
+  return (
+    <div
+      ref={container}
+      className="crux-graph"
+      role="img"
+      aria-label="Crux map graph (use the list beside it to move through the nodes)"
+      data-testid="crux-graph"
+    />
+  );
+}

@@ -1,0 +1,176 @@
+import type { CruxEventView } from '../../../../core/contract';
+
+/** One line of a thread's column, in the order the protocol decided it. */
+export type ColumnItem =
+  | {
+      kind: 'message';
+      id: string;
+      /** The message's place in the debate's transcript (the `m` of its deep link). */
+      index: number;
+      agent: string;
+      move: string;
+      content: string;
+      replyTo: string | null;
+      replies: string[];
+    }
+  | { kind: 'blocked'; id: string; index: number; agent: string; move: string; reason: string; detail: string }
+  | {
+      kind: 'moderator';
+      id: string;
+      index: number;
+      intervention: string | null;
+      target: string | null;
+      content: string;
+    }
+  | { kind: 'note'; key: string; text: string; tone: '' | 'ok' | 'warn' | 'danger' };
+
+export interface Column {
+  id: string;
+  topic: string;
+  question: string | null;
+  items: ColumnItem[];
+}
+
+export interface Columns {
+  columns: Column[];
+  /** Debate-level happenings: spawn refusals, primary crux changes, a stop. */
+  notes: { key: string; text: string }[];
+  /** Accepted agent messages so far. */
+  posted: number;
+}
+
+/**
+ * The live view's columns, folded from the debate's events: one per thread, holding its messages,
+ * refused moves, the moderator's interventions, and short notes for stage changes, lock attempts
+ * and crystallization. Recomputed from the whole list on each batch (a debate holds hundreds of
+ * events, not millions).
+ */
+export function columnsFrom(events: readonly CruxEventView[]): Columns {
+  const columns = new Map<string, Column>();
+  const notes: { key: string; text: string }[] = [];
+  const replies = new Map<string, string[]>();
+  let index = 0;
+  let posted = 0;
+  const column = (id: string, topic = id): Column => {
+    let c = columns.get(id);
+    if (!c) {
+      c = { id, topic, question: null, items: [] };
+      columns.set(id, c);
+    }
+    return c;
+  };
+  const note = (thread: string, key: string, text: string, tone: '' | 'ok' | 'warn' | 'danger' = '') =>
+    column(thread).items.push({ kind: 'note', key, text, tone });
+
+  events.forEach((e, n) => {
+    switch (e.type) {
+      case 'thread_opened':
+        column(e.thread, e.topic).question = e.binaryQuestion;
+        break;
+      case 'thread_spawned': {
+        const c = column(e.thread, e.topic);
+        c.question = e.binaryQuestion;
+        note(e.thread, `n${n}`, `spawned by ${e.by} with ${e.supporters.join(', ')}`);
+        break;
+      }
+      case 'thread_spawn_rejected':
+        notes.push({ key: `n${n}`, text: `A new thread proposed by ${e.by} was refused (${e.reason}): ${e.detail}` });
+        break;
+      case 'message_posted': {
+        posted++;
+        const item: ColumnItem = {
+          kind: 'message',
+          id: e.id,
+          index: index++,
+          agent: e.agent,
+          move: e.move,
+          content: e.content,
+          replyTo: e.replyTo ?? null,
+          replies: [],
+        };
+        replies.set(e.id, item.replies);
+        if (e.replyTo) replies.get(e.replyTo)?.push(e.id);
+        column(e.thread).items.push(item);
+        break;
+      }
+      case 'message_blocked':
+        column(e.thread).items.push({
+          kind: 'blocked',
+          id: e.id,
+          index: index++,
+          agent: e.agent,
+          move: e.move,
+          reason: e.reason,
+          detail: e.detail,
+        });
+        break;
+      case 'moderator_intervention':
+        column(e.thread).items.push({
+          kind: 'moderator',
+          id: e.id,
+          index: index++,
+          intervention: e.kind,
+          target: e.target ?? null,
+          content: e.content,
+        });
+        break;
+      case 'moderator_message':
+        column(e.thread).items.push({
+          kind: 'moderator',
+          id: e.id,
+          index: index++,
+          intervention: null,
+          target: null,
+          content: e.content,
+        });
+        break;
+      case 'binary_question_set':
+        column(e.thread).question = e.question;
+        note(e.thread, `n${n}`, `${e.by} set the question: ${e.question}`);
+        break;
+      case 'candidate_crux':
+        note(e.thread, `n${n}`, `${e.by} proposed a deeper crux: ${e.question}`);
+        break;
+      case 'stage_transition':
+        note(e.thread, `n${n}`, `${e.from} → ${e.to} (${e.reason})`, 'ok');
+        break;
+      case 'discovery_extended':
+        note(e.thread, `n${n}`, `discovery extended to ${e.budget} messages`, 'warn');
+        break;
+      case 'lock_failed':
+        note(e.thread, `n${n}`, `lock attempt ${e.attempt} failed: ${e.failures.join(', ')}`, 'warn');
+        break;
+      case 'crux_locked':
+        note(e.thread, `n${n}`, `crux locked on attempt ${e.crux.attempt}: ${e.crux.question}`, 'ok');
+        break;
+      case 'crystallization_requested':
+        note(e.thread, `n${n}`, `crystallizing (${e.reason})`);
+        break;
+      case 'crystallized':
+        note(
+          e.thread,
+          `n${n}`,
+          `crystallized: DCG ${e.crux.dcg.score.toFixed(2)}, ${e.crux.validated ? 'validated' : `not validated (${e.crux.validationFailures.join(', ')})`}`,
+          e.crux.validated ? 'ok' : 'warn',
+        );
+        break;
+      case 'thread_closed':
+        note(
+          e.thread,
+          `n${n}`,
+          `closed ${e.status}${e.reason ? `: ${e.reason}` : ''}`,
+          e.status === 'CONVERGED' ? 'ok' : 'danger',
+        );
+        break;
+      case 'primary_crux_changed':
+        notes.push({ key: `n${n}`, text: `The primary crux is now ${e.to}${e.from ? ` (was ${e.from})` : ''}.` });
+        break;
+      case 'debate_stopped':
+        notes.push({ key: `n${n}`, text: `The debate stopped: ${e.reason}.` });
+        break;
+      default:
+        break;
+    }
+  });
+  return { columns: [...columns.values()], notes, posted };
+}

@@ -1,0 +1,52 @@
+import type { DebateProgress } from '../../../../core/contract';
+import { duration, money, tokens } from './format';
+
+function Bar({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
+  return (
+    <div className="meter-item">
+      <div className="row small">
+        <span>{label}</span>
+        <span className="muted">{text}</span>
+      </div>
+      {max > 0 && (
+        <meter aria-label={label} min={0} max={max} value={Math.min(value, max)} high={max * 0.9} optimum={0} />
+      )}
+    </div>
+  );
+}
+
+/** What the debate has spent so far against its limits: money, messages, time, and the tokens behind them. */
+export function CostMeter({ meter }: { meter: DebateProgress['meter'] }) {
+  return (
+    <section className="debate-meter card" aria-label="Cost and tokens" data-testid="meter">
+      <Bar
+        label="Cost"
+        value={meter.costUsd}
+        max={meter.budgetUsd}
+        text={
+          meter.budgetUsd > 0
+            ? `${money(meter.costUsd)} of ${money(meter.budgetUsd)}`
+            : `${money(meter.costUsd)} (no limit)`
+        }
+      />
+      <Bar
+        label="Messages"
+        value={meter.messages}
+        max={meter.maxMessages}
+        text={`${meter.messages} of ${meter.maxMessages}`}
+      />
+      <Bar
+        label="Time"
+        value={meter.elapsedMs}
+        max={meter.maxDurationMs}
+        text={`${duration(meter.elapsedMs)} of ${duration(meter.maxDurationMs)}`}
+      />
+      <div className="meter-item small">
+        <div>
+          {meter.llmCalls} calls · {tokens(meter.inputTokens)} in · {tokens(meter.outputTokens)} out
+        </div>
+        <div className="muted">{tokens(meter.cacheReadTokens)} read from cache</div>
+      </div>
+    </section>
+  );
+}

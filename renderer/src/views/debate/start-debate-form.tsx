@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useState } from 'react';
+import { type ChannelInput, PROVIDERS } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { useAction, useChannel } from '../../api/hooks';
+import { href, navigate } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { money } from './format';
+
+const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
+  simulated: 'Offline simulator (free)',
+  anthropic: 'Anthropic',
+  openai: 'Local OpenAI-compatible server',
+};
+
+/**
+ * Starts a crux debate about an idea: which debaters, which provider, what budget; the likely cost
+ * is shown before anything starts. Starting opens the live view.
+ */
+export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCancel?: () => void }) {
+  const client = useClient();
+  const personas = useChannel('personas:list', { role: 'debater' });
+  const debaters = personas.data?.personas ?? [];
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [provider, setProvider] = useState<(typeof PROVIDERS)[number]>('simulated');
+  const [budget, setBudget] = useState('2');
+  const picked = chosen ?? debaters.slice(0, 4).map((p) => p.id);
+  const budgetUsd = Number(budget);
+  const budgetOk = budget.trim() !== '' && Number.isFinite(budgetUsd) && budgetUsd >= 0;
+
+  const request = useMemo<ChannelInput<'debates:start'> | null>(
+    () =>
+      picked.length >= 2 && picked.length <= 12 && budgetOk
+        ? { ideaSlug, agents: picked, provider, limits: { budgetUsd } }
+        : null,
+    [ideaSlug, picked, provider, budgetUsd, budgetOk],
+  );
+  const [estimateInput, setEstimateInput] = useState<typeof request>(null);
+  // The estimate follows the form a moment after the last change, not on every keystroke.
+  useEffect(() => {
+    const timer = setTimeout(() => setEstimateInput(request), 250);
+    return () => clearTimeout(timer);
+  }, [request]);
+  const estimate = useChannel('debates:estimate', estimateInput);
+  const start = useAction(async (input: ChannelInput<'debates:start'>) => {
+    const started = await client.invoke('debates:start', input);
+    navigate(href('debate', started.id));
+  });
+
+  const toggle = (id: string) => setChosen(picked.includes(id) ? picked.filter((p) => p !== id) : [...picked, id]);
+
+  return (
+    <form
+      className="start-debate stack card"
+      aria-label="Start a crux debate"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (request) void start.run(request);
+      }}
+    >
+      <fieldset>
+        <legend>Debaters (2 to 12)</legend>
+        <ErrorNotice error={personas.error} />
+        <div className="persona-choices">
+          {debaters.map((p) => (
+            <label key={p.id} title={p.description}>
+              <input type="checkbox" checked={picked.includes(p.id)} onChange={() => toggle(p.id)} />
+              {p.name}
+              {p.side && <span className="muted small">{p.side}</span>}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="row">
+        <label>
+          Provider
+          <select value={provider} onChange={(e) => setProvider(e.target.value as (typeof PROVIDERS)[number])}>
+            {PROVIDERS.map((p) => (
+              <option key={p} value={p}>
+                {PROVIDER_NAMES[p]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Budget (USD)
+          <input
+            type="number"
+            min={0}
+            step={0.5}
+            value={budget}
+            onChange={(e) => setBudget(e.target.value)}
+            aria-invalid={!budgetOk}
+            style={{ width: '7em' }}
+          />
+        </label>
+      </div>
+      <div className="muted small" aria-live="polite" data-testid="estimate">
+        {picked.length < 2
+          ? 'Choose at least two debaters.'
+          : !budgetOk
+            ? 'The budget must be a number of dollars, 0 for no limit.'
+            : estimate.data
+              ? `Likely cost: ${money(estimate.data.usd)} — ${estimate.data.basis}`
+              : 'Estimating…'}
+      </div>
+      <ErrorNotice error={estimate.error} />
+      <ErrorNotice error={start.error} onDismiss={start.clearError} />
+      <div className="row">
+        <button type="submit" className="primary" disabled={!request || start.running}>
+          {start.running ? 'Starting…' : 'Start the debate'}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,227 @@
+import { useEffect, useRef } from 'react';
+import type { ThreadProgress } from '../../../../core/contract';
+import { href } from '../../router';
+import type { Column, ColumnItem } from './columns';
+import { seriesColor, threadTone } from './format';
+
+/** The newest messages a column draws; the rest is one click away in the transcript. */
+const SHOWN = 300;
+
+interface Props {
+  debateId: string;
+  column: Column;
+  progress: ThreadProgress | undefined;
+  agentName: (id: string) => string;
+  agentIndex: (id: string) => number;
+}
+
+function Budget({ progress }: { progress: ThreadProgress }) {
+  const stage = progress.status as keyof ThreadProgress['budgets'];
+  if (!(stage in progress.budgets)) return null;
+  const used = progress.messages[stage];
+  const budget = progress.budgets[stage];
+  return (
+    <div className="debate-budget" title={`${used} of ${budget} messages of this stage's budget`}>
+      <span className="muted small">
+        budget {used}/{budget}
+      </span>
+      <div className="progress" aria-hidden="true">
+        <div style={{ width: `${Math.min(100, (used / Math.max(1, budget)) * 100)}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; props: Props }) {
+  if (item.kind === 'note') return <li className={`debate-note ${item.tone}`}>{item.text}</li>;
+  const link = href('transcript', 'debate', debateId, { m: item.index });
+  if (item.kind === 'moderator') {
+    return (
+      <li className="debate-msg moderator" id={`msg-${item.id}`}>
+        <header>
+          <strong>Moderator</strong>
+          {item.intervention && <span className="badge accent">{item.intervention}</span>}
+          {item.target && <span className="muted small">to {props.agentName(item.target)}</span>}
+          <a className="msg-id muted small" href={link} title="Open in the transcript">
+            {item.id}
+          </a>
+        </header>
+        <p>{item.content}</p>
+      </li>
+    );
+  }
+  const color = seriesColor(props.agentIndex(item.agent));
+  if (item.kind === 'blocked') {
+    return (
+      <li className="debate-msg blocked" id={`msg-${item.id}`}>
+        <header>
+          <strong style={{ color }}>{props.agentName(item.agent)}</strong>
+          <span className="badge">{item.move}</span>
+          <span className="badge danger">blocked: {item.reason}</span>
+          <a className="msg-id muted small" href={link} title="Open in the transcript">
+            {item.id}
+          </a>
+        </header>
+        <p>{item.detail}</p>
+      </li>
+    );
+  }
+  return (
+    <li className="debate-msg" id={`msg-${item.id}`} style={{ borderLeftColor: color }}>
+      <header>
+        <strong style={{ color }}>{props.agentName(item.agent)}</strong>
+        <span className="badge">{item.move}</span>
+        {item.replyTo && (
+          <a className="muted small" href={`#msg-${item.replyTo}`} onClick={jumpTo(item.replyTo)}>
+            ↩ {item.replyTo}
+          </a>
+        )}
+        <a className="msg-id muted small" href={link} title="Open in the transcript">
+          {item.id}
+        </a>
+      </header>
+      <p>{item.content}</p>
+      {item.replies.length > 0 && (
+        <footer className="muted small">
+          replies:{' '}
+          {item.replies.map((r) => (
+            <a key={r} href={`#msg-${r}`} onClick={jumpTo(r)}>
+              {r}{' '}
+            </a>
+          ))}
+        </footer>
+      )}
+    </li>
+  );
+}
+
+/** In-page jumps between messages must not touch the hash (it holds the route). */
+function jumpTo(id: string) {
+  return (e: React.MouseEvent) => {
+    e.preventDefault();
+    const target = document.getElementById(`msg-${id}`);
+    target?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    target?.classList.add('flash');
+    setTimeout(() => target?.classList.remove('flash'), 1200);
+  };
+}
+
+/**
+ * One thread of a live debate: its stage, budget and lock attempts on top, its commitments (with
+ * falsifiers) and steelman attempts, then its messages as they arrive. A column scrolled to its end
+ * stays at the end as messages arrive; one scrolled up stays where the researcher is reading.
+ */
+export function ThreadColumn(props: Props) {
+  const { column, progress, debateId } = props;
+  const list = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  const shown = column.items.slice(-SHOWN);
+  const hidden = column.items.length - shown.length;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows new items, not their identity
+  useEffect(() => {
+    const el = list.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [column.items.length]);
+
+  const status = progress?.status ?? 'DISCOVERY';
+  return (
+    <section className="debate-column card" aria-label={`Thread ${column.id}`} data-thread={column.id}>
+      <header className="debate-column-head">
+        <div className="row">
+          <strong>{column.id}</strong>
+          <span className={`badge ${threadTone(status)}`} data-testid="stage">
+            {status}
+          </span>
+          {progress?.awaitingAnalysis && <span className="badge">crystallizing…</span>}
+          {progress && (
+            <span className="muted small" title="Counted lock attempts (failures plus the success)">
+              lock {progress.lockAttempts}/{progress.maxLockAttempts}
+            </span>
+          )}
+        </div>
+        <div className="small">{column.question ?? <span className="muted">{column.topic}</span>}</div>
+        {progress && <Budget progress={progress} />}
+      </header>
+      {progress && progress.commitments.length > 0 && (
+        <details className="debate-panel" open>
+          <summary>Commitments</summary>
+          <table className="data small">
+            <tbody>
+              {progress.commitments.map((c) => (
+                <tr key={c.agent}>
+                  <td style={{ color: seriesColor(props.agentIndex(c.agent)) }}>{props.agentName(c.agent)}</td>
+                  <td>
+                    <span className={`badge ${c.side === 'YES' ? 'ok' : c.side === 'NO' ? 'danger' : ''}`}>
+                      {c.side}
+                    </span>
+                    {c.confidence !== null && <span className="muted"> {Math.round(c.confidence * 100)}%</span>}
+                    {c.horizon && <span className="muted"> · {c.horizon}</span>}
+                  </td>
+                  <td>
+                    {c.falsifier ? (
+                      <span title={c.falsifier.reasoning ?? undefined}>
+                        {c.falsifier.metric} {c.falsifier.threshold}{' '}
+                        <span className="muted">by {c.falsifier.deadline}</span>
+                      </span>
+                    ) : (
+                      <span className="muted">no falsifier</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+      {progress && progress.steelmans.length > 0 && (
+        <details className="debate-panel" open>
+          <summary>Steelmans</summary>
+          <table className="data small">
+            <thead>
+              <tr>
+                <th>from → to</th>
+                <th>grade</th>
+                <th className="num">attempts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {progress.steelmans.map((s) => (
+                <tr key={`${s.from}>${s.to}`}>
+                  <td>
+                    {props.agentName(s.from)} → {props.agentName(s.to)}
+                  </td>
+                  <td>
+                    <span className={`badge ${s.grade === 'ACCURATE' ? 'ok' : s.grade === 'PENDING' ? '' : 'warn'}`}>
+                      {s.grade}
+                    </span>
+                  </td>
+                  <td className="num">{s.attempts}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+      <ol
+        className="debate-messages"
+        ref={list}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+        aria-label={`Messages of ${column.id}`}
+        data-testid="messages"
+      >
+        {hidden > 0 && (
+          <li className="debate-note">
+            {hidden} earlier lines — <a href={href('transcript', 'debate', debateId)}>read them in the transcript</a>
+          </li>
+        )}
+        {shown.map((item) => (
+          <Item key={item.kind === 'note' ? item.key : item.id} debateId={debateId} item={item} props={props} />
+        ))}
+      </ol>
+    </section>
+  );
+}
