@@ -1,12 +1,260 @@
-import type { Route } from '../../router';
+import { useMemo, useState } from 'react';
+import { useChannel, usePush } from '../../api/hooks';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { ErrorNotice } from '../../ui/error-notice';
+import { STATUS_WORDS, score, statusClass } from '../evaluation/format';
+import { useEvaluation } from '../evaluation/use-evaluation';
+import { Checklist } from './checklist';
+import { ConfidenceChart } from './confidence-chart';
+import { ScoreChart } from './score-chart';
+import './convergence.css';
 
-/** Placeholder until this view is built. */
-export function ConvergenceView({ route }: { route: Route }) {
-  void route;
+/** `#/convergence`: every evaluation, newest first, to pick one. */
+function Picker({ current }: { current: string | null }) {
+  const list = useChannel('evaluations:list', {});
+  usePush('evaluation:status', () => list.reload());
+  const evaluations = list.data?.evaluations ?? [];
+  if (current !== null) {
+    return (
+      <label className="row">
+        Evaluation
+        <select value={current} onChange={(e) => navigate(href('convergence', e.target.value))}>
+          {!evaluations.some((e) => e.id === current) && <option value={current}>{current}</option>}
+          {evaluations.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.ideaTitle} · {e.mode} · {e.startedAt.slice(0, 16).replace('T', ' ')} · {e.status}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
   return (
-    <section className="view">
-      <h1>Convergence</h1>
-      <p>Not built yet.</p>
+    <div className="stack">
+      <ErrorNotice error={list.error} />
+      {list.data && evaluations.length === 0 && (
+        <p className="muted">
+          No evaluation yet. Open an idea from the <a href={href('library')}>library</a> and evaluate it.
+        </p>
+      )}
+      {evaluations.length > 0 && (
+        <table className="data" aria-label="Evaluations">
+          <thead>
+            <tr>
+              <th>Idea</th>
+              <th>Mode</th>
+              <th>Status</th>
+              <th className="num">Overall</th>
+              <th>Rounds</th>
+              <th>Started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {evaluations.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <a href={href('convergence', e.id)}>{e.ideaTitle}</a>
+                  {e.scope === 'TARGETED' && <span className="muted small"> (dispute)</span>}
+                </td>
+                <td>{e.mode}</td>
+                <td>
+                  <span className={statusClass(e.status)}>{STATUS_WORDS[e.status]}</span>{' '}
+                  {e.lockReason && <span className="muted small">{e.lockReason}</span>}
+                  {e.stale && <span className="badge warn">stale</span>}
+                </td>
+                <td className="num">{score(e.overallScore)}</td>
+                <td>
+                  {e.round} of {e.roundLimit}
+                </td>
+                <td>{e.startedAt.slice(0, 16).replace('T', ' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+/**
+ * How an evaluation converged: every criterion's score by round (category colours, the ±0.5 band
+ * of the stability condition), the confidence by round against its thresholds, and the checklist of
+ * convergence conditions after each round with the lock reason. Follows a running evaluation live.
+ */
+export function ConvergenceView({ route }: { route: Route }) {
+  const id = route.params[0] ?? null;
+  const { detail: d, error } = useEvaluation(id);
+  const [focus, setFocus] = useState<string | null>(null);
+  const [roundPick, setRoundPick] = useState<number | null>(null);
+
+  const name = useMemo(() => {
+    const names = new Map((d?.criteria ?? []).map((c) => [c.id, c.name]));
+    return (cid: string) => names.get(cid) ?? cid;
+  }, [d?.criteria]);
+
+  const commands = useMemo<Command[]>(
+    () =>
+      d
+        ? [
+            {
+              id: `convergence:${d.id}:live`,
+              title: `Transcript of this evaluation (${d.ideaTitle})`,
+              group: 'Evaluation',
+              keywords: 'transcript live columns',
+              run: () => navigate(href('evaluation', d.id)),
+            },
+          ]
+        : [],
+    [d],
+  );
+  useCommands(`convergence:${id ?? ''}`, commands);
+
+  if (id === null) {
+    return (
+      <section className="view convergence">
+        <h1>Convergence</h1>
+        <p className="muted">Pick an evaluation to see how its scores settled round by round.</p>
+        <Picker current={null} />
+      </section>
+    );
+  }
+
+  const reports = d?.convergence ?? [];
+  const shownReport =
+    roundPick !== null ? (reports.find((r) => r.round === roundPick) ?? d?.latestConvergence) : d?.latestConvergence;
+  const stability = d?.latestConvergence?.conditions.stability;
+  const confidence = d?.latestConvergence?.conditions.confidence;
+  const focusedCriterion = focus && !focus.startsWith('cat:') ? focus : null;
+
+  return (
+    <section className="view convergence">
+      <nav className="muted small">
+        <a href={href('convergence')}>Convergence</a> / {d ? <a href={href('idea', d.slug)}>{d.ideaTitle}</a> : '…'}
+      </nav>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h1>Convergence{d ? ` of “${d.ideaTitle}”` : ''}</h1>
+        <Picker current={id} />
+      </div>
+      <ErrorNotice error={error} />
+      {!d && !error && <p className="muted">Loading…</p>}
+      {d && (
+        <>
+          <div className="row">
+            <span className={statusClass(d.status)}>{STATUS_WORDS[d.status]}</span>
+            <span className="badge">
+              {d.mode}, round {d.round} of {d.roundLimit}
+            </span>
+            {d.lockReason && d.status === 'locked' && (
+              <span className="badge ok" data-testid="lock-reason">
+                lock reason: {d.lockReason}
+              </span>
+            )}
+            <span className="muted small">
+              overall {score(d.overallScore)} · confidence {score(d.confidence)}
+            </span>
+            <a href={href('evaluation', d.id)}>transcript</a>
+            <a href={href('idea', d.slug)}>the idea (and its crux debates)</a>
+          </div>
+          {d.overallTrajectory.length === 0 ? (
+            <p className="muted">No scores yet: the evaluators are still at work.</p>
+          ) : (
+            <div className="convergence-grid">
+              <section className="card stack" aria-labelledby="scores-title">
+                <div className="row" style={{ justifyContent: 'space-between' }}>
+                  <h2 id="scores-title">Scores by round</h2>
+                  <label>
+                    Focus
+                    <select
+                      value={focus ?? ''}
+                      onChange={(e) => setFocus(e.target.value === '' ? null : e.target.value)}
+                    >
+                      <option value="">overall score</option>
+                      {d.categories.map((c) => (
+                        <optgroup key={c.id} label={c.name}>
+                          <option value={`cat:${c.id}`}>all of {c.name}</option>
+                          {d.criteria
+                            .filter((k) => k.category === c.id)
+                            .map((k) => (
+                              <option key={k.id} value={k.id}>
+                                {k.name}
+                              </option>
+                            ))}
+                        </optgroup>
+                      ))}
+                    </select>
+                  </label>
+                </div>
+                <ScoreChart
+                  d={d}
+                  focus={focus}
+                  band={stability?.maxDelta ?? 0.5}
+                  roundsNeeded={stability?.roundsNeeded ?? 2}
+                />
+                <div className="legend small">
+                  {d.categories.map((c, i) => (
+                    <button
+                      type="button"
+                      key={c.id}
+                      className={`link legend-item${focus === `cat:${c.id}` ? ' active' : ''}`}
+                      style={{ '--cat-color': `var(--cat-${(i % 6) + 1})` } as React.CSSProperties}
+                      onClick={() => setFocus(focus === `cat:${c.id}` ? null : `cat:${c.id}`)}
+                    >
+                      {c.name} {score(c.score)}
+                    </button>
+                  ))}
+                  <span className="legend-item overall">overall (dashed)</span>
+                </div>
+              </section>
+              <section className="card stack" aria-labelledby="confidence-title">
+                <h2 id="confidence-title">Confidence by round</h2>
+                <ConfidenceChart
+                  d={d}
+                  focus={focusedCriterion}
+                  minimum={confidence?.minimum ?? 0.7}
+                  criticalMinimum={confidence?.criticalMinimum ?? 0.8}
+                />
+              </section>
+              <section className="card stack" aria-labelledby="checklist-title">
+                <div className="row" style={{ justifyContent: 'space-between' }}>
+                  <h2 id="checklist-title">Convergence checklist</h2>
+                  {reports.length > 1 && (
+                    <label>
+                      After round
+                      <select
+                        value={roundPick ?? ''}
+                        onChange={(e) => setRoundPick(e.target.value === '' ? null : Number(e.target.value))}
+                      >
+                        <option value="">{d.status === 'locked' ? 'at the lock' : 'latest'}</option>
+                        {reports.map((r) => (
+                          <option key={r.round} value={r.round}>
+                            {r.round}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  )}
+                </div>
+                {shownReport ? (
+                  <Checklist report={shownReport} name={name} />
+                ) : (
+                  <p className="muted">No round has finished yet.</p>
+                )}
+                {d.status === 'locked' && d.lockReason && (
+                  <p>
+                    Locked by <strong>{d.lockReason}</strong>
+                    {d.lockReason === 'MAX_ROUNDS' && ' (the round limit came before every condition held)'}
+                    {d.lockReason === 'CONVERGENCE' && ' (every condition held)'}
+                    {d.lockReason === 'USER_APPROVED' && ' (you accepted the scores as they stood)'}
+                    {d.lockReason === 'BUDGET' && ' (the budget ran out)'}
+                    {d.lockReason === 'TIMEOUT' && ' (the time limit passed)'}.
+                  </p>
+                )}
+              </section>
+            </div>
+          )}
+        </>
+      )}
     </section>
   );
 }

@@ -1,0 +1,111 @@
+import { CartesianGrid, Line, LineChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { EvaluationDetail } from '../../../../core/contract';
+import { categoryVar } from '../evaluation/format';
+import { useThemeColours } from './use-theme-colours';
+
+const CATEGORY_VARS = [
+  '--cat-1',
+  '--cat-2',
+  '--cat-3',
+  '--cat-4',
+  '--cat-5',
+  '--cat-6',
+  '--fg',
+  '--fg-muted',
+  '--border',
+] as const;
+
+export const roundLabel = (i: number) => (i === 0 ? 'start' : `R${i}`);
+
+/**
+ * Every criterion's score by round, coloured by its category, with the overall score as a dashed
+ * line. The band is ±`band` around the focused line's last value over the rounds the stability
+ * condition looks at: a line that stays inside it has settled.
+ */
+export function ScoreChart({
+  d,
+  focus,
+  band,
+  roundsNeeded,
+}: {
+  d: EvaluationDetail;
+  /** A criterion id, a category id prefixed `cat:`, or null for the overall score. */
+  focus: string | null;
+  band: number;
+  roundsNeeded: number;
+}) {
+  const colours = useThemeColours(CATEGORY_VARS);
+  const catIndex = new Map(d.categories.map((c, i) => [c.id, i]));
+  const colourOf = (category: string) =>
+    colours[categoryVar(catIndex.get(category) ?? 0) as (typeof CATEGORY_VARS)[number]];
+  const rounds = d.overallTrajectory.length;
+  const data = Array.from({ length: rounds }, (_, i) => {
+    const row: Record<string, number | string> = { round: roundLabel(i), overall: d.overallTrajectory[i] ?? 0 };
+    for (const c of d.criteria) {
+      const v = c.scores[i];
+      if (v !== undefined) row[c.id] = v;
+    }
+    return row;
+  });
+  const focused = focus && !focus.startsWith('cat:') ? d.criteria.find((c) => c.id === focus) : null;
+  const focusCategory = focus?.startsWith('cat:') ? focus.slice(4) : null;
+  const bandOf = focused
+    ? (focused.scores.at(-1) ?? null)
+    : focusCategory
+      ? null
+      : (d.overallTrajectory.at(-1) ?? null);
+  const from = Math.max(0, rounds - 1 - roundsNeeded);
+  const dim = (c: { id: string; category: string }) =>
+    (focused && focused.id !== c.id) || (focusCategory !== null && focusCategory !== c.category);
+
+  return (
+    <div className="chart" data-testid="convergence-chart" data-rounds={rounds} data-lines={d.criteria.length}>
+      <ResponsiveContainer width="100%" height={380}>
+        <LineChart data={data} margin={{ top: 10, right: 24, bottom: 4, left: 0 }}>
+          <CartesianGrid stroke={colours['--border']} strokeDasharray="3 3" />
+          <XAxis dataKey="round" stroke={colours['--fg-muted']} />
+          <YAxis domain={[1, 10]} ticks={[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]} stroke={colours['--fg-muted']} width={32} />
+          <Tooltip
+            contentStyle={{ fontSize: 12, maxHeight: 320, overflowY: 'auto' }}
+            itemSorter={(item) => -Number(item.value ?? 0)}
+          />
+          {bandOf !== null && rounds > 1 && (
+            <ReferenceArea
+              x1={roundLabel(from)}
+              x2={roundLabel(rounds - 1)}
+              y1={Math.max(1, bandOf - band)}
+              y2={Math.min(10, bandOf + band)}
+              fill={colours['--fg-muted']}
+              fillOpacity={0.15}
+              ifOverflow="hidden"
+              label={{ value: `±${band}`, position: 'insideTopRight', fill: colours['--fg-muted'], fontSize: 11 }}
+            />
+          )}
+          {d.criteria.map((c) => (
+            <Line
+              key={c.id}
+              dataKey={c.id}
+              name={c.name}
+              type="monotone"
+              stroke={colourOf(c.category)}
+              strokeOpacity={dim(c) ? 0.12 : 0.85}
+              strokeWidth={focused?.id === c.id ? 3 : 1.4}
+              dot={{ r: focused?.id === c.id ? 4 : 2 }}
+              isAnimationActive={false}
+            />
+          ))}
+          <Line
+            dataKey="overall"
+            name="overall"
+            type="monotone"
+            stroke={colours['--fg']}
+            strokeDasharray="6 4"
+            strokeWidth={focus === null ? 3 : 2}
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
