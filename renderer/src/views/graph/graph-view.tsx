@@ -57,6 +57,7 @@ export function GraphView({ route }: { route: Route }) {
   const focus = route.query.get('focus');
   const ideas = useChannel('ideas:list', {});
   const rels = useChannel('ideas:relationships', {});
+  const taxonomy = useChannel('taxonomy:get', {});
   usePush('sync:changed', () => {
     ideas.reload();
     rels.reload();
@@ -65,6 +66,14 @@ export function GraphView({ route }: { route: Route }) {
   const [showLonely, setShowLonely] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const [layoutMs, setLayoutMs] = useState<number | null>(null);
+
+  // Ideas are coloured by the phase of their stage (explore, shape, build …), from the taxonomy.
+  const phases = useMemo(() => {
+    const stages = taxonomy.data?.stages ?? [];
+    const order = [...new Set(stages.map((st) => st.phase ?? 'other'))];
+    const ofStage = new Map(stages.map((st) => [st.id, st.phase ?? 'other']));
+    return { order, ofStage, colour: (phase: string) => `--cat-${(order.indexOf(phase) % 6) + 1}` };
+  }, [taxonomy.data]);
 
   const graph = useMemo(() => {
     const all = ideas.data?.ideas ?? [];
@@ -96,6 +105,7 @@ export function GraphView({ route }: { route: Route }) {
             id: n.slug,
             label: n.idea ? short(n.idea.title) : `${n.slug} (missing)`,
             missing: n.idea ? 0 : 1,
+            colour: colour(phases.colour(phases.ofStage.get(n.idea?.stage ?? '') ?? 'other')),
             focus: n.slug === focus ? 1 : 0,
           },
         })),
@@ -108,8 +118,11 @@ export function GraphView({ route }: { route: Route }) {
           selector: 'node',
           style: {
             label: 'data(label)',
-            'background-color': colour('--accent'),
+            'background-color': 'data(colour)',
             color: colour('--fg'),
+            'text-background-color': colour('--bg-raised'),
+            'text-background-opacity': 0.85,
+            'text-background-padding': '2px',
             'font-size': 11,
             'text-valign': 'bottom',
             'text-margin-y': 4,
@@ -168,7 +181,7 @@ export function GraphView({ route }: { route: Route }) {
       if (node.nonempty()) cy.center(node);
     }
     return () => cy.destroy();
-  }, [graph, focus, ideas.data, rels.data]);
+  }, [graph, focus, ideas.data, rels.data, phases]);
 
   const title = (slug: string) => graph.bySlug.get(slug)?.title ?? `${slug} (missing)`;
 
@@ -204,6 +217,15 @@ export function GraphView({ route }: { route: Route }) {
           {graph.lonely} ideas without relationships
         </label>
       </fieldset>
+      {phases.order.length > 0 && (
+        <p className="row small graph-phases">
+          {phases.order.map((phase) => (
+            <span key={phase}>
+              <span className="dot" style={{ background: `var(${phases.colour(phase)})` }} /> {phase}
+            </span>
+          ))}
+        </p>
+      )}
       <ErrorNotice error={ideas.error ?? rels.error} />
       <div
         ref={box}

@@ -10,8 +10,9 @@ const GROUPS: { kinds: IdeaFile['kind'][]; title: string }[] = [
   { kinds: ['research'], title: 'Research' },
   { kinds: ['note'], title: 'Notes' },
   { kinds: ['asset'], title: 'Assets' },
+  { kinds: ['synthesis', 'evaluation', 'redteam', 'debate'], title: 'The app’s documents' },
   { kinds: ['conflict'], title: 'Conflict copies (the app’s version beside one you edited)' },
-  { kinds: ['other'], title: 'Other files' },
+  { kinds: ['other'], title: 'Other files (evaluation records …)' },
 ];
 const TEXT = /\.(md|markdown|txt)$/i;
 

@@ -20,6 +20,12 @@ function focusDevelop(): void {
   document.getElementById('develop-ask')?.focus();
 }
 
+/** The README without its first heading when that is the idea's title (the page shows it already). */
+function withoutTitle(readme: string, title: string): string {
+  const m = /^\s*#\s+(.+?)\s*#*\s*(\n|$)/.exec(readme);
+  return m && (m[1] as string).trim().toLowerCase() === title.trim().toLowerCase() ? readme.slice(m[0].length) : readme;
+}
+
 const DIRECTION: Record<string, [string, string]> = {
   // How a relationship reads from each end: [from the source, from the target].
   parent: ['parent of', 'child of'],
@@ -243,7 +249,11 @@ export function IdeaView({ route }: { route: Route }) {
           <div className="idea-grid">
             <div className="stack">
               <article className="card readme" aria-label="README">
-                {data.readme.trim() ? <Markdown text={data.readme} /> : <p className="muted">The README is empty.</p>}
+                {data.readme.trim() ? (
+                  <Markdown text={withoutTitle(data.readme, data.title)} />
+                ) : (
+                  <p className="muted">The README is empty.</p>
+                )}
               </article>
               <EvaluationPanel slug={slug} />
               <DebatesPanel slug={slug} />

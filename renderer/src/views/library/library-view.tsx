@@ -275,9 +275,13 @@ export function LibraryView({ route }: { route: Route }) {
                   }}
                 >
                   <div className="c-title">
-                    <a href={href('idea', idea.slug)}>{idea.title}</a>
-                    {idea.stale && <span className="badge warn">stale</span>}
-                    {fresh.has(idea.slug) && <span className="badge accent">new</span>}
+                    <div className="one-line">
+                      <a href={href('idea', idea.slug)} title={idea.title}>
+                        {idea.title}
+                      </a>
+                      {idea.stale && <span className="badge warn">stale</span>}
+                      {fresh.has(idea.slug) && <span className="badge accent">new</span>}
+                    </div>
                     <div className="muted small one-line">
                       {snippet ? <Snippet text={snippet} /> : idea.summary}
                       {idea.tags.length > 0 && (

@@ -268,6 +268,7 @@ function LimitsCard({ settings, busy, onSave }: { settings: Settings; busy: bool
       <h2 id="limits">Budgets and concurrency</h2>
       <form
         className="stack"
+        aria-label="Budgets and concurrency"
         onSubmit={(e) => {
           e.preventDefault();
           const input: SetInput = {};

@@ -1,0 +1,170 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+
+/** The README of the idea folder whose README contains `text`, or null. */
+function findReadme(root: string, text: string): { slug: string; content: string } | null {
+  for (const slug of readdirSync(join(root, 'ideas'))) {
+    try {
+      const content = readFileSync(join(root, 'ideas', slug, 'README.md'), 'utf8');
+      if (content.includes(text)) return { slug, content };
+    } catch {
+      // not an idea folder (_index.md …)
+    }
+  }
+  return null;
+}
+
+describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings and export in browser mode', () => {
+  const ws = sampleWorkspace();
+  let s: Session;
+  /** Moves the page to a route (the tests' tsconfig has no DOM types: the page's globals are typed here). */
+  const go = (hash: string) =>
+    s.page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, hash);
+
+  beforeAll(async () => {
+    s = await openSession(ws.root);
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    ws.cleanup();
+  });
+
+  it('captures an idea typed into the capture box: it is listed and its README is in the folder', async () => {
+    const { page } = s;
+    await page.getByRole('textbox', { name: 'Idea title' }).fill('Tidal kites for river ferries');
+    await page
+      .getByRole('textbox', { name: 'Idea text' })
+      .fill('Kites that pull small ferries across the estuary on the ebb.');
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    await page.locator('.library-row[data-slug="tidal-kites-for-river-ferries"]').waitFor();
+    const readme = readFileSync(join(ws.root, 'ideas', 'tidal-kites-for-river-ferries', 'README.md'), 'utf8');
+    expect(readme).toMatch(/^---\n[\s\S]*title: .*Tidal kites for river ferries/);
+    expect(readme).toContain('Kites that pull small ferries across the estuary on the ebb.');
+    expect(s.problems).toEqual([]);
+  });
+
+  it('captures an idea from a markdown file dropped on the drop zone', async () => {
+    const { page } = s;
+    // A real DataTransfer holding a real File, built in the page, as a drop from the desktop carries.
+    const dataTransfer = await page.evaluateHandle(() => {
+      const page = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: string[], name: string, options: { type: string }) => unknown;
+      };
+      const dt = new page.DataTransfer();
+      const text = '# Moss walls for bus shelters\n\nLiving walls of moss that cool bus shelters in summer.\n';
+      dt.items.add(new page.File([text], 'moss-walls.md', { type: 'text/markdown' }));
+      return dt;
+    });
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer });
+    await page.getByRole('link', { name: 'Moss walls for bus shelters' }).waitFor();
+    const found = findReadme(ws.root, 'Living walls of moss that cool bus shelters');
+    expect(found?.slug).toBe('moss-walls-for-bus-shelters');
+    await s.screenshot('library');
+    expect(s.problems).toEqual([]);
+  });
+
+  it('shows an idea written into the folder by another program without a reload', async () => {
+    const { page } = s;
+    const before = await page.evaluate(() => performance.timeOrigin);
+    mkdirSync(join(ws.root, 'ideas', 'written-elsewhere'));
+    const started = Date.now();
+    writeFileSync(
+      join(ws.root, 'ideas', 'written-elsewhere', 'README.md'),
+      '---\ntitle: "Written by another editor"\nstage: SPARK\ntags: [outside]\n---\n# Written by another editor\n\nSaved by a text editor.\n',
+    );
+    await page.getByRole('link', { name: 'Written by another editor' }).waitFor({ timeout: 5000 });
+    const elapsed = Date.now() - started;
+    // Same document: no navigation or reload happened.
+    expect(await page.evaluate(() => performance.timeOrigin)).toBe(before);
+    expect(elapsed).toBeLessThan(2000);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('moves an idea to another stage by dragging its card on the pipeline, editing the README frontmatter', async () => {
+    const { page } = s;
+    await go('#/pipeline');
+    const card = page.locator('.pipeline-card[data-slug="community-solar-coop"]');
+    const research = page.locator('.pipeline-column[data-stage="RESEARCH"]');
+    await card.waitFor();
+    expect(
+      await page
+        .locator('.pipeline-column[data-stage="CLARIFY"] .pipeline-card[data-slug="community-solar-coop"]')
+        .count(),
+    ).toBe(1);
+    await card.dragTo(research);
+    await research.locator('.pipeline-card[data-slug="community-solar-coop"]').waitFor();
+    const readme = join(ws.root, 'ideas', 'community-solar-coop', 'README.md');
+    await expect
+      .poll(() => /^stage: (\S+)/m.exec(readFileSync(readme, 'utf8'))?.[1], { timeout: 5000 })
+      .toBe('RESEARCH');
+    // Only the stage and updated lines changed: the rest of the README is as it was.
+    expect(readFileSync(readme, 'utf8')).toContain('reason: "Both would need my savings');
+    await s.screenshot('pipeline');
+    expect(s.problems).toEqual([]);
+  });
+
+  it('draws the relationship graph, with the same relationships as a list', async () => {
+    const { page } = s;
+    await go('#/graph');
+    await page.locator('.graph-canvas canvas').first().waitFor();
+    const rows = page.locator('.graph-table tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.filter({ hasText: 'conflicts' }).count()).toBeGreaterThan(0);
+    await s.screenshot('graph');
+    expect(s.problems).toEqual([]);
+  });
+
+  it('saves a budget from the settings page into settings.md and shows whether a key is stored, never the key', async () => {
+    const { page } = s;
+    await go('#/settings');
+    await page.getByRole('heading', { name: 'Budgets and concurrency' }).waitFor();
+    const form = page.getByRole('form', { name: 'Budgets and concurrency' });
+    await form.getByRole('spinbutton', { name: /Budget of one evaluation/ }).fill('4.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Budgets and concurrency saved' }).waitFor();
+    expect(readFileSync(join(ws.root, 'settings.md'), 'utf8')).toMatch(/^evaluationBudgetUsd: 4\.5$/m);
+    await page.getByText('This mode has no keychain').waitFor();
+    await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
+    await s.screenshot('settings');
+    expect(s.problems).toEqual([]);
+  });
+
+  it('exports the synthesis of an evaluated idea as a real PDF download', async () => {
+    const { page } = s;
+    // A simulated evaluation, run by the service the CLI uses, as another process would.
+    const other = Workspace.open(ws.root);
+    try {
+      await new EvaluationService(other).evaluate('llm-judge-calibration', {
+        mode: 'quick',
+        provider: 'simulated',
+        seed: 1,
+      });
+    } finally {
+      other.close();
+    }
+    await go('#/idea/llm-judge-calibration');
+    await page.getByRole('heading', { name: /LLM|judge/i, level: 1 }).waitFor();
+    await page.getByRole('article', { name: 'README' }).waitFor();
+    await s.screenshot('idea');
+
+    await go('#/export?source=synthesis&id=llm-judge-calibration&format=pdf');
+    const button = page.getByRole('button', { name: 'Export and download' });
+    await expect.poll(() => button.isEnabled(), { timeout: 5000 }).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), button.click()]);
+    expect(download.suggestedFilename()).toBe('llm-judge-calibration-synthesis.pdf');
+    const path = await download.path();
+    const bytes = readFileSync(path);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(bytes.length).toBeGreaterThan(1000);
+    await page.getByText('llm-judge-calibration-synthesis.pdf').waitFor();
+    await s.screenshot('export');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
+});
