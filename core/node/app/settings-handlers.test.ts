@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
-import { type Channel, type ChannelInput, type ChannelOutput, ContractError } from '../../contract';
+import { type Channel, type ChannelInput, type ChannelOutput, ContractError, settingsChannels } from '../../contract';
 import { appRoot } from '../app-root';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { findChromium } from '../export/chromium';
@@ -43,8 +43,13 @@ async function boot(options: Partial<Parameters<typeof createApp>[0]> = {}): Pro
   return app;
 }
 
-function call<C extends Channel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  return app.handlers[channel](input);
+/** Channels that answered successfully somewhere in this file (checked by the last test). */
+const answered = new Set<Channel>();
+
+async function call<C extends Channel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  const output = await app.handlers[channel](input);
+  answered.add(channel);
+  return output;
 }
 
 async function refused(promise: Promise<unknown>): Promise<ContractError> {
@@ -321,5 +326,11 @@ describe('idea channels of the library views', () => {
     expect(listed.questions).toEqual(answered.questions);
     expect(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8')).toContain('Twelve households said yes.');
     expect((await refused(call(app, 'ideas:answer', { slug: IDEA, number: 99, text: 'x' }))).code).toBe('user_error');
+  });
+});
+
+describe('coverage', () => {
+  it('answered every channel of core/contract/settings-channels.ts in this file', () => {
+    expect(Object.keys(settingsChannels).filter((c) => !answered.has(c as Channel))).toEqual([]);
   });
 });
