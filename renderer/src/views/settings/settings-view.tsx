@@ -83,9 +83,14 @@ export function SettingsView({ route }: { route: Route }) {
             <h2 id="ws">Workspace</h2>
             <code className="path">{s.workspace}</code>
             <p className="muted small">
-              {host.kind === 'browser'
-                ? 'Browser mode serves one workspace, chosen when it was started: run `npm run web -- --workspace DIR` to open another.'
-                : 'The desktop app opens another folder from its own window menu; the folder is never moved.'}{' '}
+              {host.kind === 'browser' ? (
+                <>
+                  Browser mode serves one workspace, chosen when it was started: run{' '}
+                  <code>npm run web -- --workspace DIR</code> to open another.
+                </>
+              ) : (
+                'The desktop app opens another folder from its own window menu; the folder is never moved.'
+              )}{' '}
               Settings live in <code>{s.file}</code>
               {s.fileExists ? '' : ' (not written yet: the defaults apply)'}, models and prices in{' '}
               <code>{s.modelsFile}</code>
@@ -142,7 +147,7 @@ function ProviderCard({ settings, busy, onSave }: { settings: Settings; busy: bo
           onSave({ openaiBaseUrl: url.trim() === '' ? null : url.trim() }, 'Server address');
         }}
       >
-        <label>
+        <label className="stack-label">
           Local server address
           <input
             type="url"
