@@ -47,7 +47,7 @@ export default defineConfig(() => {
         externalizeDeps: false,
         rolldownOptions: {
           input: { preload: resolve(root, 'electron/preload.ts') },
-          output: { format: 'cjs', entryFileNames: '[name].cjs' },
+          output: { format: 'cjs' as const, entryFileNames: '[name].cjs' },
         },
       },
     },
