@@ -118,7 +118,7 @@ export class EvaluationTrack {
           column: 'redteam',
           round: event.challenge.round,
           agent: event.challenge.persona,
-          title: `${event.challenge.severity} · ${name(event.challenge.criterion)}`,
+          title: name(event.challenge.criterion),
           text: event.challenge.challenge,
           criterion: event.challenge.criterion,
           severity: event.challenge.severity,
@@ -197,7 +197,11 @@ export class EvaluationTrack {
           title: event.report.converged
             ? `Converged after round ${event.report.round}`
             : `Not converged after round ${event.report.round}${event.report.decision === 'LOCK' ? ' (round limit)' : ''}`,
-          text: event.report.blockers.join('\n'),
+          // The first blockers say what holds it open; the checklist of the convergence view has them all.
+          text: [
+            ...event.report.blockers.slice(0, 3),
+            ...(event.report.blockers.length > 3 ? [`… and ${event.report.blockers.length - 3} more`] : []),
+          ].join('\n'),
         };
       case 'limit_reached':
         return {

@@ -47,14 +47,19 @@ export function ConfidenceChart({
         <LineChart data={data} margin={{ top: 10, right: 24, bottom: 4, left: 0 }}>
           <CartesianGrid stroke={colours['--border']} strokeDasharray="3 3" />
           <XAxis dataKey="round" stroke={colours['--fg-muted']} />
-          <YAxis domain={[0, 1]} stroke={colours['--fg-muted']} width={36} />
+          <YAxis domain={[0, 1]} stroke={colours['--fg-muted']} width={44} />
           <Tooltip contentStyle={{ fontSize: 12 }} />
           <Legend />
           <ReferenceLine
             y={minimum}
             stroke={colours['--warn']}
             strokeDasharray="4 4"
-            label={{ value: `minimum ${minimum}`, fill: colours['--warn'], fontSize: 11, position: 'insideBottomLeft' }}
+            label={{
+              value: `minimum ${minimum}`,
+              fill: colours['--warn'],
+              fontSize: 11,
+              position: 'insideBottomRight',
+            }}
           />
           <ReferenceLine
             y={criticalMinimum}
@@ -64,7 +69,7 @@ export function ConfidenceChart({
               value: `critical ${criticalMinimum}`,
               fill: colours['--danger'],
               fontSize: 11,
-              position: 'insideTopLeft',
+              position: 'insideTopRight',
             }}
           />
           <Line

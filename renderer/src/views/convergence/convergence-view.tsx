@@ -197,13 +197,18 @@ export function ConvergenceView({ route }: { route: Route }) {
                       type="button"
                       key={c.id}
                       className={`link legend-item${focus === `cat:${c.id}` ? ' active' : ''}`}
+                      aria-pressed={focus === `cat:${c.id}`}
                       style={{ '--cat-color': `var(--cat-${(i % 6) + 1})` } as React.CSSProperties}
                       onClick={() => setFocus(focus === `cat:${c.id}` ? null : `cat:${c.id}`)}
                     >
+                      <span className="swatch" aria-hidden="true" />
                       {c.name} {score(c.score)}
                     </button>
                   ))}
-                  <span className="legend-item overall">overall (dashed)</span>
+                  <span className="legend-item">
+                    <span className="swatch overall" aria-hidden="true" />
+                    overall (dashed)
+                  </span>
                 </div>
               </section>
               <section className="card stack" aria-labelledby="confidence-title">

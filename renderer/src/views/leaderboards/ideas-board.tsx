@@ -51,7 +51,7 @@ export function IdeasBoard({
             {r.title}
           </a>
         ),
-        width: 'auto',
+        width: '300px',
       },
       {
         key: 'overall',
@@ -59,7 +59,7 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.overallScore,
         cell: (r) => <strong>{score(r.overallScore)}</strong>,
-        width: '70px',
+        width: '80px',
       },
       ...categories.map(
         (c, i): Column => ({
@@ -69,7 +69,7 @@ export function IdeasBoard({
           numeric: true,
           value: (r) => r.categoryScores[c.id] ?? null,
           cell: (r) => score(r.categoryScores[c.id] ?? null),
-          width: '84px',
+          width: '76px',
           colour: `var(${categoryVar(i)})`,
         }),
       ),
@@ -79,7 +79,7 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.confidence,
         cell: (r) => score(r.confidence),
-        width: '84px',
+        width: '96px',
       },
       {
         key: 'survival',
@@ -88,7 +88,7 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.redTeamSurvival,
         cell: (r) => pct(r.redTeamSurvival),
-        width: '72px',
+        width: '80px',
       },
       { key: 'stage', label: 'Stage', numeric: false, value: (r) => r.stage, cell: (r) => r.stage, width: '110px' },
       {
@@ -106,7 +106,7 @@ export function IdeasBoard({
         numeric: false,
         value: (r) => r.evaluatedAt,
         cell: (r) => (r.evaluatedAt ? r.evaluatedAt.slice(0, 10) : '—'),
-        width: '96px',
+        width: '104px',
       },
     ],
     [categories],
