@@ -16,7 +16,18 @@ import { BINDING_FILE, NATIVE_DIR, STAMP_FILE } from './native-binding';
 const current = vi.hoisted(() => ({ fake: null as FakeElectron | null }));
 // The mock is made once per file; its members follow whichever fake the running test set up.
 vi.mock('electron', () => {
-  const names = ['app', 'protocol', 'ipcMain', 'session', 'safeStorage', 'BrowserWindow', 'Menu', 'dialog', 'shell'];
+  const names = [
+    'app',
+    'protocol',
+    'ipcMain',
+    'session',
+    'safeStorage',
+    'BrowserWindow',
+    'Menu',
+    'dialog',
+    'shell',
+    'nativeTheme',
+  ];
   const members: Record<string, unknown> = {};
   for (const name of names) {
     Object.defineProperty(members, name, {

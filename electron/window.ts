@@ -1,4 +1,4 @@
-import { BrowserWindow, Menu, type MenuItemConstructorOptions, shell } from 'electron';
+import { BrowserWindow, Menu, type MenuItemConstructorOptions, nativeTheme, shell } from 'electron';
 import type { Log } from '../core/ports/log';
 import { decideNavigation, UserActivity } from './navigation';
 
@@ -23,7 +23,8 @@ export function createMainWindow(options: {
     minHeight: 560,
     show: false,
     title: 'Crucible',
-    backgroundColor: '#1b1d22',
+    // The page's own background (--bg in renderer/src/styles.css), so opening does not flash.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#17181b' : '#fbfbfa',
     webPreferences: {
       preload: options.preload,
       contextIsolation: true,

@@ -144,6 +144,7 @@ export function fakeElectron(options: { appPath: string; dataDir: string }): Fak
       showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
     },
     shell: { openExternal: async () => {}, openPath: async () => '' },
+    nativeTheme: { shouldUseDarkColors: false },
   };
   return fake;
 }
