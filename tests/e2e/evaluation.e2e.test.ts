@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+
+// A simulated evaluation started from an idea's page, followed live, then read back in the
+// leaderboard, the convergence chart and the matrix, in Chromium against browser mode. The
+// simulator is slowed down so the run can be watched (and the open tabs seen to update).
+
+const IDEA = 'community-solar-coop';
+
+describe.skipIf(!chromiumPath)('evaluations in the window', () => {
+  const ws = sampleWorkspace();
+  let s: Session;
+  const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+  beforeAll(async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '800';
+    s = await openSession(ws.root);
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    else process.env.CRUCIBLE_SIMULATED_LATENCY_MS = latency;
+    ws.cleanup();
+  });
+
+  /** Another tab on the same session, its console errors counted with the main page's. */
+  async function tab(hash: string): Promise<Page> {
+    const context = s.page.context();
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') s.problems.push(`console (${hash}): ${m.text()}`);
+    });
+    page.on('pageerror', (e) => s.problems.push(`page error (${hash}): ${e.message}`));
+    await page.goto(`${s.server.url}${hash}`);
+    return page;
+  }
+
+  const hashOf = (page: Page) => new URL(page.url()).hash;
+
+  it('starts an evaluation from the idea page, follows it live, and the leaderboard, convergence chart and matrix update', async () => {
+    const { page } = s;
+    // A leaderboard open in another tab before the evaluation: the idea has no score yet.
+    const board = await tab('#/leaderboards');
+    const boardRow = board.locator(`[data-testid="leaderboard-row"][data-slug="${IDEA}"]`);
+    await boardRow.waitFor();
+    expect(await boardRow.locator('td').nth(2).innerText()).toBe('—');
+
+    // The idea page: not evaluated yet, so the evaluate form is open, with its estimate.
+    await page.goto(`${s.server.url}#/idea/${IDEA}`);
+    const form = page.getByRole('form', { name: 'Evaluate this idea' });
+    await form.waitFor();
+    await form.getByLabel('Mode').selectOption('standard');
+    await form.getByLabel('Provider').selectOption('simulated');
+    await page
+      .getByTestId('evaluation-estimate')
+      .getByText(/Likely \$0/)
+      .waitFor();
+    expect(await page.getByTestId('evaluation-estimate').innerText()).toMatch(
+      /simulated answers; the simulator costs nothing/,
+    );
+    await form.getByRole('button', { name: 'Evaluate' }).click();
+
+    // The live view: running, its columns filling as the events arrive.
+    await page.waitForURL(/#\/evaluation\/[a-z0-9]+$/);
+    const id = hashOf(page).split('/')[2] as string;
+    await page.getByTestId('evaluation-status').getByText('running').waitFor();
+    const redTeam = page.getByRole('region', { name: 'Red team' });
+    const evaluators = page.getByRole('region', { name: 'Evaluators' });
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await redTeam.locator('li.entry').first().waitFor({ timeout: 20_000 });
+    // Still running while the red team speaks: the columns stream, they were not filled at the end.
+    expect(await page.getByTestId('evaluation-status').innerText()).toBe('running');
+    expect(await evaluators.locator('li.entry[data-type="initial_scores"]').count()).toBe(6);
+    expect(await page.getByTestId('evaluation-phase').innerText()).toMatch(/DEBATING|SYNTHESIZING/);
+    await page.getByRole('progressbar', { name: 'Progress' }).waitFor();
+
+    // A convergence chart opened mid-way follows the rounds as they finish.
+    const chart = await tab(`#/convergence/${id}`);
+    await chart
+      .getByText(/No scores yet|Scores by round/)
+      .first()
+      .waitFor();
+    const early = chart.getByTestId('convergence-chart');
+    const roundsEarly = (await early.count()) === 0 ? 0 : Number(await early.getAttribute('data-rounds'));
+
+    await s.screenshot('evaluation-live');
+
+    await page.getByTestId('evaluation-status').getByText('locked').waitFor({ timeout: 60_000 });
+    const overall = (await page.getByTestId('overall-score').innerText()).trim();
+    expect(overall).toMatch(/^\d+\.\d\d$/);
+    expect(await transcript.locator('li.entry[data-type="ruling"]').count()).toBeGreaterThan(0);
+    expect(await transcript.locator('li.entry[data-type="evaluation_locked"]').count()).toBe(1);
+
+    // The leaderboard tab updated by itself: the idea's row has its score, ranked first.
+    await expect.poll(() => boardRow.locator('td').nth(2).innerText(), { timeout: 10_000 }).toBe(overall);
+    expect(await boardRow.locator('td').first().innerText()).toBe('1');
+    // Sorting from the keyboard: the title column's header, then Enter.
+    await board.getByRole('button', { name: /^Idea/ }).focus();
+    await board.keyboard.press('Enter');
+    const titles = await board.locator('[data-testid="leaderboard-row"] td:nth-child(2)').allInnerTexts();
+    expect(titles).toEqual(
+      [...titles].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })),
+    );
+    expect(await board.getByRole('columnheader', { name: /^Idea/ }).getAttribute('aria-sort')).toBe('ascending');
+    await board.close();
+
+    // The convergence tab: more rounds than when it opened, a line per criterion plus the overall,
+    // the ±0.5 band, the four conditions and the lock reason.
+    await chart.getByTestId('lock-reason').waitFor({ timeout: 10_000 });
+    const rounds = Number(await chart.getByTestId('convergence-chart').getAttribute('data-rounds'));
+    expect(rounds).toBeGreaterThan(roundsEarly);
+    expect(await chart.locator('[data-testid="convergence-chart"] .recharts-line').count()).toBe(31);
+    expect(
+      await chart.locator('[data-testid="convergence-chart"] .recharts-line-dots circle').count(),
+    ).toBeGreaterThanOrEqual(31 * rounds);
+    expect(await chart.locator('[data-testid="convergence-chart"] .recharts-reference-area').count()).toBe(1);
+    expect(await chart.locator('[data-testid="confidence-chart"] .recharts-line').count()).toBe(2);
+    expect(await chart.locator('li.check').count()).toBe(4);
+    expect(await chart.getByTestId('lock-reason').innerText()).toMatch(/CONVERGENCE|MAX_ROUNDS/);
+    await chart.close();
+
+    // The same chart in the main window, for its picture.
+    await page.goto(`${s.server.url}#/convergence/${id}`);
+    await page.locator('[data-testid="convergence-chart"] .recharts-line').first().waitFor({ state: 'attached' });
+    await s.screenshot('convergence');
+
+    await page.goto(`${s.server.url}#/leaderboards`);
+    await page.locator(`[data-testid="leaderboard-row"][data-slug="${IDEA}"]`).waitFor();
+    await s.screenshot('leaderboards');
+
+    // The matrix: the idea's 30 cells scored, the others' gaps; a cell opens its idea.
+    await page.goto(`${s.server.url}#/matrix`);
+    const row = page.locator(`[data-testid="matrix-row"][data-slug="${IDEA}"]`);
+    await row.waitFor();
+    const cells = row.locator('button.heat');
+    expect(await cells.count()).toBe(30);
+    expect(await row.locator('button.heat.gap').count()).toBe(0);
+    const other = page.locator('[data-testid="matrix-row"]').nth(1);
+    expect(await other.locator('button.heat.gap').count()).toBe(30);
+    await s.screenshot('matrix');
+    await cells.first().click();
+    await page.waitForURL(new RegExp(`#/idea/${IDEA}$`));
+
+    // Back on the idea page, the panel shows the locked evaluation.
+    const summary = page.getByTestId('evaluation-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toContain(overall);
+    expect(await summary.innerText()).toMatch(/locked: (CONVERGENCE|MAX_ROUNDS)/);
+    expect(await page.getByRole('table', { name: 'Red-team challenges' }).locator('tbody tr').count()).toBeGreaterThan(
+      0,
+    );
+
+    expect(s.problems).toEqual([]);
+  }, 180_000);
+});
