@@ -2,7 +2,14 @@ import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, tempWorkspace } from '../../../tests/helpers/temp-workspace';
-import { type ChannelInput, type ChannelOutput, ContractError, type PushEvent, type PushPayload } from '../../contract';
+import {
+  type ChannelInput,
+  type ChannelOutput,
+  ContractError,
+  evaluationChannels,
+  type PushEvent,
+  type PushPayload,
+} from '../../contract';
 import { appRoot } from '../app-root';
 import { type App, createApp } from './create-app';
 
@@ -50,8 +57,13 @@ type EvalChannel =
   | 'evaluations:personaRatings'
   | 'evaluations:matrix';
 
-function call<C extends EvalChannel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  return app.handlers[channel](input);
+/** Channels that answered successfully somewhere in this file (checked by the last test). */
+const answered = new Set<string>();
+
+async function call<C extends EvalChannel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  const output = await app.handlers[channel](input);
+  answered.add(channel);
+  return output;
 }
 
 async function refused(promise: Promise<unknown>): Promise<ContractError> {
@@ -277,4 +289,10 @@ describe('evaluations in the app', () => {
     const reread = await call(await boot(), 'evaluations:get', { id: disputed });
     expect(reread.entries.map((e) => e.title)).toEqual(detail.entries.map((e) => e.title));
   }, 60_000);
+});
+
+describe('coverage', () => {
+  it('answered every evaluation channel of the contract in this file', () => {
+    expect(Object.keys(evaluationChannels).filter((c) => !answered.has(c))).toEqual([]);
+  });
 });
