@@ -290,9 +290,10 @@ export const transcriptHitSchema = z.strictObject({
   messageId: z.string(),
   thread: z.string(),
   agent: z.string().nullable(),
+  agentName: z.string().nullable(),
   move: z.string().nullable(),
   at: z.string(),
-  /** Text around the match, the matched words in [brackets]. */
+  /** The message's text around the first matched word, as it is (the view marks the words itself). */
   snippet: z.string(),
 });
 export type TranscriptHit = z.infer<typeof transcriptHitSchema>;

@@ -258,7 +258,8 @@ describe('transcripts', () => {
       const message = transcript[hit.index];
       expect(message).toMatchObject({ id: hit.messageId, agent: 'investor', move: 'PROVIDE_EVIDENCE' });
       expect(message?.content.toLowerCase()).toContain(word.toLowerCase());
-      expect(hit.snippet.toLowerCase()).toContain(`[${word.toLowerCase()}]`);
+      expect(hit.snippet.toLowerCase()).toContain(word.toLowerCase());
+      expect(hit.agentName).toBe('Investor');
     }
     const moderator = await call('transcripts:search', { move: 'MODERATOR', limit: 1 });
     expect(moderator).toMatchObject({ truncated: true, hits: [{ agent: null, move: 'MODERATOR' }] });

@@ -31,6 +31,14 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
      ORDER BY seq`,
   );
 
+  /** A debate's agents' names by id, from its header (the log's first record). */
+  const agentNames = (id: string): Map<string, string> => {
+    const row = headerRow.get(id) as { json: string } | undefined;
+    if (!row) return new Map();
+    const header = (JSON.parse(row.json) as { header: DebateHeader }).header;
+    return new Map(header.agents.map((a) => [a.id, a.name]));
+  };
+
   const statusOf = (id: string, fallback: DebateStatus): DebateStatus => debates.recordedStatus(id) ?? fallback;
 
   /** Every debate's digest; a log that cannot be folded is logged and left out rather than failing the view. */
@@ -158,12 +166,7 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
         let total = 0;
         for (const row of service.list()) {
           if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
-          let names: Map<string, string> | null = null;
-          if (who !== undefined) {
-            const header = (JSON.parse((headerRow.get(row.id) as { json: string }).json) as { header: DebateHeader })
-              .header;
-            names = new Map(header.agents.map((a) => [a.id, a.name.toLocaleLowerCase()]));
-          }
+          const names = agentNames(row.id);
           for (const m of transcripts.messages(row.id)) {
             const day = m.at.slice(0, 10);
             if (from !== undefined && day < from) continue;
@@ -171,7 +174,8 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
             if (move === 'MODERATOR' ? m.kind !== 'moderator' : move !== undefined && m.move !== move) continue;
             if (who !== undefined) {
               if (m.agent === null) continue;
-              if (m.agent.toLocaleLowerCase() !== who && !(names?.get(m.agent) ?? '').includes(who)) continue;
+              if (m.agent.toLocaleLowerCase() !== who && !(names.get(m.agent) ?? '').toLocaleLowerCase().includes(who))
+                continue;
             }
             if (words.length > 0) {
               const content = m.content.toLocaleLowerCase();
@@ -188,6 +192,7 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
               messageId: m.id,
               thread: m.thread,
               agent: m.agent,
+              agentName: m.agent === null ? null : (names.get(m.agent) ?? m.agent),
               move: m.kind === 'moderator' ? 'MODERATOR' : m.move,
               at: m.at,
               snippet: snippetAround(m.content, words),

@@ -113,7 +113,7 @@ function messageOf(event: CruxEvent, index: number, at: string): TranscriptMessa
   }
 }
 
-/** Text around the first of `words` in `text`, each word found in [brackets], about `width` characters. */
+/** About `width` characters of `text` around the first of `words` (lower-case) found in it. */
 export function snippetAround(text: string, words: readonly string[], width = 180): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const lower = flat.toLocaleLowerCase();
@@ -121,11 +121,6 @@ export function snippetAround(text: string, words: readonly string[], width = 18
   const first = positions.length > 0 ? Math.min(...positions) : 0;
   const start = Math.max(0, first - Math.floor(width / 3));
   const end = Math.min(flat.length, start + width);
-  let piece = flat.slice(start, end);
-  const alternatives = [...words].filter((w) => w !== '').sort((a, b) => b.length - a.length);
-  if (alternatives.length > 0) {
-    const re = new RegExp(alternatives.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
-    piece = piece.replace(re, (m) => `[${m}]`);
-  }
+  const piece = flat.slice(start, end);
   return `${start > 0 ? '…' : ''}${piece}${end < flat.length ? '…' : ''}`;
 }

@@ -1,9 +1,11 @@
 import cytoscape from 'cytoscape';
 import { useEffect, useRef } from 'react';
 import type { CruxMap } from '../../../../core/contract';
-import { cssVar } from '../../theme';
-import { cheapLayout, elementsOf, LARGE_MAP } from './map-elements';
+import { cheapLayout, elementsOf, LARGE_MAP, sideEdgesOf } from './map-elements';
 import { registerFcose } from './register-fcose';
+
+/** A fitted map is never drawn larger than this (a map of three nodes would fill the screen). */
+const MAX_FIT_ZOOM = 1.2;
 
 export type Positions = Record<string, { x: number; y: number }>;
 
@@ -28,12 +30,16 @@ interface Props {
 }
 
 function stylesheet(large: boolean): cytoscape.StylesheetJson {
-  const c = (name: string) => cssVar(name) || '#888';
+  // One computed style for all the colours: each getComputedStyle call may recompute the page's styles.
+  const computed = getComputedStyle(document.documentElement);
+  const c = (name: string) => computed.getPropertyValue(name).trim() || '#888';
   return [
     {
       selector: 'node',
       style: {
-        label: 'data(label)',
+        // Hundreds of wrapped labels cost more to measure and draw than the graph itself: a large
+        // map names only agents and the selected node (the list beside it names every one).
+        label: large ? '' : 'data(label)',
         color: c('--fg'),
         'font-size': 10,
         'text-wrap': 'wrap',
@@ -83,6 +89,7 @@ function stylesheet(large: boolean): cytoscape.StylesheetJson {
       selector: `node[type = "agent"][coalition = ${i}]`,
       style: { 'background-color': c(`--cat-${(i % 6) + 1}`), 'border-color': c(`--cat-${(i % 6) + 1}`) },
     })),
+    { selector: 'node[type = "agent"], node:selected', style: { label: 'data(label)' } },
     {
       selector: 'node:selected',
       style: { 'overlay-color': c('--focus'), 'overlay-opacity': 0.25, 'overlay-padding': 6 },
@@ -152,8 +159,12 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
     cy.current = core;
     const observer = new MutationObserver(() => core.style(stylesheet(core.nodes().length > LARGE_MAP)));
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    // The side panel opening or the window resizing changes the canvas's size.
+    const resized = new ResizeObserver(() => core.resize());
+    resized.observe(container.current);
     return () => {
       observer.disconnect();
+      resized.disconnect();
       core.destroy();
       cy.current = null;
     };
@@ -171,9 +182,9 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
       core.nodes().forEach((n) => {
         current[n.id()] = { ...n.position() };
       });
-    const elements = elementsOf(map);
+    const large = map.cruxes.length + map.agents.length > LARGE_MAP;
+    const elements = elementsOf(map, !large);
     const ids = elements.filter((e) => e.group === 'nodes').map((e) => e.data.id as string);
-    const large = ids.length > LARGE_MAP;
     const known: Positions = { ...(fresh ? {} : (map.layout?.positions ?? {})), ...current };
     const placed = ids.filter((id) => known[id]);
 
@@ -207,6 +218,8 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
       } as cytoscape.LayoutOptions;
     }
 
+    // The style first: applying it to nodes already added would compute every node's style twice.
+    core.style(stylesheet(large));
     core.batch(() => {
       core.elements().remove();
       core.add(
@@ -219,9 +232,13 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
         })),
       );
     });
-    core.style(stylesheet(large));
     const run = core.layout(options);
     run.one('layoutstop', () => {
+      // A small map fitted to the canvas would be drawn huge: keep it at about its natural size.
+      if (core.zoom() > MAX_FIT_ZOOM) {
+        core.zoom(MAX_FIT_ZOOM);
+        core.center();
+      }
       requestAnimationFrame(() =>
         handlers.current.onLaidOut?.({ ms: performance.now() - t0, layout: chosen, nodes: ids.length }),
       );
@@ -237,11 +254,16 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
   }, [map, relayout, layout]);
 
   // The selection follows the list beside the graph as well as clicks on it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new map re-adds the nodes; the selection must be put back
   useEffect(() => {
     const core = cy.current;
     if (!core) return;
     core.$(':selected').unselect();
+    // A large map draws agents' sides for the selected node only (thousands of lines would hide
+    // the graph, and cost seconds to draw).
+    if (core.nodes().length > LARGE_MAP) {
+      core.edges('.transient').remove();
+      if (selected) core.add(sideEdgesOf(map, selected).map((e) => ({ ...e, classes: 'transient' })));
+    }
     if (!selected) return;
     const node = core.$id(selected);
     if (node.nonempty()) {

@@ -27,11 +27,31 @@ export function cruxClass(c: CruxNode): string {
   return 'open';
 }
 
+function sideEdge(agent: string, crux: string, side: string): Element {
+  return {
+    group: 'edges',
+    data: { id: `side:${agent}>${crux}`, source: agentNodeId(agent), target: crux, type: 'side', side },
+  };
+}
+
+/**
+ * The edges from agents to the cruxes they took a side on that touch one node (a crux or an
+ * agent): what a large map draws for the selected node only.
+ */
+export function sideEdgesOf(map: CruxMap, nodeId: string): Element[] {
+  return map.cruxes.flatMap((c) =>
+    c.positions
+      .filter((p) => c.id === nodeId || agentNodeId(p.agent) === nodeId)
+      .map((p) => sideEdge(p.agent, c.id, p.side)),
+  );
+}
+
 /**
  * The map's graph: a node per crux (sized by DCG), a node per agent (coloured by coalition), an
- * edge from each agent to each crux it took a side on, and the dependency and contradiction edges.
+ * edge from each agent to each crux it took a side on (unless `sides` is false: a large map draws
+ * them for the selected node only, see CruxGraph), and the dependency and contradiction edges.
  */
-export function elementsOf(map: CruxMap): Element[] {
+export function elementsOf(map: CruxMap, sides = true): Element[] {
   const out: Element[] = [];
   for (const agent of map.agents) {
     out.push({
@@ -50,12 +70,7 @@ export function elementsOf(map: CruxMap): Element[] {
         size: Math.round(28 + 52 * Math.max(0, Math.min(1, c.dcg ?? 0))),
       },
     });
-    for (const p of c.positions) {
-      out.push({
-        group: 'edges',
-        data: { id: `side:${p.agent}>${c.id}`, source: agentNodeId(p.agent), target: c.id, type: 'side', side: p.side },
-      });
-    }
+    if (sides) for (const p of c.positions) out.push(sideEdge(p.agent, c.id, p.side));
   }
   map.edges.forEach((e, i) => {
     out.push({ group: 'edges', data: { id: `${e.kind}:${i}`, source: e.from, target: e.to, type: e.kind } });

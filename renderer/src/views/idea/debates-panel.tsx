@@ -15,7 +15,7 @@ export function DebatesPanel({ slug }: { slug: string }) {
   usePush('debate:status', () => list.reload());
   const debates = list.data?.debates ?? [];
   return (
-    <section className="debates-panel stack" aria-label="Crux debates">
+    <section className="debates-panel card stack" aria-label="Crux debates">
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h2 style={{ margin: 0 }}>Crux debates</h2>
         {!starting && (

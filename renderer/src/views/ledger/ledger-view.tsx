@@ -1,5 +1,11 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { LedgerCrux, LedgerFalsifier, LedgerStatus } from '../../../../core/contract';
+import {
+  type FalsifierOutcome,
+  LEDGER_STATUSES,
+  type LedgerCrux,
+  type LedgerFalsifier,
+  type LedgerStatus,
+} from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import type { Route } from '../../router';
@@ -11,6 +17,12 @@ import './ledger.css';
 
 const STATUS_ORDER: Record<LedgerStatus, number> = { overdue: 0, open: 1, undated: 2, resolved: 3 };
 const STATUS_TONE: Record<LedgerStatus, string> = { overdue: 'danger', open: 'accent', undated: '', resolved: 'ok' };
+const OUTCOME_TONE: Record<FalsifierOutcome, string> = {
+  falsified: 'danger',
+  survived: 'ok',
+  ambiguous: 'warn',
+  void: '',
+};
 
 function byUrgency(
   a: { status: LedgerStatus; deadline: string | null },
@@ -35,9 +47,10 @@ export function LedgerView({ route }: { route: Route }) {
   const [tab, setTab] = useState<'falsifiers' | 'cruxes'>('falsifiers');
   const [text, setText] = useState('');
   const [idea, setIdea] = useState('');
-  const [status, setStatus] = useState<LedgerStatus | ''>(
-    () => (route.query.get('status') as LedgerStatus | null) ?? '',
-  );
+  const [status, setStatus] = useState<LedgerStatus | ''>(() => {
+    const asked = route.query.get('status');
+    return (LEDGER_STATUSES as readonly string[]).includes(asked ?? '') ? (asked as LedgerStatus) : '';
+  });
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -252,7 +265,8 @@ export function LedgerView({ route }: { route: Route }) {
                   <td className="small">
                     {f.resolution && (
                       <div>
-                        <span className="badge ok">{f.resolution.outcome}</span> {f.resolution.resolvedOn}
+                        <span className={`badge ${OUTCOME_TONE[f.resolution.outcome]}`}>{f.resolution.outcome}</span>{' '}
+                        {f.resolution.resolvedOn}
                         {f.resolution.note && <div className="ledger-note">{f.resolution.note}</div>}
                       </div>
                     )}

@@ -12,10 +12,3 @@ export function highlight(text: string, words: readonly string[]): ReactNode {
     i % 2 === 1 ? <mark key={i}>{part}</mark> : part,
   );
 }
-
-/** A search snippet whose matches the server put in [brackets], with <mark> instead. */
-export function snippet(text: string): ReactNode {
-  const parts = text.split(/\[([^\]]*)\]/);
-  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string never reorder
-  return parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part));
-}

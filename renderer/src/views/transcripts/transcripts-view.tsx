@@ -4,7 +4,7 @@ import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { statusBadge, when } from '../debate/format';
-import { snippet } from './highlight';
+import { highlight } from './highlight';
 import './transcripts.css';
 
 const FIELDS = ['q', 'agent', 'move', 'idea', 'from', 'to'] as const;
@@ -33,6 +33,7 @@ export function TranscriptsView({ route }: { route: Route }) {
   usePush('debate:status', () => list.reload());
   const search = useMemo(() => searchOf(route.query), [route.query]);
   const results = useChannel('transcripts:search', search);
+  const words = (search?.text ?? '').toLocaleLowerCase().split(/\s+/).filter(Boolean);
   const [form, setForm] = useState<Record<Field, string>>(
     () => Object.fromEntries(FIELDS.map((f) => [f, route.query.get(f) ?? ''])) as Record<Field, string>,
   );
@@ -112,12 +113,13 @@ export function TranscriptsView({ route }: { route: Route }) {
             {results.data.hits.map((hit) => (
               <li key={`${hit.id}:${hit.index}`}>
                 <a href={href('transcript', hit.kind, hit.id, { m: hit.index })} className="hit-link">
-                  <span className="hit-where">
-                    {hit.title} · {hit.messageId} · {hit.agent ?? 'moderator'} · {hit.move}
-                  </span>
-                  <span className="muted small"> {when(hit.at)}</span>
+                  {hit.agentName ?? 'Moderator'} · {hit.move === 'MODERATOR' ? 'moderator' : hit.move} · {hit.messageId}
                 </a>
-                <div className="hit-snippet">{snippet(hit.snippet)}</div>
+                <span className="muted small">
+                  {' '}
+                  in {hit.title} · {when(hit.at)}
+                </span>
+                <div className="hit-snippet">{highlight(hit.snippet, words)}</div>
               </li>
             ))}
           </ol>
