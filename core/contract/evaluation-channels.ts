@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { narrativeSchema } from '../evaluation/answers';
-import { conflictSchema, convergenceReportSchema } from '../evaluation/document';
 import {
   DROP_REASONS,
   LOCK_REASONS,
@@ -116,6 +114,99 @@ export const evaluationEntrySchema = z.strictObject({
 });
 export type EvaluationEntry = z.infer<typeof evaluationEntrySchema>;
 
+// The protocol's own shapes (core/evaluation/document.ts), restated as strict objects: what the
+// contract carries names every field.
+
+const score = z.number().min(1).max(10);
+
+const narrativeSchema = z.strictObject({
+  executiveSummary: z.string(),
+  keyStrengths: z.array(z.string()),
+  keyWeaknesses: z.array(z.string()),
+  criticalAssumptions: z.array(z.string()),
+  unresolvedQuestions: z.array(z.string()),
+  recommendation: z.enum(RECOMMENDATIONS),
+  recommendationReasoning: z.string(),
+});
+
+/** One debated challenge: the red team's point, the defence, the ruling and how it ended. */
+export const challengeViewSchema = z.strictObject({
+  id: z.string(),
+  round: z.number().int().min(1),
+  persona: z.enum(RED_TEAM_PERSONAS),
+  criterion: z.string(),
+  category: z.string(),
+  severity: z.enum(SEVERITIES),
+  challenge: z.string(),
+  defense: z.string().nullable(),
+  ruling: z
+    .strictObject({
+      winner: z.enum(WINNERS),
+      scoreAdjustment: z.number().int(),
+      firstPrinciplesBonus: z.boolean(),
+      fallacies: z.array(z.string()),
+      reasoning: z.string(),
+    })
+    .nullable(),
+  scoreBefore: score.nullable(),
+  scoreAfter: score.nullable(),
+  /** The evaluator won, or the red team won and the score moved. */
+  resolved: z.boolean(),
+  /** How the round's synthesis settled the criterion. */
+  resolution: z.strictObject({ prevailingPosition: z.string(), resolutionReasoning: z.string(), score }).nullable(),
+});
+
+const roundMovesSchema = z.strictObject({
+  round: z.number().int(),
+  maxMove: z.number(),
+  sumOfMoves: z.number(),
+  moved: z.array(z.strictObject({ criterion: z.string(), from: z.number(), to: z.number() })),
+});
+
+/** The four conditions of convergence after a round, each with its numbers. */
+export const convergenceReportViewSchema = z.strictObject({
+  round: count,
+  roundLimit: z.number().int().min(1),
+  converged: z.boolean(),
+  decision: z.enum(['LOCK', 'CONTINUE']),
+  lockReason: z.enum(['CONVERGENCE', 'MAX_ROUNDS']).nullable(),
+  conditions: z.strictObject({
+    stability: z.strictObject({
+      met: z.boolean(),
+      maxDelta: z.number(),
+      aggregateDelta: z.number(),
+      roundsNeeded: z.number().int(),
+      /** The last rounds examined, newest first. */
+      rounds: z.array(roundMovesSchema),
+    }),
+    confidence: z.strictObject({
+      met: z.boolean(),
+      minimum: share,
+      criticalMinimum: share,
+      lowest: share.nullable(),
+      below: z.array(z.strictObject({ criterion: z.string(), confidence: share, required: share })),
+    }),
+    resolution: z.strictObject({
+      met: z.boolean(),
+      critical: z.strictObject({ resolved: count, total: count, unresolved: z.array(z.string()) }),
+      major: z.strictObject({ resolved: count, total: count, share: share.nullable(), required: share }),
+    }),
+    saturation: z.strictObject({
+      met: z.boolean(),
+      saturated: z.boolean(),
+      newInsights: count,
+      minNewInsights: count,
+      repeats: count,
+      raised: count,
+      repeatShare: share.nullable(),
+      maxRepeatShare: share,
+      roundLimitReached: z.boolean(),
+    }),
+  }),
+  /** One sentence per unmet part. */
+  blockers: z.array(z.string()),
+});
+
 const criterionViewSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -164,11 +255,11 @@ export const evaluationDetailSchema = evaluationSummarySchema.extend({
   /** Overall confidence at the end of each round, where known. */
   confidenceTrajectory: z.array(share.nullable()),
   /** Every debated challenge: the red team's point, the defence, the ruling, how it ended. */
-  challenges: z.array(conflictSchema),
+  challenges: z.array(challengeViewSchema),
   /** The convergence check after each completed round, oldest first. */
-  convergence: z.array(convergenceReportSchema),
+  convergence: z.array(convergenceReportViewSchema),
   /** The check that decided the lock (measured once more at the lock), else the latest. */
-  latestConvergence: convergenceReportSchema.nullable(),
+  latestConvergence: convergenceReportViewSchema.nullable(),
   narrative: narrativeSchema.nullable(),
   reopenConditions: z.array(z.string()),
   /** The final synthesis document as markdown (what synthesis.md holds), once locked. */

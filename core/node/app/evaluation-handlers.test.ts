@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, tempWorkspace } from '../../../tests/helpers/temp-workspace';
@@ -166,6 +166,13 @@ describe('evaluations in the app', () => {
     expect(reread.entries.length).toBe(detail.entries.length);
     expect(reread.overallScore).toBe(detail.overallScore);
     expect((await call(again, 'evaluations:list', {})).evaluations.map((e) => e.id)).toEqual([id]);
+    // Without its script (deleted by hand), the record alone still reads: no entries, the final figures.
+    await again.close();
+    rmSync(join(root, 'ideas', IDEA, 'evaluations', `${id}.jsonl`));
+    const bare = await call(await boot(), 'evaluations:get', { id });
+    expect(bare).toMatchObject({ status: 'locked', overallScore: detail.overallScore, entries: [] });
+    expect(bare.challenges).toEqual(detail.challenges);
+    expect(bare.confidenceTrajectory.at(-1)).toBe(detail.confidence);
   }, 60_000);
 
   it('refuses bad input naming the field, and mistakes in words', async () => {
