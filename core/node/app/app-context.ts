@@ -1,9 +1,11 @@
 import type { Channel } from '../../contract';
 import type { Log } from '../../ports/log';
 import type { DebateService } from '../debates/debate-service';
+import type { ProviderFactory } from '../debates/providers';
 import type { Workspace } from '../workspace/workspace';
 import type { AppOptions } from './create-app';
 import type { Implementations } from './handler';
+import type { KeyStore } from './key-store';
 import type { LiveDebates } from './live-debates';
 import type { PushEmitter } from './push-emitter';
 
@@ -18,6 +20,12 @@ export interface AppContext {
   readonly emitter: PushEmitter;
   readonly log: Log;
   readonly options: AppOptions;
+  /** Where API keys are kept (the desktop keychain, else the environment only). */
+  readonly keyStore: KeyStore;
+  /** The providers every debate, evaluation and agent of this app runs on, with the stored keys. */
+  readonly providers: ProviderFactory;
+  /** Reads the stored keys again (after one is set or cleared). */
+  refreshKeys(): Promise<void>;
   open(): void;
 }
 

@@ -1,6 +1,7 @@
 import {
   type ApiClient,
   type Channel,
+  KEY_PROVIDERS,
   ContractError,
   type PROVIDERS,
   type PushEvent,
@@ -12,7 +13,7 @@ import type { Clock } from '../../ports/clock';
 import type { Ids } from '../../ports/ids';
 import { type Log, silentLog } from '../../ports/log';
 import { DebateService } from '../debates/debate-service';
-import type { ProviderName } from '../debates/providers';
+import { type ProviderFactory, type ProviderKeys, type ProviderName, providerFor } from '../debates/providers';
 import { loadPersonas } from '../personas/load-personas';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
@@ -20,6 +21,7 @@ import type { AppContext } from './app-context';
 import { debateViewHandlers } from './debate-view-handlers';
 import { evaluationHandlers } from './evaluation-handlers';
 import { type Handlers, type Implementations, wrapHandler } from './handler';
+import { environmentKeyStore } from './env-key-store';
 import type { KeyStore } from './key-store';
 import { debateLimitsFromSettings } from './settings-file';
 import { settingsHandlers } from './settings-handlers';
@@ -89,18 +91,35 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
   });
+  const keyStore = options.keyStore ?? environmentKeyStore();
+  const keys: ProviderKeys = {};
+  const refreshKeys = async () => {
+    for (const provider of KEY_PROVIDERS) {
+      keys[provider] = await keyStore.get(provider).catch((error: unknown) => {
+        log.warn('an API key could not be read from the key store', {
+          provider,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return null;
+      });
+    }
+  };
+  const providers: ProviderFactory = (name, root, seed) => providerFor(name, root, seed, keys);
   let watcher: WorkspaceWatcher | null = null;
   let debates: LiveDebates;
   let service: DebateService;
   try {
     // 2. Reconcile: the whole folder against the whole index, so the first answers are current.
     ws.sync();
-    // 3. Debates: logs in the folder that the index lacks (a rebuilt index) come back.
-    service = new DebateService(ws);
+    // 3. Keys: read once from the key store into memory here, on the main side (again after one
+    //    is set or cleared), so providers can be built synchronously; a page never sees them.
+    await refreshKeys();
+    // 4. Debates: logs in the folder that the index lacks (a rebuilt index) come back.
+    service = new DebateService(ws, providers);
     debates = new LiveDebates({ ws, service, emitter, log, pollMs: options.statusPollMs ?? 100 });
-    // 4. From here on every pass that changes the index is pushed (watcher, captures, stage moves).
+    // 5. From here on every pass that changes the index is pushed (watcher, captures, stage moves).
     ws.onChange((report) => emitter.emit('sync:changed', syncReportView(report)));
-    // 5. Watch the folder for edits made by other programs.
+    // 6. Watch the folder for edits made by other programs.
     if (options.watch !== false) {
       watcher = new WorkspaceWatcher(ws, {
         ...(options.watch ?? {}),
@@ -120,7 +139,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (closed) throw new ContractError('user_error', 'the workspace is closed');
   };
 
-  const ctx: AppContext = { ws, service, debates, emitter, log, options, open };
+  const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys };
   const debateView = debateViewHandlers(ctx);
   const evaluation = evaluationHandlers(ctx);
   const settings = settingsHandlers(ctx);

@@ -27,7 +27,7 @@ const NO_CAP_USD = 1_000_000;
  */
 export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
   const { ws } = ctx;
-  const service = new EvaluationService(ws);
+  const service = new EvaluationService(ws, ctx.providers);
   const records = new EvaluationRecords(ws, service);
   const live = new LiveEvaluations({
     emitter: ctx.emitter,

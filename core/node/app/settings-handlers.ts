@@ -16,7 +16,7 @@ import { MODELS_FILE } from '../llm/prices-loader';
 import { ideaFiles } from '../sqlite/index-sql';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
-import { environmentKeyStore, KEY_VARIABLES } from './env-key-store';
+import { KEY_VARIABLES } from './env-key-store';
 import type { KeyStore } from './key-store';
 import { readModels, writeModels } from './models-settings';
 import { DEFAULT_SETTINGS_LIMITS, readSettings, SETTINGS_FILE, writeSettings } from './settings-file';
@@ -55,7 +55,7 @@ function fileStem(id: string): string {
 /** The handlers of the channels in core/contract/settings-channels.ts. */
 export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof settingsChannels> {
   const { ws, open } = ctx;
-  const keys: KeyStore = ctx.options.keyStore ?? environmentKeyStore();
+  const keys: KeyStore = ctx.keyStore;
 
   const view = async (): Promise<SettingsView> => {
     const settings = readSettings(ws.root);
@@ -103,7 +103,7 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
     };
   };
 
-  const development = () => new DevelopmentService(ws);
+  const development = () => new DevelopmentService(ws, ctx.providers);
 
   return {
     impl: {
@@ -133,11 +133,13 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
       'settings:setKey': async ({ provider, key }) => {
         open();
         await keys.set(provider, key);
+        await ctx.refreshKeys();
         return { provider, set: await keys.has(provider) };
       },
       'settings:clearKey': async ({ provider }) => {
         open();
         await keys.clear(provider);
+        await ctx.refreshKeys();
         return { provider, set: await keys.has(provider) };
       },
 

@@ -14,7 +14,7 @@ import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus } from './journal';
 import { parseDebateLog } from '../../engine/log-reader';
-import { type Provider, type ProviderName, providerFor } from './providers';
+import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
 import { PROTOCOL_RULES } from '../../crux/live/rules';
@@ -78,7 +78,10 @@ export class DebateService {
   /** Logs in the folder that the index could not take in (shown by `debates list`). */
   readonly logErrors: { file: string; reason: string }[];
 
-  constructor(private readonly ws: Workspace) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly providers: ProviderFactory = providerFor,
+  ) {
     // The index is derived: debates found in the folder but not in it (a rebuilt index) come back.
     this.logErrors = indexDebateLogs(ws.root, ws.db).errors;
   }
@@ -87,20 +90,32 @@ export class DebateService {
     return loadPersonas(this.ws.root);
   }
 
-  private deps(header: DebateHeader, journal: DebateJournal, llm: Llm, estimate: CruxEngineDeps['estimateCostUsd']): CruxEngineDeps {
+  private deps(
+    header: DebateHeader,
+    journal: DebateJournal,
+    llm: Llm,
+    estimate: CruxEngineDeps['estimateCostUsd'],
+  ): CruxEngineDeps {
     const loaded = this.personas();
     const byId = new Map(loaded.personas.map((p) => [p.id, p]));
     const personas = new Map<string, PersonaPrompt>();
     for (const agent of header.agents) {
       const persona = agent.persona ? byId.get(agent.persona) : undefined;
-      personas.set(agent.id, persona ? promptOf(persona) : { systemPrompt: `You are ${agent.name}.`, tier: agent.tier, interests: agent.interests });
+      personas.set(
+        agent.id,
+        persona
+          ? promptOf(persona)
+          : { systemPrompt: `You are ${agent.name}.`, tier: agent.tier, interests: agent.interests },
+      );
     }
     const crystallizer = byId.get('crystallizer');
     return {
       llm,
       sink: journal,
       personas,
-      crystallizer: crystallizer ? promptOf(crystallizer) : { systemPrompt: 'You crystallize debates.', tier: 'standard', interests: [] },
+      crystallizer: crystallizer
+        ? promptOf(crystallizer)
+        : { systemPrompt: 'You crystallize debates.', tier: 'standard', interests: [] },
       estimateCostUsd: estimate,
       now: () => Date.now(),
       // Between rounds the app gets the event loop back (a simulated debate has no waiting of its own).
@@ -121,7 +136,10 @@ export class DebateService {
     const calls = Math.round(perThread * threads);
     const loaded = new Map(this.personas().personas.map((p) => [p.id, p]));
     const line = 'x'.repeat(240);
-    const transcript = Array.from({ length: Math.round(perThread / 2) }, () => ({ role: 'user' as const, content: line }));
+    const transcript = Array.from({ length: Math.round(perThread / 2) }, () => ({
+      role: 'user' as const,
+      content: line,
+    }));
     const perAgent = header.agents.map((agent) => {
       const persona = agent.persona ? loaded.get(agent.persona) : undefined;
       return provider.likely({
@@ -146,7 +164,8 @@ export class DebateService {
     options: StartOptions,
     hooks: { onEngine?: (engine: CruxEngine) => void; onEstimate?: (estimate: DebateEstimate) => void } = {},
   ): Promise<DebateRun> {
-    if (options.agents.length < 2 || options.agents.length > 12) throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
+    if (options.agents.length < 2 || options.agents.length > 12)
+      throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
     let topic = options.topic?.trim() ?? '';
     let ideaSlug: string | null = null;
     if (options.ideaSlug) {
@@ -164,7 +183,8 @@ export class DebateService {
       throw new UserError((error as Error).message);
     }
     const notDebaters = chosen.filter((p) => p.role !== 'debater').map((p) => p.id);
-    if (notDebaters.length > 0) throw new UserError(`not crux debaters: ${notDebaters.join(', ')} (use personas with role: debater)`);
+    if (notDebaters.length > 0)
+      throw new UserError(`not crux debaters: ${notDebaters.join(', ')} (use personas with role: debater)`);
     const seed = options.seed ?? (options.provider === 'simulated' ? 1 : null);
     const header: DebateHeader = {
       id: ulid().toLowerCase(),
@@ -178,7 +198,7 @@ export class DebateService {
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       createdAt: new Date().toISOString(),
     };
-    const provider = providerFor(options.provider, this.ws.root, seed);
+    const provider = this.providers(options.provider, this.ws.root, seed);
     hooks.onEstimate?.(this.estimate(header, provider));
     const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
     try {
@@ -197,7 +217,7 @@ export class DebateService {
     const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel);
     try {
       const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
-      const provider = providerFor(header.provider as ProviderName, this.ws.root, header.seed);
+      const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
       const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
       hooks.onEngine?.(engine);
       const outcome = await engine.run();
@@ -220,36 +240,82 @@ export class DebateService {
     });
     // The transcript is the app's file; it is replaced as a whole (a hand-edited one is kept aside).
     const abs = join(this.ws.root, transcriptPath);
-    const previous = existsSync(abs) ? this.ws.db.prepare("SELECT value FROM meta WHERE key = ?").get(`transcript:${header.id}`) as { value: string } | undefined : undefined;
-    const written = safeWrite(this.ws.root, transcriptPath, text, existsSync(abs) ? (previous?.value ?? 'unknown') : null);
+    const previous = existsSync(abs)
+      ? (this.ws.db.prepare('SELECT value FROM meta WHERE key = ?').get(`transcript:${header.id}`) as
+          | { value: string }
+          | undefined)
+      : undefined;
+    const written = safeWrite(
+      this.ws.root,
+      transcriptPath,
+      text,
+      existsSync(abs) ? (previous?.value ?? 'unknown') : null,
+    );
     if (!written.conflict) {
-      this.ws.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`transcript:${header.id}`, written.hash);
+      this.ws.db
+        .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+        .run(`transcript:${header.id}`, written.hash);
     }
-    this.ws.db.prepare('UPDATE debates SET result_json = ? WHERE id = ?').run(JSON.stringify(outcome.result), header.id);
-    return { id: header.id, provider: header.provider, seed: header.seed, logPath: journal.relPath, transcriptPath: written.path, outcome };
+    this.ws.db
+      .prepare('UPDATE debates SET result_json = ? WHERE id = ?')
+      .run(JSON.stringify(outcome.result), header.id);
+    return {
+      id: header.id,
+      provider: header.provider,
+      seed: header.seed,
+      logPath: journal.relPath,
+      transcriptPath: written.path,
+      outcome,
+    };
   }
 
   logPathOf(id: string): string {
-    const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as { log_path: string } | undefined;
+    const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as
+      | { log_path: string }
+      | undefined;
     if (row && existsSync(join(this.ws.root, row.log_path))) return row.log_path;
     throw new UserError(`no debate "${id}" (see: npm run cli -- debates list)`);
   }
 
-  list(): { id: string; topic: string; idea: string | null; status: string; provider: string | null; createdAt: string; costUsd: number }[] {
+  list(): {
+    id: string;
+    topic: string;
+    idea: string | null;
+    status: string;
+    provider: string | null;
+    createdAt: string;
+    costUsd: number;
+  }[] {
     return this.ws.db
       .prepare(
         `SELECT id, topic, idea_slug AS idea, status, provider, created_at AS createdAt, cost_usd AS costUsd
          FROM debates ORDER BY created_at DESC, id DESC`,
       )
-      .all() as { id: string; topic: string; idea: string | null; status: string; provider: string | null; createdAt: string; costUsd: number }[];
+      .all() as {
+      id: string;
+      topic: string;
+      idea: string | null;
+      status: string;
+      provider: string | null;
+      createdAt: string;
+      costUsd: number;
+    }[];
   }
 
-  show(id: string): { header: DebateHeader; status: string | null; result: unknown; transcript: string | null; records: number } {
+  show(id: string): {
+    header: DebateHeader;
+    status: string | null;
+    result: unknown;
+    transcript: string | null;
+    records: number;
+  } {
     const rel = this.logPathOf(id);
     // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
     const { records } = parseDebateLog(readFileSync(join(this.ws.root, rel), 'utf8'));
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
-    const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as { result_json: string | null } | undefined;
+    const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as
+      | { result_json: string | null }
+      | undefined;
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
     const mdPath = join(this.ws.root, rel.replace(/\.jsonl$/, '.md'));
     return {

@@ -9,6 +9,18 @@ import { UserError } from '../workspace/workspace';
 export type ProviderName = 'simulated' | 'anthropic' | 'openai';
 export const PROVIDERS: readonly ProviderName[] = ['simulated', 'anthropic', 'openai'];
 
+/**
+ * API keys the main side holds for this run (from the desktop app's keychain); a missing one falls
+ * back to the environment. Never logged, never sent to a page.
+ */
+export interface ProviderKeys {
+  anthropic?: string | null;
+  openai?: string | null;
+}
+
+/** Builds the provider a debate, evaluation or agent runs on (tests and the app swap it). */
+export type ProviderFactory = (name: ProviderName, workspace: string, seed: number | null) => Provider;
+
 export interface Provider {
   llm: Llm;
   /** Worst-case cost of one call, for the budget check before it is made. */
@@ -21,38 +33,68 @@ function estimator(config: ModelsConfig, provider: string) {
   const cost = (request: LlmRequest<unknown>) => {
     const model = modelFor(config, provider, request.tier) ?? '';
     return estimateCallCost(
-      { system: request.system, messages: request.messages, maxTokens: request.maxTokens, schema: request.schema, ...(request.stablePrefix !== undefined ? { stablePrefix: request.stablePrefix } : {}) },
+      {
+        system: request.system,
+        messages: request.messages,
+        maxTokens: request.maxTokens,
+        schema: request.schema,
+        ...(request.stablePrefix !== undefined ? { stablePrefix: request.stablePrefix } : {}),
+      },
       model,
       config.prices,
     );
   };
-  return { estimate: (r: LlmRequest<unknown>) => cost(r).worstCaseUsd, likely: (r: LlmRequest<unknown>) => cost(r).cachedUsd };
+  return {
+    estimate: (r: LlmRequest<unknown>) => cost(r).worstCaseUsd,
+    likely: (r: LlmRequest<unknown>) => cost(r).cachedUsd,
+  };
 }
 
 /**
- * The model provider a debate runs on. Keys and addresses come from the environment
- * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL; CRUCIBLE_OPENAI_BASE_URL, CRUCIBLE_OPENAI_API_KEY), never from
- * a file in the workspace, and are never written to a log.
+ * The model provider a debate runs on. Keys come from `keys` (the desktop app's keychain) or else
+ * the environment (ANTHROPIC_API_KEY; CRUCIBLE_OPENAI_API_KEY), addresses from the environment
+ * (ANTHROPIC_BASE_URL, CRUCIBLE_OPENAI_BASE_URL) or models.md; never from another file in the
+ * workspace, and never written to a log.
  */
-export function providerFor(name: ProviderName, workspace: string, seed: number | null): Provider {
+export function providerFor(
+  name: ProviderName,
+  workspace: string,
+  seed: number | null,
+  keys: ProviderKeys = {},
+): Provider {
   switch (name) {
     case 'simulated':
-      return { llm: withLatency(createSimulatedLlm(seed ?? 1), Number(process.env.CRUCIBLE_SIMULATED_LATENCY_MS ?? 0)), estimate: () => 0, likely: () => 0 };
+      return {
+        llm: withLatency(createSimulatedLlm(seed ?? 1), Number(process.env.CRUCIBLE_SIMULATED_LATENCY_MS ?? 0)),
+        estimate: () => 0,
+        likely: () => 0,
+      };
     case 'anthropic': {
-      const apiKey = process.env.ANTHROPIC_API_KEY;
-      if (!apiKey) throw new UserError('the anthropic provider needs ANTHROPIC_API_KEY in the environment (or use --provider simulated)');
+      const apiKey = keys.anthropic || process.env.ANTHROPIC_API_KEY;
+      if (!apiKey)
+        throw new UserError(
+          'the anthropic provider needs an API key: store one in Settings (desktop app) or set ANTHROPIC_API_KEY in the environment (or use the simulated provider)',
+        );
       const config = loadModelsConfig(workspace);
       return {
-        llm: createAnthropicLlm({ apiKey, prices: config, ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}) }),
+        llm: createAnthropicLlm({
+          apiKey,
+          prices: config,
+          ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
+        }),
         ...estimator(config, 'anthropic'),
       };
     }
     case 'openai': {
       const config = loadModelsConfig(workspace);
       const baseURL = process.env.CRUCIBLE_OPENAI_BASE_URL ?? config.providers['openai-compatible']?.baseURL;
-      if (!baseURL) throw new UserError('the openai provider needs a server address: set CRUCIBLE_OPENAI_BASE_URL or providers.openai-compatible.baseURL in models.md');
+      const openAiKey = keys.openai || process.env.CRUCIBLE_OPENAI_API_KEY;
+      if (!baseURL)
+        throw new UserError(
+          'the openai provider needs a server address: set CRUCIBLE_OPENAI_BASE_URL or providers.openai-compatible.baseURL in models.md',
+        );
       return {
-        llm: createOpenAiCompatibleLlm({ baseURL, prices: config, ...(process.env.CRUCIBLE_OPENAI_API_KEY ? { apiKey: process.env.CRUCIBLE_OPENAI_API_KEY } : {}) }),
+        llm: createOpenAiCompatibleLlm({ baseURL, prices: config, ...(openAiKey ? { apiKey: openAiKey } : {}) }),
         ...estimator(config, 'openai-compatible'),
       };
     }
