@@ -37,7 +37,11 @@ describe('reconcile at start', () => {
   it('indexes every idea, skips unchanged files on the next start, and reports bad files without stopping', () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha', { tags: '[energy, local]', stage: 'RESEARCH' }));
     writeFile(root, 'ideas/alpha/development.md', '---\nkind: development\n---\n### Q: Who pays?\n\nThe council.\n');
-    writeFile(root, 'ideas/alpha/research/prior-art.md', '---\nkind: research\n---\nPhotovoltaic cooperatives in Bavaria.\n');
+    writeFile(
+      root,
+      'ideas/alpha/research/prior-art.md',
+      '---\nkind: research\n---\nPhotovoltaic cooperatives in Bavaria.\n',
+    );
     writeFile(root, 'ideas/alpha/assets/photo.bin', Buffer.from([0, 1, 2, 3]));
     writeFile(root, 'ideas/beta/README.md', readme('Beta'));
     writeFile(root, 'ideas/broken/README.md', '---\ntitle: [unclosed\n---\nbody\n');
@@ -114,6 +118,97 @@ describe('reconcile at start', () => {
     expect(listIdeas(ws.db)).toEqual(before);
   });
 
+  it('rebuilds an index whose damage only the integrity check sees, though the walk ran beside the check', () => {
+    for (const name of ['alpha', 'beta', 'gamma'])
+      writeFile(root, `ideas/${name}/README.md`, readme(name, {}, `Notes on ${name} and tidal kites.`));
+    ws = Workspace.open(root);
+    ws.sync();
+    const before = listIdeas(ws.db);
+    // A page of the full-text index: a restart's reconcile never reads it, only quick_check does.
+    const page = ws.db
+      .prepare("SELECT pageno FROM dbstat WHERE name = 'ideas_fts_data' ORDER BY pageno DESC LIMIT 1")
+      .pluck()
+      .get() as number;
+    const pageSize = ws.db.pragma('page_size', { simple: true }) as number;
+    ws.close();
+    const dbPath = join(root, '.crucible', 'index.db');
+    const bytes = readFileSync(dbPath);
+    bytes.fill(0xa5, (page - 1) * pageSize + 8, page * pageSize);
+    writeFileSync(dbPath, bytes);
+
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect(ws.rebuilt).toBe('corrupt');
+    expect([report.ideas, report.added, report.errors]).toEqual([3, 3, []]);
+    expect(listIdeas(ws.db)).toEqual(before);
+    expect(
+      ws
+        .search('tidal')
+        .map((h) => h.slug)
+        .sort(),
+    ).toEqual(['alpha', 'beta', 'gamma']);
+    ws.close();
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBeNull();
+  });
+
+  it('builds the same index from empty (insert-only) as by updating an existing one', () => {
+    writeFile(
+      root,
+      'ideas/alpha/README.md',
+      readme('Alpha', {
+        tags: '[energy, Local, energy]',
+        relationships:
+          '[{target: beta, type: related, strength: 0.2}, {target: beta, type: related, strength: 0.9, reason: again}]',
+      }),
+    );
+    writeFile(root, 'ideas/alpha/development.md', '---\nkind: development\n---\n### Q: Who pays?\n\nThe council.\n');
+    writeFile(root, 'ideas/alpha/research/prior-art.md', 'Photovoltaic cooperatives.\n');
+    writeFile(root, 'ideas/alpha/notes/n.md', 'A loose note about kites.\n');
+    writeFile(
+      root,
+      'ideas/alpha/synthesis.md',
+      '---\nkind: synthesis\ncontentHashAtEvaluation: old\noverallScore: 6.4\ncategoryScores: {value: 7}\n---\n',
+    );
+    writeFile(root, 'ideas/beta/README.md', readme('Beta', { tags: 'solar, energy' }));
+    writeFile(root, 'ideas/copy/README.md', readme('Copy', { id: '01JTEST000001' }));
+    writeFile(root, 'ideas/copy2/README.md', readme('Copy two', { id: '01JTEST000001' }));
+    writeFile(root, 'ideas/broken/README.md', '---\ntitle: [unclosed\n---\n');
+    writeFile(root, 'ideas/empty/assets/x.bin', Buffer.from([1, 2]));
+
+    const dump = (w: Workspace) => {
+      const all = (sql: string) => w.db.prepare(sql).all();
+      return {
+        ideas: all('SELECT * FROM ideas ORDER BY slug').map((r) => ({ ...(r as { slug: string }), indexed_at: null })),
+        files: all('SELECT * FROM files ORDER BY path'),
+        tags: all('SELECT * FROM tags ORDER BY name'),
+        ideaTags: all('SELECT * FROM idea_tags ORDER BY slug, position'),
+        relationships: all('SELECT * FROM relationships ORDER BY source_slug, target_slug, type'),
+        errors: all('SELECT path, slug, reason FROM sync_errors ORDER BY path, reason'),
+        search: ['council', 'photovoltaic', 'kites', 'beta', 'energy'].map((q) => w.search(q).map((h) => h.slug)),
+      };
+    };
+    ws = Workspace.open(root);
+    ws.sync();
+    const fromEmpty = dump(ws);
+    ws.close();
+
+    rmSync(join(root, '.crucible'), { recursive: true });
+    ws = Workspace.open(root);
+    // One folder first (a scoped pass), so the full pass that follows updates a non-empty index.
+    ws.syncSlugs(['beta']);
+    ws.sync();
+    expect(dump(ws)).toEqual(fromEmpty);
+    expect(fromEmpty.relationships).toEqual([
+      { source_slug: 'alpha', target_slug: 'beta', type: 'related', strength: 0.9, reason: 'again' },
+    ]);
+    expect([fromEmpty.ideas.map((i) => i.slug), fromEmpty.errors.length, fromEmpty.search]).toEqual([
+      ['alpha', 'beta', 'copy'],
+      2,
+      [['alpha'], ['alpha'], ['alpha'], ['beta'], ['beta', 'alpha']],
+    ]);
+  });
+
   it('reports each kind of malformed file with its path and reason, and syncs the rest', () => {
     const bad: Record<string, string | Buffer> = {
       'ideas/yaml/README.md': '---\ntitle: "open\nstage: SPARK\n---\n',
@@ -172,7 +267,8 @@ describe('reconcile at start', () => {
     expect(report.errors).toEqual([
       {
         file: 'ideas/the-copy/README.md',
-        reason: 'id: "01JDUPLICATE000000000000000" is already used by ideas/original/README.md (give this copy a new id)',
+        reason:
+          'id: "01JDUPLICATE000000000000000" is already used by ideas/original/README.md (give this copy a new id)',
       },
     ]);
   });
@@ -187,11 +283,15 @@ describe('watching a real folder', () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha edited'));
     await eventually(() => titleOf(ws, 'alpha') === 'Alpha edited', 'edit indexed');
     // _index.md follows a moment later (regenerated once for a burst of edits).
-    const indexText = () => (existsSync(join(root, 'ideas/_index.md')) ? readFileSync(join(root, 'ideas/_index.md'), 'utf8') : '');
+    const indexText = () =>
+      existsSync(join(root, 'ideas/_index.md')) ? readFileSync(join(root, 'ideas/_index.md'), 'utf8') : '';
     await eventually(() => indexText().includes('[Alpha edited](alpha/README.md)'), '_index.md regenerated');
 
     renameSync(join(root, 'ideas/alpha'), join(root, 'ideas/alpha-renamed'));
-    await eventually(() => titleOf(ws, 'alpha-renamed') === 'Alpha edited' && !getIdea(ws.db, 'alpha'), 'rename indexed');
+    await eventually(
+      () => titleOf(ws, 'alpha-renamed') === 'Alpha edited' && !getIdea(ws.db, 'alpha'),
+      'rename indexed',
+    );
     expect(ws.errors()).toEqual([]);
 
     rmSync(join(root, 'ideas/alpha-renamed'), { recursive: true });
@@ -208,7 +308,10 @@ describe('watching a real folder', () => {
     const hash = () => getIdea(ws.db, 'fresh')?.contentHash;
     const before = hash();
     writeFile(root, 'ideas/fresh/research/deep/source.md', 'A nested research note.\n');
-    await eventually(() => ws.show('fresh').files.some((f) => f.path === 'ideas/fresh/research/deep/source.md'), 'nested note indexed');
+    await eventually(
+      () => ws.show('fresh').files.some((f) => f.path === 'ideas/fresh/research/deep/source.md'),
+      'nested note indexed',
+    );
     writeFile(root, 'ideas/fresh/research/note.md', 'A research note.\n');
     await eventually(() => hash() !== before, 'research note changes the content hash');
     const after = hash();

@@ -3,7 +3,7 @@ import { readIdeaFrontmatter } from '../idea/frontmatter';
 import { classifyPath, ideaFolder } from '../idea/layout';
 import type { Hasher } from '../ports/hash';
 import type { Taxonomy } from '../taxonomy/taxonomy';
-import type { FolderSnapshot, IdeaRow, IndexedFile, IndexedIdea, ScannedFile, SyncErrorRow, SyncPlan } from './types';
+import type { FolderSnapshot, IdeaRow, IndexedIdea, IndexedStat, ScannedFile, SyncErrorRow, SyncPlan } from './types';
 
 /**
  * Step one of a sync: compare a directory walk with the index and decide which idea folders must be
@@ -12,27 +12,42 @@ import type { FolderSnapshot, IdeaRow, IndexedFile, IndexedIdea, ScannedFile, Sy
  * its inputs together).
  *
  * `scope` limits the comparison to some folders (the watcher's incremental passes); without it the
- * whole workspace is reconciled and indexed files that no longer exist are found too.
+ * whole workspace is reconciled and indexed files that no longer exist are found too. `scanned` is a
+ * directory walk, so each path appears once.
+ *
+ * A restart compares every file of the library, so the common case is kept cheap: a known, unchanged
+ * file costs one map lookup, and vanished files are looked for only when fewer known files were seen
+ * than the index holds.
  */
 export function planScan(
-  indexed: ReadonlyMap<string, IndexedFile>,
+  indexed: ReadonlyMap<string, IndexedStat>,
   scanned: readonly ScannedFile[],
   scope?: ReadonlySet<string>,
 ): { dirty: Set<string>; unchanged: number } {
   const dirty = new Set<string>();
-  const seen = new Set<string>();
   let unchanged = 0;
+  let knownSeen = 0;
   for (const file of scanned) {
-    const where = classifyPath(file.path);
-    if (!where) continue;
-    seen.add(file.path);
     const known = indexed.get(file.path);
-    if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) unchanged++;
-    else dirty.add(where.slug);
+    if (known !== undefined) {
+      knownSeen++;
+      if (known.size === file.size && known.mtimeMs === file.mtimeMs) unchanged++;
+      else dirty.add(known.slug);
+      continue;
+    }
+    const where = classifyPath(file.path);
+    if (where) dirty.add(where.slug);
   }
-  for (const [path, known] of indexed) {
-    if (scope && !scope.has(known.slug)) continue;
-    if (!seen.has(path)) dirty.add(known.slug);
+  let inScope = 0;
+  if (scope) {
+    for (const known of indexed.values()) if (scope.has(known.slug)) inScope++;
+  } else inScope = indexed.size;
+  if (knownSeen < inScope) {
+    const seen = new Set(scanned.map((f) => f.path));
+    for (const [path, known] of indexed) {
+      if (scope && !scope.has(known.slug)) continue;
+      if (!seen.has(path)) dirty.add(known.slug);
+    }
   }
   return { dirty, unchanged };
 }
@@ -41,7 +56,7 @@ interface PlanContext {
   taxonomy: Taxonomy;
   hasher: Hasher;
   /** Files the index holds for the dirty folders (to find the ones that vanished). */
-  indexedFiles: ReadonlyMap<string, IndexedFile>;
+  indexedFiles: ReadonlyMap<string, Pick<IndexedStat, 'slug'>>;
   indexedIdeas: ReadonlyMap<string, IndexedIdea>;
   /** The folder the index records for an idea id, to catch two folders claiming one id. */
   ownerOf: (id: string) => string | undefined;
@@ -49,7 +64,15 @@ interface PlanContext {
 
 type EvaluationSummary = Pick<
   IdeaRow,
-  'evaluatedHash' | 'overallScore' | 'confidence' | 'evaluatedAt' | 'evaluationId' | 'redTeamSurvival' | 'categoryScores' | 'lockReason' | 'recommendation'
+  | 'evaluatedHash'
+  | 'overallScore'
+  | 'confidence'
+  | 'evaluatedAt'
+  | 'evaluationId'
+  | 'redTeamSurvival'
+  | 'categoryScores'
+  | 'lockReason'
+  | 'recommendation'
 >;
 
 const NO_EVALUATION: EvaluationSummary = {
@@ -189,19 +212,29 @@ function planIdea(
   const synthesis = folder.files.find((f) => f.kind === 'synthesis' && f.doc && !f.error);
   const evaluation = synthesis ? synthesisSummary(synthesis.doc?.data) : NO_EVALUATION;
 
-  const textParts = folder.files
-    .filter((f) => f.doc && !f.error && (f.kind === 'readme' || f.kind === 'development' || f.kind === 'research' || f.kind === 'note'))
-    .sort((a, b) => (a.inner < b.inner ? -1 : a.inner > b.inner ? 1 : 0))
-    .map((f) => f.doc?.body ?? '');
-  const searchText = textParts.join('\n\n');
+  const textFiles = folder.files
+    .filter(
+      (f) =>
+        f.doc &&
+        !f.error &&
+        (f.kind === 'readme' || f.kind === 'development' || f.kind === 'research' || f.kind === 'note'),
+    )
+    .sort((a, b) => (a.inner < b.inner ? -1 : a.inner > b.inner ? 1 : 0));
+  const searchText = textFiles.map((f) => f.doc?.body ?? '').join('\n\n');
+  // The search text is a function of the text files' bytes, so their paths and hashes stand for it
+  // in the row hash (hashing the text itself again cost as much as planning the rest of the row).
+  const textSources = textFiles.map((f) => `${f.inner}\t${f.hash}`);
 
-  const rowHash = context.hasher.sha256(JSON.stringify([meta, contentHash, evaluation, searchText]));
+  const rowHash = context.hasher.sha256(JSON.stringify([meta, contentHash, evaluation, textSources]));
   return { meta, folder: ideaFolder(folder.slug), contentHash, rowHash, ...evaluation, searchText };
 }
 
 /** Groups indexed files by the slug of their folder (used to hand the planner only what it needs). */
-export function filesOfSlugs(indexed: ReadonlyMap<string, IndexedFile>, slugs: ReadonlySet<string>): Map<string, IndexedFile> {
-  const out = new Map<string, IndexedFile>();
+export function filesOfSlugs<T extends Pick<IndexedStat, 'slug'>>(
+  indexed: ReadonlyMap<string, T>,
+  slugs: ReadonlySet<string>,
+): Map<string, T> {
+  const out = new Map<string, T>();
   for (const [path, file] of indexed) if (slugs.has(file.slug)) out.set(path, file);
   return out;
 }

@@ -12,6 +12,9 @@ export interface IndexedFile {
   hash: string | null;
 }
 
+/** What a reconcile compares a walked file with: the size and mtime the index recorded. */
+export type IndexedStat = Pick<IndexedFile, 'slug' | 'size' | 'mtimeMs'>;
+
 /** One entry of a directory walk: enough to tell whether a file may have changed. */
 export interface ScannedFile {
   path: string;

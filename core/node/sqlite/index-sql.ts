@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { IndexedFile, IndexedIdea, SyncPlan } from '../../sync/types';
+import type { IndexedIdea, IndexedStat, SyncPlan } from '../../sync/types';
 import type { IdeaFileKind } from '../../idea/layout';
 
 /**
@@ -7,15 +7,31 @@ import type { IdeaFileKind } from '../../idea/layout';
  * what changes; these only read the current state and write a plan, in one transaction.
  */
 
-export function loadIndexedFiles(db: Database.Database): Map<string, IndexedFile> {
-  const rows = db.prepare('SELECT path, slug, kind, size, mtime_ms AS mtimeMs, hash FROM files').all() as IndexedFile[];
-  return new Map(rows.map((r) => [r.path, r]));
+/**
+ * Size and mtime of every indexed file, keyed by path: what a full reconcile compares the walk with.
+ * Read as raw rows (a restart reads ~2 per idea, and building row objects in the driver costs more
+ * than the query).
+ */
+export function loadIndexedStats(db: Database.Database): Map<string, IndexedStat> {
+  const out = new Map<string, IndexedStat>();
+  const rows = db.prepare('SELECT path, slug, size, mtime_ms FROM files').raw().all() as [
+    string,
+    string,
+    number,
+    number,
+  ][];
+  for (const [path, slug, size, mtimeMs] of rows) out.set(path, { slug, size, mtimeMs });
+  return out;
 }
 
-export function loadIndexedFilesOf(db: Database.Database, slugs: Iterable<string>): Map<string, IndexedFile> {
-  const stmt = db.prepare('SELECT path, slug, kind, size, mtime_ms AS mtimeMs, hash FROM files WHERE slug = ?');
-  const out = new Map<string, IndexedFile>();
-  for (const slug of slugs) for (const row of stmt.all(slug) as IndexedFile[]) out.set(row.path, row);
+export function loadIndexedStatsOf(db: Database.Database, slugs: Iterable<string>): Map<string, IndexedStat> {
+  const stmt = db.prepare('SELECT path, slug, size, mtime_ms FROM files WHERE slug = ?').raw();
+  const out = new Map<string, IndexedStat>();
+  for (const slug of slugs) {
+    for (const [path, owner, size, mtimeMs] of stmt.all(slug) as [string, string, number, number][]) {
+      out.set(path, { slug: owner, size, mtimeMs });
+    }
+  }
   return out;
 }
 
@@ -245,7 +261,13 @@ export function ideaRelationships(
       `SELECT source_slug AS source, target_slug AS target, type, strength, reason FROM relationships
        WHERE source_slug = ? OR target_slug = ? ORDER BY source_slug, target_slug`,
     )
-    .all(slug, slug) as { source: string; target: string; type: string; strength: number | null; reason: string | null }[];
+    .all(slug, slug) as {
+    source: string;
+    target: string;
+    type: string;
+    strength: number | null;
+    reason: string | null;
+  }[];
 }
 
 export interface SearchHit {
@@ -354,6 +376,18 @@ export function indexCounts(db: Database.Database): { ideas: number; files: numb
   const ideas = (db.prepare('SELECT count(*) AS n FROM ideas').get() as { n: number }).n;
   const files = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
   return { ideas, files };
+}
+
+/** True when the index holds no file, idea or error row (a new or rebuilt index). */
+export function isIndexEmpty(db: Database.Database): boolean {
+  return (
+    db
+      .prepare(
+        'SELECT EXISTS (SELECT 1 FROM files) OR EXISTS (SELECT 1 FROM ideas) OR EXISTS (SELECT 1 FROM sync_errors)',
+      )
+      .pluck()
+      .get() === 0
+  );
 }
 
 export function getMeta(db: Database.Database, key: string): string | null {

@@ -1,13 +1,24 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations';
+import { BackgroundCheck } from './integrity-check';
+import { LATEST_VERSION, migrate } from './migrations';
 
 export interface OpenedIndex {
   db: Database.Database;
   /** Why the index was (re)built from scratch, or null when an existing one was reused. */
   rebuilt: null | 'missing' | 'corrupt';
   detail?: string;
+}
+
+/**
+ * An existing index whose `PRAGMA quick_check` is still running on a worker thread. Until
+ * `settleIndex` has been called nothing read from `db` may be trusted (it may throw, or be wrong).
+ */
+export interface PendingIndex {
+  path: string;
+  db: Database.Database;
+  check: BackgroundCheck;
 }
 
 /**
@@ -34,35 +45,74 @@ function removeIndexFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 }
 
+function quickCheckInThread(db: Database.Database): void {
+  const rows = db.pragma('quick_check') as { quick_check: string }[];
+  const verdict = rows.map((r) => r.quick_check).join('; ');
+  if (verdict !== 'ok') throw new Error(verdict);
+}
+
+function fresh(path: string, why: 'missing' | 'corrupt', detail?: string): OpenedIndex {
+  removeIndexFiles(path);
+  const db = openRaw(path);
+  migrate(db);
+  return detail === undefined ? { db, rebuilt: why } : { db, rebuilt: why, detail };
+}
+
+/** A damaged index is replaced; one written by a newer version of the app is refused instead. */
+function replaceDamaged(path: string, db: Database.Database | undefined, error: unknown): OpenedIndex {
+  db?.close();
+  const detail = error instanceof Error ? error.message : String(error);
+  if (/newer version of Crucible/.test(detail)) throw error;
+  return fresh(path, 'corrupt', detail);
+}
+
 /**
  * Opens `<workspace>/.crucible/index.db`, checks it with `PRAGMA quick_check` and migrates it. A
  * missing or corrupt index is replaced by an empty one; the caller then reconciles it from the
  * folder. Nothing is lost: the index never holds anything the folder does not.
  */
 export function openIndex(path: string): OpenedIndex {
+  const opened = openIndexDeferred(path, { background: false });
+  return 'check' in opened ? settleIndex(opened) : opened;
+}
+
+/**
+ * Like `openIndex`, but an existing index at the current schema version is checked on a worker
+ * thread: the caller gets a `PendingIndex` at once, may do work that needs no trusted data (walk
+ * the folder) and must call `settleIndex` before using what it read. An index that needs a
+ * migration is checked first, in-thread, because a migration must not run on a damaged file.
+ */
+export function openIndexDeferred(path: string, options: { background?: boolean } = {}): OpenedIndex | PendingIndex {
   mkdirSync(dirname(path), { recursive: true });
-  const existed = existsSync(path);
-  if (existed) {
-    let db: Database.Database | undefined;
-    try {
-      db = openRaw(path);
-      const rows = db.pragma('quick_check') as { quick_check: string }[];
-      const verdict = rows.map((r) => r.quick_check).join('; ');
-      if (verdict !== 'ok') throw new Error(verdict);
-      migrate(db);
-      return { db, rebuilt: null };
-    } catch (error) {
-      db?.close();
-      const detail = error instanceof Error ? error.message : String(error);
-      if (/newer version of Crucible/.test(detail)) throw error;
-      removeIndexFiles(path);
-      const fresh = openRaw(path);
-      migrate(fresh);
-      return { db: fresh, rebuilt: 'corrupt', detail };
+  if (!existsSync(path)) return fresh(path, 'missing');
+  let db: Database.Database | undefined;
+  try {
+    db = openRaw(path);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (options.background !== false && version === LATEST_VERSION) {
+      return { path, db, check: BackgroundCheck.start(path, nativeBinding()) };
     }
+    quickCheckInThread(db);
+    migrate(db);
+    return { db, rebuilt: null };
+  } catch (error) {
+    return replaceDamaged(path, db, error);
   }
-  removeIndexFiles(path);
-  const db = openRaw(path);
-  migrate(db);
-  return { db, rebuilt: 'missing' };
+}
+
+/**
+ * Waits for the background check of a pending index. A damaged index is closed, deleted and
+ * replaced by an empty one (`rebuilt: 'corrupt'`); when the background check could not run at all,
+ * the check runs here instead, so an index is never trusted unchecked.
+ */
+export function settleIndex(pending: PendingIndex): OpenedIndex {
+  const verdict = pending.check.wait();
+  if (verdict.kind === 'ok') return { db: pending.db, rebuilt: null };
+  if (verdict.kind === 'corrupt') return replaceDamaged(pending.path, pending.db, new Error(verdict.detail));
+  try {
+    quickCheckInThread(pending.db);
+    return { db: pending.db, rebuilt: null };
+  } catch (error) {
+    return replaceDamaged(pending.path, pending.db, error);
+  }
 }

@@ -1,16 +1,18 @@
 import type Database from 'better-sqlite3';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
-import type { SyncPlan } from '../../sync/types';
+import type { IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { readFolder } from '../fs/read-folder';
+import { BulkLoader } from '../sqlite/bulk-load';
 import { scanIdea, scanIdeas } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import {
   applySyncPlan,
   idOwnerLookup,
   indexCounts,
-  loadIndexedFiles,
-  loadIndexedFilesOf,
+  isIndexEmpty,
+  loadIndexedStats,
+  loadIndexedStatsOf,
   loadIndexedIdeas,
   syncErrors,
 } from '../sqlite/index-sql';
@@ -29,9 +31,26 @@ export interface SyncReport {
 
 const CLASH = 'is already used by';
 
+/** A walk and the index's record of the same files, taken before the pass (see `Workspace.sync`). */
+export interface PassInput {
+  scanned: ScannedFile[];
+  indexed: Map<string, IndexedStat>;
+  /** When the work for this pass began (the walk may come before the pass itself). */
+  startedAt: number;
+}
+
+/** Walks what a pass covers and loads what the index says about the same files. */
+export function passInput(root: string, db: Database.Database, scope: ReadonlySet<string> | null): PassInput {
+  const startedAt = performance.now();
+  const indexed = scope ? loadIndexedStatsOf(db, scope) : loadIndexedStats(db);
+  const scanned = scope ? [...scope].flatMap((slug) => scanIdea(root, slug)) : scanIdeas(root);
+  return { scanned, indexed, startedAt };
+}
+
 /**
  * One sync pass: walk (all of `ideas/`, or only some folders), plan in core, apply in one transaction.
- * Returns the plan so callers can tell whether anything changed.
+ * Returns the plan so callers can tell whether anything changed. `input` is the walk and index
+ * record when the caller already took them.
  */
 export function runSyncPass(
   root: string,
@@ -39,23 +58,28 @@ export function runSyncPass(
   taxonomy: Taxonomy,
   scope: ReadonlySet<string> | null,
   now: () => Date,
+  input: PassInput = passInput(root, db, scope),
 ): { plan: SyncPlan; report: SyncReport } {
-  const started = performance.now();
-  const indexed = scope ? loadIndexedFilesOf(db, scope) : loadIndexedFiles(db);
-  const scanned = scope ? [...scope].flatMap((slug) => scanIdea(root, slug)) : scanIdeas(root);
+  const { scanned, indexed, startedAt: started } = input;
   const { dirty } = planScan(indexed, scanned, scope ?? undefined);
 
   const bySlug = new Map<string, typeof scanned>();
-  for (const file of scanned) {
-    const slug = file.path.split('/')[1] as string;
-    if (!dirty.has(slug)) continue;
-    const list = bySlug.get(slug);
-    if (list) list.push(file);
-    else bySlug.set(slug, [file]);
-  }
+  if (dirty.size > 0)
+    for (const file of scanned) {
+      const slug = file.path.split('/')[1] as string;
+      if (!dirty.has(slug)) continue;
+      const list = bySlug.get(slug);
+      if (list) list.push(file);
+      else bySlug.set(slug, [file]);
+    }
   const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
   const total = emptyPlan();
+  // A full pass over an empty index (first sync, rebuild) only inserts.
+  const bulk =
+    scope === null && indexed.size === 0 && isIndexEmpty(db)
+      ? new BulkLoader(db, { now: stamp, tagCategory: taxonomy.tagCategory })
+      : null;
   // One transaction for the whole pass; inside it, folders go in batches so a first sync of a large
   // library never holds every parsed file in memory at once.
   db.transaction(() => {
@@ -70,7 +94,8 @@ export function runSyncPass(
         indexedIdeas: loadIndexedIdeas(db, batch),
         ownerOf,
       });
-      applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
+      if (bulk) bulk.write(plan);
+      else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
       mergeInto(total, plan);
     }
   })();
@@ -92,7 +117,17 @@ export function runSyncPass(
 const BATCH = 400;
 
 function emptyPlan(): SyncPlan {
-  return { upsertFiles: [], deleteFiles: [], upsertIdeas: [], deleteIdeas: [], clearErrorsFor: [], setErrors: [], added: [], changed: [], removed: [] };
+  return {
+    upsertFiles: [],
+    deleteFiles: [],
+    upsertIdeas: [],
+    deleteIdeas: [],
+    clearErrorsFor: [],
+    setErrors: [],
+    added: [],
+    changed: [],
+    removed: [],
+  };
 }
 
 /** Keeps what the report and the retry rule need; the rows themselves are already written. */

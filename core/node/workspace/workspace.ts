@@ -28,9 +28,9 @@ import {
   setMeta,
   syncErrors,
 } from '../sqlite/index-sql';
-import { openIndex } from '../sqlite/open';
+import { openIndexDeferred, type PendingIndex, settleIndex } from '../sqlite/open';
 import { loadTaxonomy, loadTemplates, type Templates } from '../taxonomy-loader';
-import { foldersToRetry, runSyncPass, type SyncReport } from './sync-pass';
+import { foldersToRetry, type PassInput, passInput, runSyncPass, type SyncReport } from './sync-pass';
 
 /** A mistake in what the user asked for (unknown idea, bad stage …): one line, exit code 1. */
 export class UserError extends Error {
@@ -74,10 +74,12 @@ export class Workspace {
 
   private constructor(
     readonly root: string,
-    readonly db: Database.Database,
+    private handle: Database.Database,
+    /** The background integrity check of the index, until someone needs a trusted index. */
+    private pending: PendingIndex | null,
+    private rebuiltAs: null | 'missing' | 'corrupt',
     readonly taxonomy: Taxonomy,
     readonly templates: Templates,
-    readonly rebuilt: null | 'missing' | 'corrupt',
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
@@ -87,19 +89,62 @@ export class Workspace {
       throw new UserError(`no workspace at ${root} (create one with: npm run cli -- init ${root})`);
     }
     if (!existsSync(join(root, IDEAS_DIR))) {
-      throw new UserError(`${root} is not a workspace: it has no ${IDEAS_DIR}/ folder (create one with: npm run cli -- init DIR)`);
+      throw new UserError(
+        `${root} is not a workspace: it has no ${IDEAS_DIR}/ folder (create one with: npm run cli -- init DIR)`,
+      );
     }
+    // The index's quick_check starts first, on its own thread, so that it runs while this thread
+    // loads the taxonomy and (in `sync`) walks the folder.
+    const opened = openIndexDeferred(join(root, '.crucible', 'index.db'));
     const taxonomy = loadTaxonomy(root);
     const templates = loadTemplates(root);
-    const opened = openIndex(join(root, '.crucible', 'index.db'));
-    return new Workspace(root, opened.db, taxonomy, templates, opened.rebuilt, options.clock ?? systemClock, options.ids ?? ulidIds);
+    const pending = 'check' in opened ? opened : null;
+    const rebuilt = 'check' in opened ? null : opened.rebuilt;
+    return new Workspace(
+      root,
+      opened.db,
+      pending,
+      rebuilt,
+      taxonomy,
+      templates,
+      options.clock ?? systemClock,
+      options.ids ?? ulidIds,
+    );
+  }
+
+  /**
+   * The index, once `PRAGMA quick_check` has passed (a damaged index is rebuilt empty first and the
+   * next `sync` fills it from the folder). The first use waits for the background check.
+   */
+  get db(): Database.Database {
+    this.settle();
+    return this.handle;
+  }
+
+  /** Why the index was (re)built from scratch when the workspace opened, or null when it was reused. */
+  get rebuilt(): null | 'missing' | 'corrupt' {
+    this.settle();
+    return this.rebuiltAs;
+  }
+
+  private settle(): void {
+    if (!this.pending) return;
+    const opened = settleIndex(this.pending);
+    this.pending = null;
+    this.handle = opened.db;
+    this.rebuiltAs = opened.rebuilt;
   }
 
   close(): void {
     if (this.indexTimer) clearTimeout(this.indexTimer);
     this.indexTimer = null;
-    if (this.indexDirty && this.db.open) this.writeIndexNow();
-    if (this.db.open) this.db.close();
+    if (this.pending) {
+      // Closed before anything was read: nothing to trust or write, only the check to stop.
+      this.pending.check.stop();
+      this.pending = null;
+    }
+    if (this.indexDirty && this.handle.open) this.writeIndexNow();
+    if (this.handle.open) this.handle.close();
   }
 
   private indexChanged(): void {
@@ -137,9 +182,29 @@ export class Workspace {
     return this.pass(new Set(slugs));
   }
 
+  /**
+   * The walk and the index's file records for a full pass, taken while the index's integrity check
+   * is still running on its worker: the walk needs no database, and what was read from the index is
+   * thrown away unless the check passes.
+   */
+  private inputBeforeCheck(): PassInput | undefined {
+    if (!this.pending) return undefined;
+    let input: PassInput | undefined;
+    try {
+      input = passInput(this.root, this.handle, null);
+    } catch {
+      // A damaged index may fail to answer at all; the check will say so.
+    }
+    this.settle();
+    if (!input) return undefined;
+    if (this.rebuiltAs === 'corrupt') return { ...input, indexed: new Map() };
+    return input;
+  }
+
   private pass(scope: Set<string> | null): SyncReport {
     const now = () => this.clock.now();
-    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now);
+    const early = scope === null ? this.inputBeforeCheck() : undefined;
+    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, early);
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);
@@ -280,7 +345,14 @@ export class Workspace {
   }
 
   /** A new idea from a title and some text, written from `templates/idea.md`. */
-  capture(input: { title: string; text?: string; type?: string; stage?: string; tags?: string[]; summary?: string }): CaptureResult {
+  capture(input: {
+    title: string;
+    text?: string;
+    type?: string;
+    stage?: string;
+    tags?: string[];
+    summary?: string;
+  }): CaptureResult {
     const title = input.title.trim();
     if (title === '') throw new UserError('an idea needs a title (--title "…")');
     const type = this.checkType(input.type);
@@ -328,10 +400,16 @@ export class Workspace {
       }
     }
     const titleField = data.title;
-    const title = (typeof titleField === 'string' && titleField.trim()) || firstHeading(body) || stem.replace(/[-_]+/g, ' ');
+    const title =
+      (typeof titleField === 'string' && titleField.trim()) || firstHeading(body) || stem.replace(/[-_]+/g, ' ');
     const slug = uniqueSlug(title, this.existingSlugs());
     const today = this.today();
-    const firstParagraph = body.replace(/^#.*$/m, '').trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ') ?? '';
+    const firstParagraph =
+      body
+        .replace(/^#.*$/m, '')
+        .trim()
+        .split(/\n\s*\n/)[0]
+        ?.replace(/\s+/g, ' ') ?? '';
     // The file's own fields win; only what is missing is filled in.
     const completed: Record<string, unknown> = {
       id: this.ids.newId(),
@@ -403,7 +481,8 @@ export class Workspace {
     const lastWritten = getMeta(this.db, 'index_md_hash');
     // The file is ours when it holds what we last wrote, or still carries our marker (an index
     // rebuilt from scratch has no record of the last write).
-    const ours = existing === null ? null : existing.includes(INDEX_MARKER) && lastWritten === null ? 'any' : lastWritten;
+    const ours =
+      existing === null ? null : existing.includes(INDEX_MARKER) && lastWritten === null ? 'any' : lastWritten;
     const outcome = this.write(INDEX_FILE, content, existing === null ? null : (ours ?? 'none'));
     if (!outcome.conflict) setMeta(this.db, 'index_md_hash', outcome.hash);
     return { path: outcome.path, written: true, conflict: outcome.conflict };

@@ -1,0 +1,101 @@
+import type Database from 'better-sqlite3';
+import type { SyncPlan } from '../../sync/types';
+
+/**
+ * Writes sync plans into an index that was empty when the pass began: the first sync of a library,
+ * or the rebuild after the index was lost. Nothing can be there to delete, replace or look up, so
+ * every row is a plain INSERT and an idea's rowid comes back from its own insert; `applySyncPlan`
+ * does the same job for an index that already holds rows.
+ *
+ * Plain single-row INSERTs also matter for the full-text index: a statement that may touch more
+ * than one row (an upsert, INSERT OR REPLACE) opens a statement savepoint, and FTS5 writes out its
+ * pending terms at every savepoint, so interleaving them with text rows multiplies its work.
+ */
+export class BulkLoader {
+  private readonly insertFile: Database.Statement;
+  private readonly insertIdea: Database.Statement;
+  private readonly insertTag: Database.Statement;
+  private readonly insertIdeaTag: Database.Statement;
+  private readonly insertRelationship: Database.Statement;
+  private readonly insertFts: Database.Statement;
+  private readonly insertError: Database.Statement;
+  private readonly knownTags = new Set<string>();
+
+  constructor(
+    db: Database.Database,
+    private readonly options: { now: string; tagCategory: ReadonlyMap<string, string> },
+  ) {
+    this.insertFile = db.prepare(
+      'INSERT INTO files (path, slug, kind, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.insertIdea = db.prepare(
+      `INSERT INTO ideas (slug, id, title, type, stage, summary, created, updated, folder, content_hash, row_hash,
+         indexed_at, evaluated_hash, overall_score, confidence, evaluated_at, evaluation_id, red_team_survival,
+         category_scores_json, lock_reason, recommendation)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertTag = db.prepare('INSERT OR IGNORE INTO tags (name, category) VALUES (?, ?)');
+    this.insertIdeaTag = db.prepare('INSERT INTO idea_tags (slug, tag, position) VALUES (?, ?, ?)');
+    this.insertRelationship = db.prepare(
+      'INSERT INTO relationships (source_slug, target_slug, type, strength, reason) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.insertFts = db.prepare('INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
+    this.insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
+  }
+
+  /** Writes one plan (one batch of folders); call inside the pass's transaction. */
+  write(plan: SyncPlan): void {
+    if (plan.deleteFiles.length > 0 || plan.deleteIdeas.length > 0) {
+      throw new Error('a plan for an empty index cannot delete anything');
+    }
+    const { now, tagCategory } = this.options;
+    for (const f of plan.upsertFiles) this.insertFile.run(f.path, f.slug, f.kind, f.size, f.mtimeMs, f.hash);
+    const rowids: number[] = [];
+    for (const row of plan.upsertIdeas) {
+      const m = row.meta;
+      const result = this.insertIdea.run(
+        m.slug,
+        m.id,
+        m.title,
+        m.type,
+        m.stage,
+        m.summary,
+        m.created,
+        m.updated,
+        row.folder,
+        row.contentHash,
+        row.rowHash,
+        now,
+        row.evaluatedHash,
+        row.overallScore,
+        row.confidence,
+        row.evaluatedAt,
+        row.evaluationId,
+        row.redTeamSurvival,
+        row.categoryScores ? JSON.stringify(row.categoryScores) : null,
+        row.lockReason,
+        row.recommendation,
+      );
+      rowids.push(Number(result.lastInsertRowid));
+      m.tags.forEach((tag, i) => {
+        if (!this.knownTags.has(tag)) {
+          this.knownTags.add(tag);
+          this.insertTag.run(tag, tagCategory.get(tag) ?? null);
+        }
+        this.insertIdeaTag.run(m.slug, tag, i);
+      });
+      // The same link listed twice keeps its last strength and reason, as an upsert would.
+      const links = new Map<string, (typeof m.relationships)[number]>();
+      for (const r of m.relationships) links.set(`${r.target}\u0000${r.type}`, r);
+      for (const r of links.values()) this.insertRelationship.run(m.slug, r.target, r.type, r.strength, r.reason);
+    }
+    // The text rows of the batch in one run, after the other rows.
+    plan.upsertIdeas.forEach((row, i) => {
+      this.insertFts.run(rowids[i], row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText);
+    });
+    for (const error of plan.setErrors) {
+      const slug = error.path.split('/')[1] ?? '';
+      this.insertError.run(error.path, slug, error.reason, now);
+    }
+  }
+}
