@@ -159,9 +159,18 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
     cy.current = core;
     const observer = new MutationObserver(() => core.style(stylesheet(core.nodes().length > LARGE_MAP)));
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    // The side panel opening or the window resizing changes the canvas's size.
-    const resized = new ResizeObserver(() => core.resize());
-    resized.observe(container.current);
+    // The side panel opening or the window resizing changes the canvas's size: what was in the
+    // middle of the view stays in the middle, at the same zoom.
+    const element = container.current;
+    let size = { w: element.clientWidth, h: element.clientHeight };
+    const resized = new ResizeObserver(() => {
+      const now = { w: element.clientWidth, h: element.clientHeight };
+      const pan = core.pan();
+      core.resize();
+      core.pan({ x: pan.x + (now.w - size.w) / 2, y: pan.y + (now.h - size.h) / 2 });
+      size = now;
+    });
+    resized.observe(element);
     return () => {
       observer.disconnect();
       resized.disconnect();

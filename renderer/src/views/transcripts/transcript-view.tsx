@@ -9,6 +9,9 @@ import { highlight } from './highlight';
 import { ROW_HEIGHT, TranscriptRow } from './transcript-row';
 import './transcripts.css';
 
+/** One empty list for every row without a match, so the memoized rows see the same props. */
+const NO_WORDS: readonly string[] = [];
+
 /** A running debate's transcript is read again at most this often while its events arrive. */
 const LIVE_RELOAD_MS = 3000;
 
@@ -221,7 +224,7 @@ function Reader({ id, target }: { id: string; target: number | null }) {
                 agentIndex={who?.i ?? 0}
                 target={msg.index === target}
                 match={matchSet.has(msg.index)}
-                words={matchSet.has(msg.index) ? words : []}
+                words={matchSet.has(msg.index) ? words : NO_WORDS}
                 copied={copied === msg.index}
                 onExpand={setExpanded}
                 onCopy={copy}
