@@ -143,64 +143,55 @@ export function ThreadColumn(props: Props) {
         <div className="small">{column.question ?? <span className="muted">{column.topic}</span>}</div>
         {progress && <Budget progress={progress} />}
       </header>
-      {progress && progress.commitments.length > 0 && (
+      {progress && (progress.commitments.length > 0 || progress.steelmans.length > 0) && (
         <details className="debate-panel" open>
-          <summary>Commitments</summary>
-          <table className="data small">
-            <tbody>
-              {progress.commitments.map((c) => (
-                <tr key={c.agent}>
-                  <td style={{ color: seriesColor(props.agentIndex(c.agent)) }}>{props.agentName(c.agent)}</td>
-                  <td>
-                    <span className={`badge ${c.side === 'YES' ? 'ok' : c.side === 'NO' ? 'danger' : ''}`}>
-                      {c.side}
-                    </span>
-                    {c.confidence !== null && <span className="muted"> {Math.round(c.confidence * 100)}%</span>}
-                    {c.horizon && <span className="muted"> · {c.horizon}</span>}
-                  </td>
-                  <td>
-                    {c.falsifier ? (
-                      <span title={c.falsifier.reasoning ?? undefined}>
-                        {c.falsifier.metric} {c.falsifier.threshold}{' '}
-                        <span className="muted">by {c.falsifier.deadline}</span>
+          <summary>
+            Commitments ({progress.commitments.length}) · steelmans ({progress.steelmans.length})
+          </summary>
+          <ul className="debate-commitments small" aria-label={`Commitments in ${column.id}`}>
+            {progress.commitments.map((c) => (
+              <li key={c.agent}>
+                <strong style={{ color: seriesColor(props.agentIndex(c.agent)) }}>{props.agentName(c.agent)}</strong>{' '}
+                <span className={`badge ${c.side === 'YES' ? 'ok' : c.side === 'NO' ? 'danger' : ''}`}>{c.side}</span>
+                {c.confidence !== null && <span className="muted"> {Math.round(c.confidence * 100)}%</span>}
+                {c.horizon && <span className="muted"> · {c.horizon}</span>}
+                {c.falsifier ? (
+                  <div title={c.falsifier.reasoning ?? undefined}>
+                    wrong if {c.falsifier.metric} {c.falsifier.threshold}{' '}
+                    <span className="muted">by {c.falsifier.deadline}</span>
+                  </div>
+                ) : (
+                  c.side !== 'UNCERTAIN' && <div className="muted">no falsifier yet</div>
+                )}
+              </li>
+            ))}
+          </ul>
+          {progress.steelmans.length > 0 && (
+            <table className="data small" aria-label={`Steelmans in ${column.id}`}>
+              <thead>
+                <tr>
+                  <th>steelman from → to</th>
+                  <th>grade</th>
+                  <th className="num">attempts</th>
+                </tr>
+              </thead>
+              <tbody>
+                {progress.steelmans.map((s) => (
+                  <tr key={`${s.from}>${s.to}`}>
+                    <td>
+                      {props.agentName(s.from)} → {props.agentName(s.to)}
+                    </td>
+                    <td>
+                      <span className={`badge ${s.grade === 'ACCURATE' ? 'ok' : s.grade === 'PENDING' ? '' : 'warn'}`}>
+                        {s.grade}
                       </span>
-                    ) : (
-                      <span className="muted">no falsifier</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      )}
-      {progress && progress.steelmans.length > 0 && (
-        <details className="debate-panel" open>
-          <summary>Steelmans</summary>
-          <table className="data small">
-            <thead>
-              <tr>
-                <th>from → to</th>
-                <th>grade</th>
-                <th className="num">attempts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {progress.steelmans.map((s) => (
-                <tr key={`${s.from}>${s.to}`}>
-                  <td>
-                    {props.agentName(s.from)} → {props.agentName(s.to)}
-                  </td>
-                  <td>
-                    <span className={`badge ${s.grade === 'ACCURATE' ? 'ok' : s.grade === 'PENDING' ? '' : 'warn'}`}>
-                      {s.grade}
-                    </span>
-                  </td>
-                  <td className="num">{s.attempts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                    </td>
+                    <td className="num">{s.attempts}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </details>
       )}
       <ol
