@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useHost } from './api/client';
 import { usePush } from './api/hooks';
 import type { Command } from './commands';
@@ -97,7 +97,9 @@ export function App() {
         </div>
       </nav>
       <main className="main" id="main">
-        <View key={`${route.view}/${route.params.join('/')}`} route={route} />
+        <Suspense fallback={<p className="view muted">Opening {view.title}…</p>}>
+          <View key={`${route.view}/${route.params.join('/')}`} route={route} />
+        </Suspense>
       </main>
       <LibraryCommands />
       {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} extra={themeCommand} />}

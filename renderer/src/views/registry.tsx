@@ -1,20 +1,31 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import type { Route } from '../router';
-import { ConvergenceView } from './convergence/convergence-view';
-import { CruxMapView } from './crux-map/crux-map-view';
-import { DebateView } from './debate/debate-view';
-import { EvaluationLiveView } from './evaluation/evaluation-live-view';
-import { ExportView } from './export/export-view';
-import { GraphView } from './graph/graph-view';
-import { IdeaView } from './idea/idea-view';
-import { LeaderboardsView } from './leaderboards/leaderboards-view';
-import { LedgerView } from './ledger/ledger-view';
 import { LibraryView } from './library/library-view';
-import { MatrixView } from './matrix/matrix-view';
-import { PipelineView } from './pipeline/pipeline-view';
-import { SettingsView } from './settings/settings-view';
-import { TranscriptView } from './transcripts/transcript-view';
-import { TranscriptsView } from './transcripts/transcripts-view';
+
+// Every view but the first is its own bundle, fetched when first opened: the window is usable
+// before the charting and graph libraries (most of the code) are even parsed.
+const ConvergenceView = lazy(() =>
+  import('./convergence/convergence-view').then((m) => ({ default: m.ConvergenceView })),
+);
+const CruxMapView = lazy(() => import('./crux-map/crux-map-view').then((m) => ({ default: m.CruxMapView })));
+const DebateView = lazy(() => import('./debate/debate-view').then((m) => ({ default: m.DebateView })));
+const EvaluationLiveView = lazy(() =>
+  import('./evaluation/evaluation-live-view').then((m) => ({ default: m.EvaluationLiveView })),
+);
+const ExportView = lazy(() => import('./export/export-view').then((m) => ({ default: m.ExportView })));
+const GraphView = lazy(() => import('./graph/graph-view').then((m) => ({ default: m.GraphView })));
+const IdeaView = lazy(() => import('./idea/idea-view').then((m) => ({ default: m.IdeaView })));
+const LeaderboardsView = lazy(() =>
+  import('./leaderboards/leaderboards-view').then((m) => ({ default: m.LeaderboardsView })),
+);
+const LedgerView = lazy(() => import('./ledger/ledger-view').then((m) => ({ default: m.LedgerView })));
+const MatrixView = lazy(() => import('./matrix/matrix-view').then((m) => ({ default: m.MatrixView })));
+const PipelineView = lazy(() => import('./pipeline/pipeline-view').then((m) => ({ default: m.PipelineView })));
+const SettingsView = lazy(() => import('./settings/settings-view').then((m) => ({ default: m.SettingsView })));
+const TranscriptView = lazy(() => import('./transcripts/transcript-view').then((m) => ({ default: m.TranscriptView })));
+const TranscriptsView = lazy(() =>
+  import('./transcripts/transcripts-view').then((m) => ({ default: m.TranscriptsView })),
+);
 
 export interface ViewEntry {
   /** The route's first segment. */
