@@ -43,6 +43,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     const form = page.getByRole('form', { name: 'Start a crux debate' });
     await form.getByRole('checkbox').first().waitFor();
     expect(await form.getByRole('checkbox', { checked: true }).count()).toBeGreaterThanOrEqual(2);
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('simulated');
     // The likely cost is shown before anything starts.
     await form.getByTestId('estimate').filter({ hasText: 'Likely cost: $0' }).waitFor();
     await form.getByRole('button', { name: 'Start the debate' }).click();

@@ -20,9 +20,13 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
   const client = useClient();
   const personas = useChannel('personas:list', { role: 'debater' });
   const debaters = personas.data?.personas ?? [];
+  // The provider and budget start from the settings page's; what the researcher picks here wins.
+  const settings = useChannel('settings:get', {});
   const [chosen, setChosen] = useState<string[] | null>(null);
-  const [provider, setProvider] = useState<(typeof PROVIDERS)[number]>('simulated');
-  const [budget, setBudget] = useState('2');
+  const [pickedProvider, setProvider] = useState<(typeof PROVIDERS)[number] | null>(null);
+  const [typedBudget, setBudget] = useState<string | null>(null);
+  const provider = pickedProvider ?? settings.data?.provider ?? 'simulated';
+  const budget = typedBudget ?? String(settings.data?.limits.debateBudgetUsd ?? 2);
   const picked = chosen ?? debaters.slice(0, 4).map((p) => p.id);
   const budgetUsd = Number(budget);
   const budgetOk = budget.trim() !== '' && Number.isFinite(budgetUsd) && budgetUsd >= 0;
