@@ -45,6 +45,15 @@ export async function ensureRendererBuilt(root: string, log: (line: string) => v
   log('Building the user interface (once, until its sources change)…');
   const { build } = await import('vite');
   const { rendererConfig } = await import(join(root, 'vite.renderer.config.ts'));
-  await build({ ...rendererConfig(root), logLevel: 'warn', configFile: false });
+  const config = rendererConfig(root);
+  // A production build whatever the calling process's NODE_ENV (vitest sets "test", which would
+  // ship React's development build: slower, and every view mounted twice).
+  await build({
+    ...config,
+    mode: 'production',
+    define: { ...config.define, 'process.env.NODE_ENV': JSON.stringify('production') },
+    logLevel: 'warn',
+    configFile: false,
+  });
   return true;
 }
