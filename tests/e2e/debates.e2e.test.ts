@@ -146,10 +146,11 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     await s.screenshot('transcripts');
     const expected = await s.app.client.invoke('transcripts:search', { text: word });
     const hit = expected.hits[0];
+    if (!hit) throw new Error(`no transcript hit for "${word}"`);
     await results.getByRole('link').first().click();
     await page.waitForFunction((h) => window.location.hash === `#/transcript/debate/${h.id}?m=${h.index}`, hit);
     // The deep link scrolls to its message and marks it.
-    const row = page.locator(`.transcript-row[data-index="${hit?.index}"]`);
+    const row = page.locator(`.transcript-row[data-index="${hit.index}"]`);
     await row.waitFor();
     expect(await row.getAttribute('class')).toContain('target');
     expect(await row.isVisible()).toBe(true);
