@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The end-to-end tests serve the built renderer: build it once, first, when stale.
+    globalSetup: ['tests/global-setup.ts'],
   },
 });

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -43,17 +44,20 @@ export function rendererIsStale(root: string, outDir = join(root, 'out', 'render
 export async function ensureRendererBuilt(root: string, log: (line: string) => void = () => {}): Promise<boolean> {
   if (!rendererIsStale(root)) return false;
   log('Building the user interface (once, until its sources change)…');
-  const { build } = await import('vite');
-  const { rendererConfig } = await import(join(root, 'vite.renderer.config.ts'));
-  const config = rendererConfig(root);
-  // A production build whatever the calling process's NODE_ENV (vitest sets "test", which would
-  // ship React's development build: slower, and every view mounted twice).
-  await build({
-    ...config,
-    mode: 'production',
-    define: { ...config.define, 'process.env.NODE_ENV': JSON.stringify('production') },
-    logLevel: 'warn',
-    configFile: false,
+  // In a process of its own with NODE_ENV=production: vite and the React plugin read NODE_ENV when
+  // they load, and a caller's (vitest sets "test") would give a development build, or a mix of the
+  // development JSX runtime with production React.
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [vite, 'build', '--config', join(root, 'vite.renderer.config.ts'), '--logLevel', 'warn'],
+      { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (error) reject(new Error(`building the user interface failed:\n${stderr || error.message}`));
+        else resolve();
+      },
+    );
   });
   return true;
 }

@@ -1,0 +1,11 @@
+import { resolve } from 'node:path';
+import { ensureRendererBuilt } from '../core/node/web/build-renderer';
+
+/**
+ * Builds the renderer once, before any test file runs, when it is missing or older than its
+ * sources: the end-to-end files run in parallel, and each building it on its own would have them
+ * write the same folder at once.
+ */
+export default async function setup(): Promise<void> {
+  await ensureRendererBuilt(resolve(import.meta.dirname, '..'), (line) => process.stderr.write(`${line}\n`));
+}
