@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from '../../core/node/debates/debate-service';
 import { DebateJournal } from '../../core/node/debates/journal';
 import { Workspace } from '../../core/node/workspace/workspace';
 import { generateCruxScript } from '../crux-script';
-import { planReplay, recordsOf, runReplayPlan } from '../engine/replay';
+import { planReplay, type recordsOf, runReplayPlan } from '../engine/replay';
 import { generateWorkspace } from '../lib/generate';
 import { Prng, seedOf } from '../lib/prng';
 import { vocabularyFromTaxonomy } from '../lib/vocabulary';

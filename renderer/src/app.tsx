@@ -6,7 +6,7 @@ import { Palette } from './palette';
 import { href, navigate, useRoute } from './router';
 import { useTheme } from './theme';
 import { LibraryCommands } from './views/library/library-commands';
-import { VIEWS, viewFor } from './views/registry';
+import { prefetchViews, VIEWS, viewFor } from './views/registry';
 
 /**
  * The window: a left rail of views, the current view, the command palette (Ctrl/Cmd-K) and the
@@ -21,6 +21,12 @@ export function App() {
   usePush('sync:changed', (report) => {
     if (report.added + report.changed + report.removed > 0) setLastSync(new Date().toLocaleTimeString());
   });
+
+  // Once the first view is up, the other views' code loads in idle moments.
+  useEffect(() => {
+    const timer = setTimeout(prefetchViews, 1000);
+    return () => clearTimeout(timer);
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

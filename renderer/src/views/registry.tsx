@@ -2,30 +2,36 @@ import { type ComponentType, lazy } from 'react';
 import type { Route } from '../router';
 import { LibraryView } from './library/library-view';
 
-// Every view but the first is its own bundle, fetched when first opened: the window is usable
-// before the charting and graph libraries (most of the code) are even parsed.
-const ConvergenceView = lazy(() =>
-  import('./convergence/convergence-view').then((m) => ({ default: m.ConvergenceView })),
-);
-const CruxMapView = lazy(() => import('./crux-map/crux-map-view').then((m) => ({ default: m.CruxMapView })));
-const DebateView = lazy(() => import('./debate/debate-view').then((m) => ({ default: m.DebateView })));
-const EvaluationLiveView = lazy(() =>
-  import('./evaluation/evaluation-live-view').then((m) => ({ default: m.EvaluationLiveView })),
-);
-const ExportView = lazy(() => import('./export/export-view').then((m) => ({ default: m.ExportView })));
-const GraphView = lazy(() => import('./graph/graph-view').then((m) => ({ default: m.GraphView })));
-const IdeaView = lazy(() => import('./idea/idea-view').then((m) => ({ default: m.IdeaView })));
-const LeaderboardsView = lazy(() =>
-  import('./leaderboards/leaderboards-view').then((m) => ({ default: m.LeaderboardsView })),
-);
-const LedgerView = lazy(() => import('./ledger/ledger-view').then((m) => ({ default: m.LedgerView })));
-const MatrixView = lazy(() => import('./matrix/matrix-view').then((m) => ({ default: m.MatrixView })));
-const PipelineView = lazy(() => import('./pipeline/pipeline-view').then((m) => ({ default: m.PipelineView })));
-const SettingsView = lazy(() => import('./settings/settings-view').then((m) => ({ default: m.SettingsView })));
-const TranscriptView = lazy(() => import('./transcripts/transcript-view').then((m) => ({ default: m.TranscriptView })));
-const TranscriptsView = lazy(() =>
-  import('./transcripts/transcripts-view').then((m) => ({ default: m.TranscriptsView })),
-);
+// Every view but the first is its own bundle, fetched when first opened (or when the window is
+// idle): the window is usable before the charting and graph libraries are even parsed.
+
+/**
+ * A view that loads on first use. The loader is shared, so `prefetchViews` (run when the window is
+ * idle) and the first visit fetch and evaluate the bundle once.
+ */
+function deferred<K extends string>(load: () => Promise<Record<K, ComponentType<{ route: Route }>>>, name: K) {
+  let loading: Promise<{ default: ComponentType<{ route: Route }> }> | null = null;
+  const once = () => {
+    loading ??= load().then((m) => ({ default: m[name] }));
+    return loading;
+  };
+  return { component: lazy(once), prefetch: once };
+}
+
+const ConvergenceView = deferred(() => import('./convergence/convergence-view'), 'ConvergenceView');
+const EvaluationLiveView = deferred(() => import('./evaluation/evaluation-live-view'), 'EvaluationLiveView');
+const LeaderboardsView = deferred(() => import('./leaderboards/leaderboards-view'), 'LeaderboardsView');
+const TranscriptsView = deferred(() => import('./transcripts/transcripts-view'), 'TranscriptsView');
+const CruxMapView = deferred(() => import('./crux-map/crux-map-view'), 'CruxMapView');
+const DebateView = deferred(() => import('./debate/debate-view'), 'DebateView');
+const ExportView = deferred(() => import('./export/export-view'), 'ExportView');
+const GraphView = deferred(() => import('./graph/graph-view'), 'GraphView');
+const IdeaView = deferred(() => import('./idea/idea-view'), 'IdeaView');
+const LedgerView = deferred(() => import('./ledger/ledger-view'), 'LedgerView');
+const MatrixView = deferred(() => import('./matrix/matrix-view'), 'MatrixView');
+const PipelineView = deferred(() => import('./pipeline/pipeline-view'), 'PipelineView');
+const SettingsView = deferred(() => import('./settings/settings-view'), 'SettingsView');
+const TranscriptView = deferred(() => import('./transcripts/transcript-view'), 'TranscriptView');
 
 export interface ViewEntry {
   /** The route's first segment. */
@@ -46,21 +52,57 @@ export interface ViewEntry {
  */
 export const VIEWS: readonly ViewEntry[] = [
   { route: 'library', title: 'Library', component: LibraryView, rail: true, key: '1' },
-  { route: 'pipeline', title: 'Pipeline', component: PipelineView, rail: true, key: '2' },
-  { route: 'graph', title: 'Graph', component: GraphView, rail: true, key: '3' },
-  { route: 'matrix', title: 'Matrix', component: MatrixView, rail: true, key: '4' },
-  { route: 'leaderboards', title: 'Leaderboards', component: LeaderboardsView, rail: true, key: '5' },
-  { route: 'convergence', title: 'Convergence', component: ConvergenceView, rail: true, key: '6' },
-  { route: 'ledger', title: 'Crux ledger', component: LedgerView, rail: true, key: '7' },
-  { route: 'transcripts', title: 'Transcripts', component: TranscriptsView, rail: true, key: '8' },
-  { route: 'export', title: 'Export', component: ExportView, rail: true, key: '9' },
-  { route: 'settings', title: 'Settings', component: SettingsView, rail: true, key: '0' },
-  { route: 'idea', title: 'Idea', component: IdeaView, rail: false },
-  { route: 'debate', title: 'Debate', component: DebateView, rail: false },
-  { route: 'evaluation', title: 'Evaluation', component: EvaluationLiveView, rail: false },
-  { route: 'crux-map', title: 'Crux map', component: CruxMapView, rail: false },
-  { route: 'transcript', title: 'Transcript', component: TranscriptView, rail: false },
+  { route: 'pipeline', title: 'Pipeline', component: PipelineView.component, rail: true, key: '2' },
+  { route: 'graph', title: 'Graph', component: GraphView.component, rail: true, key: '3' },
+  { route: 'matrix', title: 'Matrix', component: MatrixView.component, rail: true, key: '4' },
+  { route: 'leaderboards', title: 'Leaderboards', component: LeaderboardsView.component, rail: true, key: '5' },
+  { route: 'convergence', title: 'Convergence', component: ConvergenceView.component, rail: true, key: '6' },
+  { route: 'ledger', title: 'Crux ledger', component: LedgerView.component, rail: true, key: '7' },
+  { route: 'transcripts', title: 'Transcripts', component: TranscriptsView.component, rail: true, key: '8' },
+  { route: 'export', title: 'Export', component: ExportView.component, rail: true, key: '9' },
+  { route: 'settings', title: 'Settings', component: SettingsView.component, rail: true, key: '0' },
+  { route: 'idea', title: 'Idea', component: IdeaView.component, rail: false },
+  { route: 'debate', title: 'Debate', component: DebateView.component, rail: false },
+  { route: 'evaluation', title: 'Evaluation', component: EvaluationLiveView.component, rail: false },
+  { route: 'crux-map', title: 'Crux map', component: CruxMapView.component, rail: false },
+  { route: 'transcript', title: 'Transcript', component: TranscriptView.component, rail: false },
 ];
+
+const DEFERRED = [
+  IdeaView,
+  LeaderboardsView,
+  ConvergenceView,
+  TranscriptsView,
+  EvaluationLiveView,
+  CruxMapView,
+  DebateView,
+  ExportView,
+  GraphView,
+  LedgerView,
+  MatrixView,
+  PipelineView,
+  SettingsView,
+  TranscriptView,
+];
+
+/**
+ * Loads every view's bundle in the background, one at a time while the page is idle, so the first
+ * visit to a view does not wait for its code.
+ */
+export function prefetchViews(): void {
+  const idle = (next: () => void) =>
+    'requestIdleCallback' in window ? window.requestIdleCallback(next, { timeout: 2000 }) : setTimeout(next, 50);
+  const queue = [...DEFERRED];
+  const step = () => {
+    const view = queue.shift();
+    if (!view) return;
+    view.prefetch().then(
+      () => idle(step),
+      () => idle(step),
+    );
+  };
+  idle(step);
+}
 
 export function viewFor(route: string): ViewEntry {
   return VIEWS.find((v) => v.route === route) ?? (VIEWS[0] as ViewEntry);
