@@ -2,9 +2,8 @@ import type Database from 'better-sqlite3';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
 import type { IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
-import { readFolder } from '../fs/read-folder';
-import { BulkLoader } from '../sqlite/bulk-load';
-import { scanIdea, scanIdeas } from '../fs/scan';
+import { type ReadTask, readInOrder } from '../fs/read-pool';
+import { ideaFolderNames, scanIdea, scanIdeas } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import {
   applySyncPlan,
@@ -16,6 +15,7 @@ import {
   loadIndexedIdeas,
   syncErrors,
 } from '../sqlite/index-sql';
+import { BulkLoader } from '../sqlite/bulk-load';
 
 export interface SyncReport {
   ideas: number;
@@ -33,8 +33,14 @@ const CLASH = 'is already used by';
 
 /** A walk and the index's record of the same files, taken before the pass (see `Workspace.sync`). */
 export interface PassInput {
-  scanned: ScannedFile[];
+  /**
+   * Every file the pass covers with its size and mtime; null when the index was empty, so there is
+   * nothing to compare with and each idea folder is walked as it is read.
+   */
+  scanned: ScannedFile[] | null;
   indexed: Map<string, IndexedStat>;
+  /** A full pass over an index with no rows at all (a first sync, a rebuild): it only inserts. */
+  fromEmpty: boolean;
   /** When the work for this pass began (the walk may come before the pass itself). */
   startedAt: number;
 }
@@ -43,8 +49,10 @@ export interface PassInput {
 export function passInput(root: string, db: Database.Database, scope: ReadonlySet<string> | null): PassInput {
   const startedAt = performance.now();
   const indexed = scope ? loadIndexedStatsOf(db, scope) : loadIndexedStats(db);
+  const fromEmpty = scope === null && indexed.size === 0 && isIndexEmpty(db);
+  if (fromEmpty) return { scanned: null, indexed, fromEmpty, startedAt };
   const scanned = scope ? [...scope].flatMap((slug) => scanIdea(root, slug)) : scanIdeas(root);
-  return { scanned, indexed, startedAt };
+  return { scanned, indexed, fromEmpty, startedAt };
 }
 
 /**
@@ -61,43 +69,47 @@ export function runSyncPass(
   input: PassInput = passInput(root, db, scope),
 ): { plan: SyncPlan; report: SyncReport } {
   const { scanned, indexed, startedAt: started } = input;
-  const { dirty } = planScan(indexed, scanned, scope ?? undefined);
-
-  const bySlug = new Map<string, typeof scanned>();
-  if (dirty.size > 0)
-    for (const file of scanned) {
-      const slug = file.path.split('/')[1] as string;
-      if (!dirty.has(slug)) continue;
-      const list = bySlug.get(slug);
-      if (list) list.push(file);
-      else bySlug.set(slug, [file]);
+  let tasks: ReadTask[];
+  if (scanned === null) {
+    tasks = ideaFolderNames(root)
+      .sort()
+      .map((slug) => ({ slug, files: null }));
+  } else {
+    const { dirty } = planScan(indexed, scanned, scope ?? undefined);
+    const bySlug = new Map<string, ScannedFile[]>();
+    if (dirty.size > 0) {
+      for (const file of scanned) {
+        const slug = file.path.split('/')[1] as string;
+        if (!dirty.has(slug)) continue;
+        const list = bySlug.get(slug);
+        if (list) list.push(file);
+        else bySlug.set(slug, [file]);
+      }
     }
+    // A dirty folder with no files left is read as empty (its rows go), never walked again.
+    tasks = [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
+  }
   const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
   const total = emptyPlan();
-  // A full pass over an empty index (first sync, rebuild) only inserts.
-  const bulk =
-    scope === null && indexed.size === 0 && isIndexEmpty(db)
-      ? new BulkLoader(db, { now: stamp, tagCategory: taxonomy.tagCategory })
-      : null;
-  // One transaction for the whole pass; inside it, folders go in batches so a first sync of a large
-  // library never holds every parsed file in memory at once.
+  const bulk = input.fromEmpty ? new BulkLoader(db, { now: stamp, tagCategory: taxonomy.tagCategory }) : null;
+  // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
+  // threads when there are many) so a first sync of a large library never holds every parsed file
+  // in memory at once.
   db.transaction(() => {
-    const slugs = [...dirty].sort();
-    for (let i = 0; i < slugs.length; i += BATCH) {
-      const batch = slugs.slice(i, i + BATCH);
-      const folders = batch.map((slug) => readFolder(root, slug, bySlug.get(slug) ?? []));
+    readInOrder(root, tasks, BATCH, (folders) => {
+      const batch = new Set(folders.map((f) => f.slug));
       const plan = planSync(folders, {
         taxonomy,
         hasher: nodeHasher,
-        indexedFiles: filesOfSlugs(indexed, new Set(batch)),
+        indexedFiles: filesOfSlugs(indexed, batch),
         indexedIdeas: loadIndexedIdeas(db, batch),
         ownerOf,
       });
       if (bulk) bulk.write(plan);
       else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
       mergeInto(total, plan);
-    }
+    });
   })();
 
   const counts = indexCounts(db);
@@ -113,8 +125,8 @@ export function runSyncPass(
   return { plan: total, report };
 }
 
-/** Folders per batch of a pass: enough to keep SQLite busy, few enough to bound memory. */
-const BATCH = 400;
+/** Folders per batch of a pass: enough to keep SQLite busy, few enough to bound memory and to share out. */
+const BATCH = 200;
 
 function emptyPlan(): SyncPlan {
   return {

@@ -197,7 +197,7 @@ export class Workspace {
     }
     this.settle();
     if (!input) return undefined;
-    if (this.rebuiltAs === 'corrupt') return { ...input, indexed: new Map() };
+    if (this.rebuiltAs === 'corrupt') return { ...input, indexed: new Map(), fromEmpty: true };
     return input;
   }
 

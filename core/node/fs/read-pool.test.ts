@@ -1,0 +1,74 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FolderSnapshot } from '../../sync/types';
+import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
+import { readFolder } from './read-folder';
+import { readInOrder } from './read-pool';
+import { ideaFolderNames, scanIdeas } from './scan';
+
+let root: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-pool-'));
+});
+afterEach(() => cleanup());
+
+/** Blocks this thread for a moment, as planning and writing a batch would. */
+function busy(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+describe('reading folders on worker threads', () => {
+  it('gives exactly what this thread reads, bad files included, in order', () => {
+    for (let i = 0; i < 120; i++) {
+      const slug = `idea-${String(i).padStart(3, '0')}`;
+      writeFile(
+        root,
+        `ideas/${slug}/README.md`,
+        readme(`Idea ${i}`, { tags: '[energy, Local]', created: '2026-01-02' }),
+      );
+      if (i % 3 === 0) writeFile(root, `ideas/${slug}/research/r.md`, '---\nkind: research\n---\nFindings.\n');
+      if (i % 7 === 0) writeFile(root, `ideas/${slug}/assets/p.bin`, Buffer.from([0, 1, 2]));
+    }
+    writeFile(root, 'ideas/bad-yaml/README.md', '---\ntitle: [open\n---\n');
+    writeFile(root, 'ideas/binary/README.md', Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00]));
+    writeFile(root, 'ideas/latin1/README.md', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    writeFile(root, 'ideas/huge/README.md', `---\ntitle: Huge\n---\n${'x'.repeat(2 * 1024 * 1024 + 1)}`);
+    writeFile(root, 'ideas/nested/notes/deep/n.md', 'A note.\n');
+    writeFile(root, 'ideas/nested/README.md', readme('Nested'));
+    writeFile(root, 'ideas/nested/.README.md.swp', 'swap');
+    symlinkSync(join(root, 'ideas/nested/notes'), join(root, 'ideas/nested/linked'));
+
+    const slugs = ideaFolderNames(root).sort();
+    const walked = new Map<string, ReturnType<typeof scanIdeas>>();
+    for (const file of scanIdeas(root)) {
+      const slug = file.path.split('/')[1] as string;
+      walked.set(slug, [...(walked.get(slug) ?? []), file]);
+    }
+    for (const withWalk of [false, true]) {
+      const tasks = slugs.map((slug) => ({ slug, files: withWalk ? (walked.get(slug) ?? []) : null }));
+      const got: FolderSnapshot[] = [];
+      const stats = readInOrder(
+        root,
+        tasks,
+        8,
+        (folders) => {
+          got.push(...folders);
+          busy(15);
+        },
+        { minFolders: 1 },
+      );
+      const here = tasks.map((t) => readFolder(root, t.slug, t.files));
+      expect(got).toEqual(here);
+      expect(stats.workers).toBeGreaterThan(0);
+      expect(stats.readByWorkers).toBeGreaterThan(0);
+    }
+    const errors = Object.fromEntries(
+      readFolder(root, 'huge', null)
+        .files.concat(readFolder(root, 'latin1', null).files)
+        .map((f) => [f.slug, f.error]),
+    );
+    expect(errors).toEqual({ huge: expect.stringMatching(/^too large to index/), latin1: 'is not valid UTF-8 text' });
+  });
+});

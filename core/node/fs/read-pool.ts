@@ -1,0 +1,291 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import matter from 'gray-matter';
+import { classifyPath, IDEAS_DIR, isTransientName, MARKDOWN_KINDS, MAX_MARKDOWN_BYTES } from '../../idea/layout';
+import type { FolderSnapshot, ScannedFile } from '../../sync/types';
+import { parseMarkdownWith } from '../markdown';
+import { createFolderReader, readFolder } from './read-folder';
+
+/** One idea folder to read: with the files of an earlier walk, or `null` to walk it while reading. */
+export interface ReadTask {
+  slug: string;
+  files: ScannedFile[] | null;
+}
+
+/** Below this many folders a pass reads them itself: handing out work costs more than it saves. */
+const MIN_FOLDERS_FOR_WORKERS = 600;
+/** How many batches a worker may read ahead of the batch the pass is writing (bounds memory). */
+const AHEAD = 6;
+/** A batch a worker took but did not deliver within this long is read here instead. */
+const BATCH_TIMEOUT_MS = 30_000;
+/** How long the pass waits for an idle worker to take the first batch before reading it itself. */
+const FIRST_TAKE_MS = 25;
+/** Threads are kept this long after a pass, so that a burst of large passes starts warm. */
+const IDLE_MS = 30_000;
+
+const FREE = 0;
+const TAKEN_BY_WORKER = 1;
+const TAKEN_HERE = 2;
+const DELIVERED = 3;
+/** Shared cells of one pass: [0] the batch the pass is at, [1] stop, then one state cell per batch. */
+const POSITION = 0;
+const STOP = 1;
+const FIRST_BATCH = 2;
+
+/** Paths whose classification a worker must reproduce before it may read anything. */
+const PROBES = [
+  'ideas/a/README.md',
+  'ideas/a/readme.MD',
+  'ideas/a/development.md',
+  'ideas/a/research/x.md',
+  'ideas/a/notes/y.md',
+  'ideas/a/assets/p.png',
+  'ideas/a/debates/d.jsonl',
+  'ideas/a/x.conflict-20260101T000000Z.md',
+  'ideas/a/synthesis.md',
+  'ideas/a/.swp',
+  'ideas/_index.md',
+  'ideas/a/notes/#tmp#',
+];
+const SAMPLE = '---\ntitle: "Probe"\ntags: [a, b]\ncreated: 2026-01-02\n---\n# Probe\n\nText.\n';
+
+/**
+ * The worker's program: the reader's own source (`createFolderReader` and the few functions it is
+ * handed), so that a worker reads exactly as this thread does. The functions are embedded by their
+ * source text under the names their bodies use; before reading anything the worker classifies
+ * `PROBES` and parses a sample, and declines all work unless it agrees with this thread (a bundler
+ * that renamed something, say). Within a pass, batches are claimed through shared memory, so the
+ * pass, which is synchronous, never needs its event loop to hand out work.
+ */
+function workerSource(): string {
+  return `
+'use strict';
+// Some TypeScript loaders wrap named functions in a helper of this name.
+const __name = (target) => target;
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+const { grayMatter, probes, expected, sample } = workerData;
+const matter = require(grayMatter);
+const IDEAS_DIR = ${JSON.stringify(IDEAS_DIR)};
+const isTransientName = (${isTransientName.toString()});
+const classifyPath = (${classifyPath.toString()});
+const parseMarkdownWith = (${parseMarkdownWith.toString()});
+const createFolderReader = (${createFolderReader.toString()});
+const sha256 = typeof crypto.hash === 'function'
+  ? (bytes) => crypto.hash('sha256', bytes)
+  : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+let readFolder = null;
+let declined = null;
+try {
+  readFolder = createFolderReader({
+    fs,
+    sha256,
+    parse: (raw) => parseMarkdownWith(matter, raw),
+    classifyPath,
+    isTransientName,
+    ideasDir: IDEAS_DIR,
+    markdownKinds: new Set(${JSON.stringify([...MARKDOWN_KINDS])}),
+    maxMarkdownBytes: ${MAX_MARKDOWN_BYTES},
+  });
+  const agrees = JSON.stringify(probes.map((p) => classifyPath(p))) === expected.classified
+    && JSON.stringify(parseMarkdownWith(matter, sample)) === expected.parsed;
+  if (!agrees) declined = 'the worker reads differently from the main thread';
+} catch (error) {
+  declined = String((error && error.stack) || error);
+}
+
+function runPass({ root, tasks, batchSize, shared, port }) {
+  const state = new Int32Array(shared);
+  if (declined !== null) {
+    port.postMessage({ declined });
+    port.close();
+    return;
+  }
+  const batches = Math.ceil(tasks.length / batchSize);
+  for (let b = 0; b < batches; b++) {
+    for (;;) {
+      if (Atomics.load(state, ${STOP}) !== 0) return port.close();
+      const at = Atomics.load(state, ${POSITION});
+      if (b < at + ${AHEAD}) break;
+      Atomics.wait(state, ${POSITION}, at, 200);
+    }
+    if (Atomics.compareExchange(state, ${FIRST_BATCH} + b, ${FREE}, ${TAKEN_BY_WORKER}) !== ${FREE}) continue;
+    let message;
+    try {
+      const folders = tasks.slice(b * batchSize, (b + 1) * batchSize).map((t) => readFolder(root, t.slug, t.files));
+      message = { batch: b, folders };
+    } catch (error) {
+      message = { batch: b, failed: String((error && error.stack) || error) };
+    }
+    port.postMessage(message);
+    Atomics.store(state, ${FIRST_BATCH} + b, ${DELIVERED});
+    Atomics.notify(state, ${FIRST_BATCH} + b);
+  }
+  port.close();
+}
+parentPort.on('message', runPass);
+`;
+}
+
+type WorkerMessage =
+  | { batch: number; folders: FolderSnapshot[] }
+  | { batch: number; failed: string }
+  | { declined: string };
+
+/**
+ * Worker threads that read idea folders for large passes. They start with the first large pass
+ * and stay (unref'd, never keeping the process alive) until they have been idle for `IDLE_MS`.
+ */
+class ReaderThreads {
+  private workers: Worker[] = [];
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  /** The live workers, started if there are none. */
+  acquire(): Worker[] {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.workers.length > 0) return this.workers;
+    const count = Math.max(1, Math.min(availableParallelism() - 1, 3));
+    const grayMatter = createRequire(import.meta.url).resolve('gray-matter');
+    const expected = {
+      classified: JSON.stringify(PROBES.map((p) => classifyPath(p))),
+      parsed: JSON.stringify(parseMarkdownWith(matter, SAMPLE)),
+    };
+    const source = workerSource();
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(source, {
+        eval: true,
+        workerData: { grayMatter, probes: PROBES, expected, sample: SAMPLE },
+        stdout: false,
+        stderr: false,
+      });
+      worker.unref();
+      worker.on('error', () => {});
+      worker.on('exit', () => {
+        this.workers = this.workers.filter((w) => w !== worker);
+      });
+      this.workers.push(worker);
+    }
+    return this.workers;
+  }
+
+  release(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      const workers = this.workers;
+      this.workers = [];
+      for (const worker of workers) void worker.terminate();
+    }, IDLE_MS);
+    this.idleTimer.unref();
+  }
+}
+
+const threads = new ReaderThreads();
+
+/**
+ * Reads idea folders in batches, in order, with worker threads reading ahead: the pass consumes
+ * batch after batch (planning and writing them) while the workers parse the next ones. A batch no
+ * worker has taken is read by the pass itself, so nothing waits for a slow or absent worker, and a
+ * worker that fails or declines only means this thread reads more.
+ */
+export function readInOrder(
+  root: string,
+  tasks: readonly ReadTask[],
+  batchSize: number,
+  consume: (folders: FolderSnapshot[]) => void,
+  options: { minFolders?: number } = {},
+): { workers: number; readByWorkers: number } {
+  const batches = Math.ceil(tasks.length / batchSize);
+  const readHere = (b: number) =>
+    tasks.slice(b * batchSize, (b + 1) * batchSize).map((t) => readFolder(root, t.slug, t.files));
+  const pass =
+    tasks.length >= (options.minFolders ?? MIN_FOLDERS_FOR_WORKERS)
+      ? PooledPass.start(root, tasks, batchSize, batches)
+      : null;
+  let readByWorkers = 0;
+  try {
+    for (let b = 0; b < batches; b++) {
+      const fromWorker = pass?.take(b) ?? null;
+      if (fromWorker) readByWorkers++;
+      consume(fromWorker ?? readHere(b));
+    }
+  } finally {
+    pass?.finish();
+  }
+  return { workers: pass?.size ?? 0, readByWorkers };
+}
+
+/** One pass's share-out of batches between this thread and the reader threads. */
+class PooledPass {
+  private readonly results = new Map<number, FolderSnapshot[] | null>();
+
+  private constructor(
+    private readonly ports: MessagePort[],
+    private readonly state: Int32Array,
+  ) {}
+
+  get size(): number {
+    return this.ports.length;
+  }
+
+  static start(root: string, tasks: readonly ReadTask[], batchSize: number, batches: number): PooledPass | null {
+    const state = new Int32Array(new SharedArrayBuffer(4 * (FIRST_BATCH + batches)));
+    const ports: MessagePort[] = [];
+    try {
+      for (const worker of threads.acquire()) {
+        const channel = new MessageChannel();
+        worker.postMessage({ root, tasks, batchSize, shared: state.buffer, port: channel.port2 }, [channel.port2]);
+        ports.push(channel.port1);
+      }
+    } catch {
+      Atomics.store(state, STOP, 1);
+      for (const port of ports) port.close();
+      threads.release();
+      return null;
+    }
+    const pass = new PooledPass(ports, state);
+    // An idle worker takes the first batch within a millisecond or two; one still starting does not,
+    // and then this thread begins on its own.
+    Atomics.wait(state, FIRST_BATCH, FREE, FIRST_TAKE_MS);
+    return pass;
+  }
+
+  /** Batch `b` read by a worker, or null when this thread should read it (and now owns it). */
+  take(b: number): FolderSnapshot[] | null {
+    Atomics.store(this.state, POSITION, b);
+    Atomics.notify(this.state, POSITION);
+    const cell = FIRST_BATCH + b;
+    if (Atomics.compareExchange(this.state, cell, FREE, TAKEN_HERE) === FREE) return null;
+    const deadline = Date.now() + BATCH_TIMEOUT_MS;
+    while (Atomics.load(this.state, cell) !== DELIVERED) {
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      Atomics.wait(this.state, cell, TAKEN_BY_WORKER, left);
+    }
+    while (!this.results.has(b)) {
+      let got = false;
+      for (const port of this.ports) {
+        const received = receiveMessageOnPort(port);
+        if (!received) continue;
+        got = true;
+        const message = received.message as WorkerMessage;
+        if ('batch' in message) this.results.set(message.batch, 'folders' in message ? message.folders : null);
+      }
+      // Delivered is flagged after the message is posted, so it is there; never spin on a lost one.
+      if (!got) return null;
+    }
+    const folders = this.results.get(b) ?? null;
+    this.results.delete(b);
+    return folders;
+  }
+
+  finish(): void {
+    Atomics.store(this.state, STOP, 1);
+    Atomics.notify(this.state, POSITION);
+    for (const port of this.ports) port.close();
+    threads.release();
+  }
+}
