@@ -5,6 +5,7 @@ import type { ProviderFactory } from '../debates/providers';
 import type { Workspace } from '../workspace/workspace';
 import type { AppOptions } from './create-app';
 import type { Implementations } from './handler';
+import type { IndexMemo } from './index-memo';
 import type { KeyStore } from './key-store';
 import type { LiveDebates } from './live-debates';
 import type { PushEmitter } from './push-emitter';
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly emitter: PushEmitter;
   readonly log: Log;
   readonly options: AppOptions;
+  /** Answers computed from the index, kept until it next changes. */
+  readonly memo: IndexMemo;
   /** Where API keys are kept (the desktop keychain, else the environment only). */
   readonly keyStore: KeyStore;
   /** The providers every debate, evaluation and agent of this app runs on, with the stored keys. */

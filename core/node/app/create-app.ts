@@ -21,6 +21,7 @@ import type { AppContext } from './app-context';
 import { debateViewHandlers } from './debate-view-handlers';
 import { evaluationHandlers } from './evaluation-handlers';
 import { type Handlers, type Implementations, wrapHandler } from './handler';
+import { IndexMemo } from './index-memo';
 import { environmentKeyStore } from './env-key-store';
 import type { KeyStore } from './key-store';
 import { debateLimitsFromSettings } from './settings-file';
@@ -139,7 +140,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (closed) throw new ContractError('user_error', 'the workspace is closed');
   };
 
-  const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys };
+  const memo = new IndexMemo(ws);
+  const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys, memo };
   const debateView = debateViewHandlers(ctx);
   const evaluation = evaluationHandlers(ctx);
   const settings = settingsHandlers(ctx);
@@ -157,7 +159,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...settings.impl,
     'ideas:list': (filter) => {
       open();
-      return { ideas: ws.list(filter).map(ideaSummary) };
+      const unfiltered = filter.stage === undefined && filter.type === undefined && filter.tag === undefined;
+      return {
+        ideas: unfiltered ? memo.get('ideas:list', () => ws.list().map(ideaSummary)) : ws.list(filter).map(ideaSummary),
+      };
     },
     'ideas:get': ({ slug }) => {
       open();
@@ -331,6 +336,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await debates.close(options.shutdownTimeoutMs ?? 5000);
       //    The other areas (running evaluations …) checkpoint the same way.
       for (const area of areas) await area.close?.();
+      memo.close();
       // 4. Close the index (a pending _index.md is written first). Listeners go last, so the
       //    final pushes above still reach the hosts.
       ws.close();

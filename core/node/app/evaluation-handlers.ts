@@ -223,7 +223,7 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
       ctx.open();
       return {
         categories: ws.taxonomy.categories.map((c) => ({ id: c.id, name: c.name, weight: c.weight })),
-        ideas: service.leaderboard(),
+        ideas: ctx.memo.get('evaluations:leaderboard', () => service.leaderboard()),
       };
     },
     'evaluations:personaRatings': () => {

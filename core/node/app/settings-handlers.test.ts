@@ -299,7 +299,9 @@ describe('idea channels of the library views', () => {
     const file = await call(app, 'ideas:file', { slug: OTHER, path });
     expect(file).toMatchObject({ path, kind: 'research', truncated: false });
     expect(file.text).toBe(readFileSync(join(root, path), 'utf8'));
-    const traversal = await refused(call(app, 'ideas:file', { slug: OTHER, path: `ideas/${OTHER}/../../../etc/passwd` }));
+    const traversal = await refused(
+      call(app, 'ideas:file', { slug: OTHER, path: `ideas/${OTHER}/../../../etc/passwd` }),
+    );
     expect(traversal.message).toContain('is not a file of the idea');
     const other = await refused(call(app, 'ideas:file', { slug: IDEA, path }));
     expect(other.code).toBe('user_error');

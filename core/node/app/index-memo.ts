@@ -1,0 +1,28 @@
+import type { Workspace } from '../workspace/workspace';
+
+/**
+ * Answers computed from the index (the whole library, the leaderboard), kept until the next sync
+ * pass that changes the index. Every write to the ideas' rows is such a pass (the watcher, a
+ * capture, a stage move, an evaluation's synthesis), so a kept answer is never older than the
+ * index; asking again for 10,000 ideas while nothing changed costs nothing.
+ */
+export class IndexMemo {
+  private readonly values = new Map<string, unknown>();
+  private readonly stop: () => void;
+
+  constructor(ws: Workspace) {
+    this.stop = ws.onChange(() => this.values.clear());
+  }
+
+  get<T>(key: string, compute: () => T): T {
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const value = compute();
+    this.values.set(key, value);
+    return value;
+  }
+
+  close(): void {
+    this.stop();
+    this.values.clear();
+  }
+}
