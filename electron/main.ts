@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { type App, createApp } from '../core/node/app/create-app';
 import type { KeyStore } from '../core/node/app/key-store';
+import type { PdfPrinter } from '../core/node/export/pdf-printer';
 import { StaticFiles } from '../core/node/web/static-files';
 import type { Log } from '../core/ports/log';
 import { APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, appResponse } from './app-protocol';
@@ -13,6 +14,7 @@ import { forwardPushes, originOf, ownPageCheck, registerIpc } from './ipc';
 import { createSafeKeyStore } from './key-store';
 import { buildMenu } from './menu';
 import { findElectronBinding } from './native-binding';
+import { createElectronPdfPrinter, PRINT_PARTITION } from './pdf-printer';
 import { hardenSession } from './session-policy';
 import { createMainWindow } from './window';
 import { askAfterOpenFailure, pickWorkspaceFolder } from './workspace-dialogs';
@@ -63,12 +65,23 @@ app.on('web-contents-created', (_event, contents) => {
 
 class QuitQuietly extends Error {}
 
+let printer: PdfPrinter | null = null;
+/**
+ * PDF export prints with Electron itself, on a hidden, locked-down window with a session of its own
+ * (electron/pdf-printer.ts): the Chromium the CLI prints with is not part of a packaged app. Set up
+ * on the first PDF, so a run that exports none creates no such session.
+ */
+const printPdf: PdfPrinter = (html) => {
+  printer ??= createElectronPdfPrinter({ BrowserWindow, session: session.fromPartition(PRINT_PARTITION), log });
+  return printer(html);
+};
+
 /** Opens the chosen workspace; when that fails, offers to choose another folder until one opens. */
 async function openWorkspace(keyStore: KeyStore): Promise<App> {
   let root = chooseWorkspace({ settingsFile: settingsFile(), env: process.env, home: homedir(), log }).root;
   for (;;) {
     try {
-      const opened = await createApp({ workspaceRoot: root, log, keyStore });
+      const opened = await createApp({ workspaceRoot: root, log, keyStore, printPdf });
       log.info('workspace open', { workspace: root });
       return opened;
     } catch (error) {

@@ -15,6 +15,7 @@ import { type Log, silentLog } from '../../ports/log';
 import { DebateService } from '../debates/debate-service';
 import { type ProviderFactory, type ProviderKeys, type ProviderName, providerFor } from '../debates/providers';
 import { loadPersonas } from '../personas/load-personas';
+import type { PdfPrinter } from '../export/pdf-printer';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
@@ -53,6 +54,8 @@ export interface AppOptions {
   statusPollMs?: number;
   /** Where API keys are kept (the desktop shell passes the OS keychain; default: the environment only). */
   keyStore?: KeyStore;
+  /** How `export:document` prints PDFs (the desktop shell passes Electron's; default: headless Chromium). */
+  printPdf?: PdfPrinter;
   /** Called when a pushed event breaks the contract (a bug; by default only logged). Tests fail on it. */
   onContractBug?: (error: Error) => void;
 }

@@ -151,7 +151,9 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
         const dir = mkdtempSync(join(tmpdir(), 'crucible-export-'));
         try {
           const out = join(dir, fileName);
-          await exportDocument(ws, source === 'synthesis' ? { slug: id } : { debate: id }, format, out);
+          await exportDocument(ws, source === 'synthesis' ? { slug: id } : { debate: id }, format, out, {
+            printPdf: ctx.options.printPdf,
+          });
           const bytes = readFileSync(out);
           return {
             fileName,

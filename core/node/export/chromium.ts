@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PdfPrinter } from './pdf-printer';
 
 /** A Chromium or Chrome on this machine: $CRUCIBLE_CHROMIUM, else the usual install paths. */
 export function findChromium(): string | null {
@@ -28,20 +29,29 @@ export const HEADLESS_ARGS = [
 ];
 
 /** Prints a self-contained HTML page to PDF with headless Chromium (A4, backgrounds on). */
-export async function printPdf(html: string, outPath: string): Promise<void> {
+export const chromiumPrinter: PdfPrinter = async (html) => {
   const executablePath = findChromium();
   if (!executablePath) {
-    throw new Error('PDF export needs Chromium or Chrome: install it (e.g. apt-get install chromium) or set CRUCIBLE_CHROMIUM to its path');
+    throw new Error(
+      'PDF export needs Chromium or Chrome: install it (e.g. apt-get install chromium) or set CRUCIBLE_CHROMIUM to its path',
+    );
   }
+  // Loaded only when a PDF is asked for: a development dependency, which the desktop app does not
+  // ship (it prints with Electron instead, and its build leaves this file out: electron.vite.config.ts).
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'crucible-print-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, args: HEADLESS_ARGS, headless: true, offline: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    args: HEADLESS_ARGS,
+    headless: true,
+    offline: true,
+  });
   try {
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load' });
-    await page.pdf({ path: outPath, format: 'A4', printBackground: true, preferCSSPageSize: true });
+    return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
-}
+};

@@ -5,28 +5,33 @@ import { ideaFile } from '../../idea/layout';
 import { DebateService } from '../debates/debate-service';
 import { parseMarkdown } from '../markdown';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { printPdf } from './chromium';
+import { chromiumPrinter } from './chromium';
+import type { PdfPrinter } from './pdf-printer';
 
 export const EXPORT_FORMATS = ['md', 'html', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
  * Exports an idea's synthesis, or a debate's transcript, as Markdown, self-contained HTML (inline
- * CSS, nothing fetched) or PDF printed from that HTML. It never overwrites a file at `out`.
+ * CSS, nothing fetched) or PDF printed from that HTML. It never overwrites a file at `out`. PDFs are
+ * printed by `options.printPdf` (the desktop app passes Electron's), else by headless Chromium.
  */
 export async function exportDocument(
   ws: Workspace,
   source: { slug?: string; debate?: string },
   format: ExportFormat,
   out: string,
+  options: { printPdf?: PdfPrinter } = {},
 ): Promise<{ path: string; bytes: number }> {
-  if (existsSync(out)) throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
+  if (existsSync(out))
+    throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
   if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
   let rel: string;
   if (source.debate) rel = new DebateService(ws).logPathOf(source.debate).replace(/\.jsonl$/, '.md');
   else if (source.slug) {
     rel = ideaFile(source.slug, 'synthesis.md');
-    if (!existsSync(join(ws.root, rel))) throw new UserError(`"${source.slug}" has no synthesis yet (run: npm run cli -- evaluate ${source.slug})`);
+    if (!existsSync(join(ws.root, rel)))
+      throw new UserError(`"${source.slug}" has no synthesis yet (run: npm run cli -- evaluate ${source.slug})`);
   } else throw new UserError('export: name an idea (its synthesis) or --debate ID (its transcript)');
   const abs = join(ws.root, rel);
   if (!existsSync(abs)) throw new UserError(`${rel} does not exist yet`);
@@ -38,7 +43,9 @@ export async function exportDocument(
   const { body, data } = parseMarkdown(markdown);
   const title = /^#\s+(.+)$/m.exec(body)?.[1] ?? rel;
   const meta = [
-    data.kind === 'synthesis' ? `Evaluation ${String(data.evaluationId)} · locked by ${String(data.lockReason)} · ${String(data.completedAt)}` : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
+    data.kind === 'synthesis'
+      ? `Evaluation ${String(data.evaluationId)} · locked by ${String(data.lockReason)} · ${String(data.completedAt)}`
+      : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
     `exported by Crucible from ${rel}`,
   ].join(' · ');
   const html = htmlDocument(title, body, meta);
@@ -46,10 +53,13 @@ export async function exportDocument(
     writeFileSync(out, html, { flag: 'wx' });
     return { path: out, bytes: Buffer.byteLength(html) };
   }
+  const print = options.printPdf ?? chromiumPrinter;
+  let pdf: Uint8Array;
   try {
-    await printPdf(html, out);
+    pdf = await print(html);
   } catch (error) {
     throw new UserError((error as Error).message);
   }
-  return { path: out, bytes: readFileSync(out).length };
+  writeFileSync(out, pdf, { flag: 'wx' });
+  return { path: out, bytes: pdf.length };
 }
