@@ -290,6 +290,42 @@ describe('export:document', () => {
       expect(Buffer.from(pdf.content, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
     }
   }, 60_000);
+
+  it('prints PDFs with the printer the host gives (the desktop app passes Electron’s), and names its failure', async () => {
+    const printed: string[] = [];
+    let fail = false;
+    const app = await boot({
+      printPdf: async (html) => {
+        if (fail) throw new Error('the PDF could not be printed: it took longer than 30 s');
+        printed.push(html);
+        return new TextEncoder().encode('%PDF-1.7 fake');
+      },
+    });
+    const ws = Workspace.open(root);
+    try {
+      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
+    } finally {
+      ws.close();
+    }
+    await call(app, 'workspace:sync', {});
+    const html = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'html' });
+    const pdf = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' });
+    expect({ ...pdf, content: Buffer.from(pdf.content, 'base64').toString('latin1') }).toEqual({
+      fileName: `${IDEA}-synthesis.pdf`,
+      mimeType: 'application/pdf',
+      encoding: 'base64',
+      content: '%PDF-1.7 fake',
+      bytes: 13,
+    });
+    // What was printed is the same self-contained page the HTML export hands back.
+    expect(printed).toEqual([html.content]);
+    fail = true;
+    const refusal = await refused(call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' }));
+    expect([refusal.code, refusal.message]).toEqual([
+      'user_error',
+      'the PDF could not be printed: it took longer than 30 s',
+    ]);
+  }, 60_000);
 });
 
 describe('idea channels of the library views', () => {
