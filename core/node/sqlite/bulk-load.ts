@@ -21,8 +21,12 @@ export class BulkLoader {
   private readonly insertError: Database.Statement;
   private readonly knownTags = new Set<string>();
 
+  /** Non-unique indexes dropped for the load and built again at its end (see `dropLateIndexes`). */
+  private lateIndexes: string[] = [];
+  private journal: string | null = null;
+
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly options: { now: string; tagCategory: ReadonlyMap<string, string> },
   ) {
     this.insertFile = db.prepare(
@@ -41,6 +45,58 @@ export class BulkLoader {
     );
     this.insertFts = db.prepare('INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
     this.insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
+  }
+
+  /**
+   * Before the pass's transaction. The load goes through a rollback journal instead of the WAL: in
+   * WAL mode every page of a new index would be written twice (once to the log, once more when the
+   * log is checkpointed at close), and a new index has almost no old pages for a journal to keep.
+   * `synchronous = FULL` keeps the commit as crash-safe as a WAL commit (a crash mid-load leaves
+   * the empty index, or the journal to roll back to it). If another connection has the index open,
+   * the mode cannot change and the load simply runs in WAL mode.
+   */
+  begin(): void {
+    try {
+      const mode = this.db.pragma('journal_mode = DELETE', { simple: true });
+      if (mode === 'delete') {
+        this.journal = 'wal';
+        this.db.pragma('synchronous = FULL');
+      }
+    } catch {
+      this.journal = null;
+    }
+  }
+
+  /** After the transaction (also after a failed one): back to the WAL the rest of the app expects. */
+  end(): void {
+    if (this.journal === null) return;
+    this.journal = null;
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+  }
+
+  /**
+   * Inside the transaction, first: drops the non-unique secondary indexes of the tables being
+   * loaded, so that each is built once, sorted, at the end instead of row by row. Unique indexes
+   * stay (the planner looks ids up through one while the load runs).
+   */
+  dropLateIndexes(): void {
+    const rows = this.db
+      .prepare(
+        `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
+         AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN ('ideas', 'files', 'idea_tags', 'relationships', 'sync_errors')`,
+      )
+      .all() as { name: string; sql: string }[];
+    for (const { name, sql } of rows) {
+      this.db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+      this.lateIndexes.push(sql);
+    }
+  }
+
+  /** Inside the transaction, last: builds the indexes `dropLateIndexes` took away. */
+  buildLateIndexes(): void {
+    for (const sql of this.lateIndexes) this.db.exec(sql);
+    this.lateIndexes = [];
   }
 
   /** Writes one plan (one batch of folders); call inside the pass's transaction. */

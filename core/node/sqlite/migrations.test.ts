@@ -18,7 +18,20 @@ function shape(db: Database.Database): Record<string, string[]> {
 const V1 = {
   files: ['path', 'slug', 'kind', 'size', 'mtime_ms', 'hash'],
   idea_tags: ['slug', 'tag', 'position'],
-  ideas: ['slug', 'id', 'title', 'type', 'stage', 'summary', 'created', 'updated', 'folder', 'content_hash', 'row_hash', 'indexed_at'],
+  ideas: [
+    'slug',
+    'id',
+    'title',
+    'type',
+    'stage',
+    'summary',
+    'created',
+    'updated',
+    'folder',
+    'content_hash',
+    'row_hash',
+    'indexed_at',
+  ],
   meta: ['key', 'value'],
   relationships: ['source_slug', 'target_slug', 'type', 'strength', 'reason'],
   sync_errors: ['path', 'slug', 'reason', 'detected_at'],
@@ -31,21 +44,58 @@ const V3 = {
   development_log: ['id', 'idea_id', 'question', 'answer', 'source', 'gap', 'asked_at', 'answered_at'],
   evaluation_scores: ['evaluation_id', 'round', 'criterion', 'category', 'score', 'confidence', 'reasoning'],
   evaluations: [
-    'id', 'idea_id', 'mode', 'phase', 'started_at', 'completed_at', 'rounds', 'lock_reason',
-    'content_hash_at_evaluation', 'overall_score', 'overall_confidence', 'red_team_survival', 'superseded_by', 'cost_usd',
+    'id',
+    'idea_id',
+    'mode',
+    'phase',
+    'started_at',
+    'completed_at',
+    'rounds',
+    'lock_reason',
+    'content_hash_at_evaluation',
+    'overall_score',
+    'overall_confidence',
+    'red_team_survival',
+    'superseded_by',
+    'cost_usd',
   ],
-  redteam_log: ['id', 'idea_id', 'evaluation_id', 'round', 'persona', 'criterion', 'severity', 'challenge', 'response', 'outcome', 'logged_at'],
+  redteam_log: [
+    'id',
+    'idea_id',
+    'evaluation_id',
+    'round',
+    'persona',
+    'criterion',
+    'severity',
+    'challenge',
+    'response',
+    'outcome',
+    'logged_at',
+  ],
 };
 const V4 = {
   ...V3,
   debate_events: ['debate_id', 'seq', 'type', 'at', 'payload_json'],
-  debates: ['id', 'protocol', 'idea_slug', 'topic', 'status', 'provider', 'created_at', 'updated_at', 'log_path', 'result_json', 'cost_usd'],
+  debates: [
+    'id',
+    'protocol',
+    'idea_slug',
+    'topic',
+    'status',
+    'provider',
+    'created_at',
+    'updated_at',
+    'log_path',
+    'result_json',
+    'cost_usd',
+  ],
 };
 const V5 = {
   ...V4,
   ideas: [...V3.ideas, 'red_team_survival', 'category_scores_json', 'lock_reason', 'recommendation', 'evaluation_id'],
 };
-const EXPECTED: Record<number, Record<string, string[]>> = { 1: V1, 2: V2, 3: V3, 4: V4, 5: V5 };
+const V6 = V5;
+const EXPECTED: Record<number, Record<string, string[]>> = { 1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6 };
 
 describe('migrations', () => {
   it('are numbered 1, 2, 3 … without gaps', () => {
@@ -58,7 +108,9 @@ describe('migrations', () => {
     expect(shape(db)).toEqual({});
     for (const step of MIGRATIONS) {
       expect(migrate(db, step.version)).toBe(step.version);
-      expect(shape(db), `after migration ${step.version} (${step.name})`).toEqual(sortKeys(EXPECTED[step.version] ?? {}));
+      expect(shape(db), `after migration ${step.version} (${step.name})`).toEqual(
+        sortKeys(EXPECTED[step.version] ?? {}),
+      );
     }
     db.close();
   });
@@ -71,8 +123,24 @@ describe('migrations', () => {
        VALUES ('a', 'A', 'Alpha', 'SPARK', 'ideas/a', 'h', 'r', 'now')`,
     ).run();
     migrate(db);
-    expect(db.prepare('SELECT slug, title, evaluated_hash FROM ideas').all()).toEqual([{ slug: 'a', title: 'Alpha', evaluated_hash: null }]);
+    expect(db.prepare('SELECT slug, title, evaluated_hash FROM ideas').all()).toEqual([
+      { slug: 'a', title: 'Alpha', evaluated_hash: null },
+    ]);
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    db.close();
+  });
+
+  it('set the full-text index to flush its pending terms every 8 MB (step 6), keeping its rows', () => {
+    const db = new Database(':memory:');
+    migrate(db, 5);
+    const config = () => db.prepare("SELECT v FROM ideas_fts_config WHERE k = 'hashsize'").pluck().get();
+    db.prepare(
+      "INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (1, 'Tidal kites', '', '', 'body')",
+    ).run();
+    expect(config()).toBeUndefined();
+    migrate(db, 6);
+    expect(config()).toBe(8388608);
+    expect(db.prepare("SELECT rowid FROM ideas_fts WHERE ideas_fts MATCH 'kites'").pluck().all()).toEqual([1]);
     db.close();
   });
 

@@ -42,7 +42,8 @@ function openRaw(path: string): Database.Database {
 }
 
 function removeIndexFiles(path: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  // A journal left by a first sync that was cut short belongs to the old file: it must go with it.
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
 function quickCheckInThread(db: Database.Database): void {

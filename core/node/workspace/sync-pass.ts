@@ -96,21 +96,28 @@ export function runSyncPass(
   // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
   // threads when there are many) so a first sync of a large library never holds every parsed file
   // in memory at once.
-  db.transaction(() => {
-    readInOrder(root, tasks, BATCH, (folders) => {
-      const batch = new Set(folders.map((f) => f.slug));
-      const plan = planSync(folders, {
-        taxonomy,
-        hasher: nodeHasher,
-        indexedFiles: filesOfSlugs(indexed, batch),
-        indexedIdeas: loadIndexedIdeas(db, batch),
-        ownerOf,
+  bulk?.begin();
+  try {
+    db.transaction(() => {
+      bulk?.dropLateIndexes();
+      readInOrder(root, tasks, BATCH, (folders) => {
+        const batch = new Set(folders.map((f) => f.slug));
+        const plan = planSync(folders, {
+          taxonomy,
+          hasher: nodeHasher,
+          indexedFiles: filesOfSlugs(indexed, batch),
+          indexedIdeas: loadIndexedIdeas(db, batch),
+          ownerOf,
+        });
+        if (bulk) bulk.write(plan);
+        else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
+        mergeInto(total, plan);
       });
-      if (bulk) bulk.write(plan);
-      else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
-      mergeInto(total, plan);
-    });
-  })();
+      bulk?.buildLateIndexes();
+    })();
+  } finally {
+    bulk?.end();
+  }
 
   const counts = indexCounts(db);
   const report: SyncReport = {
