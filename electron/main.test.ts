@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeElectron, fakeElectron } from '../tests/helpers/fake-electron';
 import { eventually } from '../tests/helpers/temp-workspace';
 import { appRoot } from '../core/node/app-root';
+import { EvaluationService } from '../core/node/evaluations/evaluation-service';
+import { Workspace } from '../core/node/workspace/workspace';
 import { BINDING_FILE, NATIVE_DIR, STAMP_FILE } from './native-binding';
+import { PRINT_PARTITION } from './pdf-printer';
 
 /**
  * electron/main.ts booted and quit under a fake Electron (tests/helpers/fake-electron.ts): the real
@@ -149,6 +152,47 @@ describe('the desktop main process', () => {
     ]).toEqual([true, false]);
     const log = readFileSync(join(dir, 'data', 'logs', 'crucible.log'), 'utf8');
     expect(log).toMatch(/info workspace open[\s\S]*info closed/);
+  });
+
+  it('exports a PDF printed by Electron on a hidden window of its own session, gone once printed', async () => {
+    const workspace = join(dir, 'workspace');
+    cpSync(join(appRoot(), 'ideas', IDEA), join(workspace, 'ideas', IDEA), { recursive: true });
+    const ws = Workspace.open(workspace);
+    try {
+      ws.sync();
+      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
+    } finally {
+      ws.close();
+    }
+    const fake = await start(workspace);
+    const window = await eventually(() => fake.windows[0], 'the window', 20_000);
+    // No printing session until a PDF is asked for.
+    expect(fake.partitions.size).toBe(0);
+
+    const fromWindow = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const answer = (await fake.handlers.get('export:document')?.(fromWindow, {
+      source: 'synthesis',
+      id: IDEA,
+      format: 'pdf',
+    })) as { ok: boolean; value: { content: string; fileName: string } };
+    expect([answer.ok, answer.value.fileName, Buffer.from(answer.value.content, 'base64').toString()]).toEqual([
+      true,
+      `${IDEA}-synthesis.pdf`,
+      '%PDF-1.7 fake',
+    ]);
+    const printer = fake.windows[1];
+    const session = fake.partitions.get(PRINT_PARTITION);
+    expect(printer?.options.webPreferences).toMatchObject({ session, javascript: false, sandbox: true });
+    // The hidden window was served the export's own page through the printer's session, then destroyed.
+    expect([
+      printer?.page?.startsWith('<!doctype html>'),
+      printer?.page?.includes('locked by'),
+      printer?.destroyed,
+    ]).toEqual([true, true, true]);
+    expect(printer?.printedWith).toEqual({ pageSize: 'A4', printBackground: true, preferCSSPageSize: true });
+
+    fake.quit();
+    await fake.exited;
   });
 
   it('when the workspace cannot be opened, says which and why, and quits without a window when told to', async () => {

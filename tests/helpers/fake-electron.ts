@@ -12,11 +12,39 @@ export interface FakeElectron {
   handlers: Map<string, (event: unknown, input: unknown) => Promise<unknown>>;
   protocolHandler: ((request: Request) => Response | Promise<Response>) | null;
   windows: FakeWindow[];
+  /** Sessions made with `session.fromPartition`, by name (the PDF printer's). */
+  partitions: Map<string, FakeSession>;
   /** Answers the message boxes will give, in order (the button index); then 1. */
   messageBoxAnswers: number[];
   quit(): void;
   /** Resolves when the fake app has finally quit (before-quit no longer prevented). */
   exited: Promise<void>;
+}
+
+/** A session of its own: what was set on it, and its scheme handlers (which the fake windows use). */
+export interface FakeSession {
+  schemes: Map<string, (request: Request) => Response | Promise<Response>>;
+  filter: ((details: { url: string }, callback: (response: { cancel: boolean }) => void) => void) | null;
+  protocol: { handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void };
+  webRequest: { onBeforeRequest(listener: NonNullable<FakeSession['filter']>): void };
+  setPermissionRequestHandler(handler: unknown): void;
+  setPermissionCheckHandler(handler: unknown): void;
+}
+
+function fakeSession(): FakeSession {
+  const session: FakeSession = {
+    schemes: new Map(),
+    filter: null,
+    protocol: { handle: (scheme, handler) => void session.schemes.set(scheme, handler) },
+    webRequest: {
+      onBeforeRequest: (listener) => {
+        session.filter = listener;
+      },
+    },
+    setPermissionRequestHandler: () => {},
+    setPermissionCheckHandler: () => {},
+  };
+  return session;
 }
 
 export class FakeWindow extends EventEmitter {
@@ -26,7 +54,12 @@ export class FakeWindow extends EventEmitter {
     isDestroyed(): boolean;
     send(channel: string, message: unknown): void;
     setWindowOpenHandler(handler: unknown): void;
+    printToPDF(options: unknown): Promise<Buffer>;
   };
+  destroyed = false;
+  /** The page a window of its own session was served through that session's scheme handler. */
+  page: string | null = null;
+  printedWith: unknown = null;
 
   constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
     super();
@@ -38,12 +71,25 @@ export class FakeWindow extends EventEmitter {
       contents.sent.push(message);
     };
     contents.setWindowOpenHandler = () => {};
+    contents.printToPDF = async (printOptions) => {
+      this.printedWith = printOptions;
+      return Buffer.from('%PDF-1.7 fake');
+    };
     this.webContents = contents;
   }
 
-  loadURL(url: string): Promise<void> {
+  async loadURL(url: string): Promise<void> {
     this.webContents.mainFrame.url = url;
-    return Promise.resolve();
+    const session = this.options.webPreferences?.session as FakeSession | undefined;
+    const handler = session?.schemes.get(url.slice(0, url.indexOf(':')));
+    if (handler) this.page = await (await handler(new Request(url))).text();
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  destroy(): void {
+    this.destroyed = true;
+    this.emit('closed');
   }
   show(): void {}
   focus(): void {}
@@ -66,6 +112,7 @@ export function fakeElectron(options: { appPath: string; dataDir: string }): Fak
     handlers,
     protocolHandler: null,
     windows: [],
+    partitions: new Map(),
     messageBoxAnswers: [],
     exited,
     quit: () => {
@@ -125,6 +172,15 @@ export function fakeElectron(options: { appPath: string; dataDir: string }): Fak
         setDevicePermissionHandler: () => {},
         setDisplayMediaRequestHandler: () => {},
         webRequest: { onBeforeRequest: record('requests filtered') },
+      },
+      fromPartition: (name: string) => {
+        let partition = fake.partitions.get(name);
+        if (!partition) {
+          trace.push(`partition ${name}`);
+          partition = fakeSession();
+          fake.partitions.set(name, partition);
+        }
+        return partition;
       },
     },
     safeStorage: {
