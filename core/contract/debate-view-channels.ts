@@ -8,8 +8,10 @@ import {
   STEELMAN_GRADES,
   THREAD_STATUSES,
 } from '../crux/vocabulary';
+import { DEBATE_STATUSES, type DebateStatus } from '../engine/debate-record';
 import { isCalendarDay, OUTCOMES } from '../ledger/ledger-md';
 import { debateStatusSchema } from './entities';
+import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } from './evaluation-channels';
 
 /**
  * What the debate views need beyond `debates:*`: a running debate's progress (budgets, meter), crux
@@ -27,10 +29,58 @@ const day = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
   .refine((text) => isCalendarDay(text), 'is not a day of the calendar');
 
-/** The moves a transcript search can filter on: the agents' moves, or the moderator's messages. */
-export const TRANSCRIPT_MOVES = [...MOVES, 'MODERATOR'] as const;
-/** Which transcripts exist. Evaluations join once their records are reachable as messages. */
-export const TRANSCRIPT_KINDS = ['debate'] as const;
+/**
+ * The kinds of an evaluation's entries, as a transcript search filters them: first scores, the red
+ * team's challenges (accepted or dropped), the evaluators' defences, the arbiter's rulings, the
+ * synthesis (its moves and the narrative) and the protocol's own notes (phases, rounds, convergence).
+ */
+export const EVALUATION_TRANSCRIPT_MOVES = [
+  'SCORES',
+  'RED_TEAM',
+  'DEFENCE',
+  'RULING',
+  'SYNTHESIS',
+  'PROTOCOL',
+] as const;
+export type EvaluationTranscriptMove = (typeof EVALUATION_TRANSCRIPT_MOVES)[number];
+
+/** Which kind an evaluation entry is, from its protocol event type. */
+export function evaluationEntryMove(type: string): EvaluationTranscriptMove {
+  switch (type) {
+    case 'initial_scores':
+      return 'SCORES';
+    case 'challenges_received':
+    case 'challenge_accepted':
+    case 'challenge_dropped':
+      return 'RED_TEAM';
+    case 'defense_recorded':
+      return 'DEFENCE';
+    case 'ruling':
+      return 'RULING';
+    case 'synthesis_applied':
+    case 'narrative_recorded':
+      return 'SYNTHESIS';
+    default:
+      return 'PROTOCOL';
+  }
+}
+
+/**
+ * The moves a transcript search can filter on: a debate's agents' moves or the moderator's
+ * messages, and the kinds of an evaluation's entries.
+ */
+export const TRANSCRIPT_MOVES = [...MOVES, 'MODERATOR', ...EVALUATION_TRANSCRIPT_MOVES] as const;
+/** Which transcripts exist: crux debates (messages) and evaluations (entries). */
+export const TRANSCRIPT_KINDS = ['debate', 'evaluation'] as const;
+export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+/** A debate's statuses and an evaluation's (`running` and `failed` are both's). */
+export const TRANSCRIPT_STATUSES = [...DEBATE_STATUSES, 'stopping', 'stopped', 'locked'] as const satisfies readonly (
+  | DebateStatus
+  | EvaluationStatus
+)[];
+// Every evaluation status is one of them (a new one added there fails to compile here).
+const _everyEvaluationStatus: readonly (typeof TRANSCRIPT_STATUSES)[number][] = EVALUATION_STATUSES;
+void _everyEvaluationStatus;
 export const THREAD_STAGES = STAGES;
 export const THREAD_STATUS_NAMES = THREAD_STATUSES;
 export const SIDE_NAMES = SIDES;
@@ -272,11 +322,14 @@ export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
 export const transcriptSummarySchema = z.strictObject({
   kind: z.enum(TRANSCRIPT_KINDS),
   id: z.string(),
+  /** A debate's topic; for an evaluation, the idea's title with the mode. */
   title: z.string(),
   ideaSlug: z.string().nullable(),
-  status: debateStatusSchema,
+  status: z.enum(TRANSCRIPT_STATUSES),
   provider: z.string().nullable(),
+  /** When it started. */
   createdAt: z.string(),
+  /** A debate's messages, or an evaluation's entries. */
   messages: count,
 });
 export type TranscriptSummary = z.infer<typeof transcriptSummarySchema>;
@@ -286,11 +339,15 @@ export const transcriptHitSchema = z.strictObject({
   id: z.string(),
   title: z.string(),
   ideaSlug: z.string().nullable(),
+  /** The message's (or entry's) place in its transcript: the `m` of the deep link. */
   index: count,
+  /** A debate message's id; for an evaluation entry, its title (`Ruling on Market size: red team`). */
   messageId: z.string(),
+  /** A debate's thread; an evaluation's column (`evaluators`, `transcript`, `redteam`). */
   thread: z.string(),
   agent: z.string().nullable(),
   agentName: z.string().nullable(),
+  /** A debate move or `MODERATOR`; an evaluation entry's kind (`RULING` …). */
   move: z.string().nullable(),
   at: z.string(),
   /** The message's text around the first matched word, as it is (the view marks the words itself). */
@@ -305,12 +362,12 @@ export const debateViewChannels = {
    * A debate's state as the live view draws it: each thread's stage, budgets, lock attempts,
    * commitments with falsifiers and steelmans, and the cost and token meter against the limits.
    */
-  'debateProgress:get': { input: z.strictObject({ id: debateId }), output: debateProgressSchema },
+  'debates:progress': { input: z.strictObject({ id: debateId }), output: debateProgressSchema },
 
   /** A debate's crux map: cruxes, agents, coalitions, dependency and contradiction edges, stored positions. */
-  'cruxMaps:get': { input: z.strictObject({ id: debateId }), output: cruxMapSchema },
+  'debates:cruxMap': { input: z.strictObject({ id: debateId }), output: cruxMapSchema },
   /** Keeps the node positions of a crux map beside the debate's log (`<id>.layout.json`). */
-  'cruxMaps:savePositions': {
+  'debates:saveCruxLayout': {
     input: z.strictObject({ id: debateId, positions: nodePositionsSchema }),
     output: z.strictObject({ path: z.string(), saved: count }),
   },
@@ -346,26 +403,40 @@ export const debateViewChannels = {
     }),
   },
 
-  /** Every past transcript, newest first. */
+  /** Every past transcript, debates and evaluations, newest first. */
   'transcripts:list': {
     input: z.strictObject({}),
     output: z.strictObject({ transcripts: z.array(transcriptSummarySchema) }),
   },
-  /** One transcript, every message in order (its place is its `index`). */
+  /**
+   * One transcript in order: a debate's messages (`transcript`, each at its `index`) or an
+   * evaluation's entries (`entries`, each at its `seq`); the other list is empty.
+   */
   'transcripts:get': {
-    input: z.strictObject({ kind: z.enum(TRANSCRIPT_KINDS), id: debateId }),
+    input: z
+      .strictObject({ kind: z.enum(TRANSCRIPT_KINDS), id: debateId })
+      // Evaluation ids name files: only what an evaluation id can hold gets near the folder.
+      .refine((v) => v.kind !== 'evaluation' || /^[a-z0-9][a-z0-9-]*$/.test(v.id), {
+        message: 'is not an evaluation id',
+        path: ['id'],
+      }),
     output: transcriptSummarySchema.extend({
+      /** Who speaks: a debate's agents; an evaluation's evaluators, red-teamers, arbiter and synthesis. */
       agents: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+      /** A debate's threads; an evaluation's columns. */
       threads: z.array(z.strictObject({ id: z.string(), topic: z.string() })),
       transcript: z.array(transcriptMessageSchema),
+      entries: z.array(evaluationEntrySchema),
     }),
   },
   /**
    * Messages across every transcript matching all the given filters: words of the text (each must
-   * appear), agent (id or name), move, idea, and a range of days. Newest transcripts first.
+   * appear), agent (id or name), move, idea, and a range of days, of either kind or only one. Newest
+   * transcripts first.
    */
   'transcripts:search': {
     input: z.strictObject({
+      kind: z.enum(TRANSCRIPT_KINDS).optional(),
       text: optionalText(500),
       agent: optionalText(100),
       move: z.enum(TRANSCRIPT_MOVES).optional(),

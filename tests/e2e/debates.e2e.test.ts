@@ -85,7 +85,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     const { page } = s;
     await page.getByRole('link', { name: 'crux map' }).first().click();
     await page.waitForFunction((id) => window.location.hash === `#/crux-map/${id}`, debateId);
-    const map = await s.app.client.invoke('cruxMaps:get', { id: debateId });
+    const map = await s.app.client.invoke('debates:cruxMap', { id: debateId });
     const crux = map.cruxes.find((c) => c.crystallized && c.positions.some((p) => p.falsifier));
     expect(crux).toBeDefined();
     const list = page.getByRole('navigation', { name: 'Cruxes and agents' });

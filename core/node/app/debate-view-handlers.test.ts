@@ -15,6 +15,7 @@ let root: string;
 let cleanup: () => void;
 let app: App;
 let debateId: string;
+let evaluationId: string;
 const bugs: Error[] = [];
 const answered = new Set<Channel>();
 
@@ -53,6 +54,13 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error('the simulated debate did not end');
     await new Promise((r) => setTimeout(r, 50));
   }
+  // An evaluation of the same idea, whose entries the transcripts list, read and search too.
+  evaluationId = (await call('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated', seed: 5 })).id;
+  const locked = Date.now() + 30_000;
+  while ((await app.handlers['evaluations:get']({ id: evaluationId })).status === 'running') {
+    if (Date.now() > locked) throw new Error('the simulated evaluation did not lock');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -64,7 +72,7 @@ afterAll(async () => {
 describe('debate progress', () => {
   it('reports each thread’s stage, budgets, commitments and steelmans, and the meter, as the log has them', async () => {
     const detail = await call('debates:get', { id: debateId });
-    const progress = await call('debateProgress:get', { id: debateId });
+    const progress = await call('debates:progress', { id: debateId });
     const { total } = await call('debates:events', { id: debateId });
     expect(progress).toMatchObject({ id: debateId, status: 'completed', live: false, events: total });
     expect(progress.threads.map((t) => [t.id, t.status])).toEqual(detail.result.threads.map((t) => [t.id, t.status]));
@@ -90,7 +98,7 @@ describe('debate progress', () => {
   });
 
   it('refuses an unknown debate in words', async () => {
-    expect(await refused(call('debateProgress:get', { id: 'nope' }))).toMatchObject({
+    expect(await refused(call('debates:progress', { id: 'nope' }))).toMatchObject({
       code: 'user_error',
       message: expect.stringContaining('no debate "nope"'),
     });
@@ -100,7 +108,7 @@ describe('debate progress', () => {
 describe('crux maps', () => {
   it('has a node per crux with positions, falsifiers, criteria and supporting messages that link into the transcript', async () => {
     const detail = await call('debates:get', { id: debateId });
-    const map = await call('cruxMaps:get', { id: debateId });
+    const map = await call('debates:cruxMap', { id: debateId });
     const transcript = await call('transcripts:get', { kind: 'debate', id: debateId });
     expect(map.agents.map((a) => a.id)).toEqual(AGENTS);
     const crystallized = detail.result.threads.filter((t) => t.crux);
@@ -132,7 +140,7 @@ describe('crux maps', () => {
 
   it('keeps node positions beside the debate’s log, and they survive a rebuilt index', async () => {
     const positions = { 'crux:t1': { x: 10.04, y: -20 }, 'agent:regulator': { x: 300, y: 40.5 } };
-    const saved = await call('cruxMaps:savePositions', { id: debateId, positions });
+    const saved = await call('debates:saveCruxLayout', { id: debateId, positions });
     expect(saved.path).toBe(`ideas/${IDEA}/debates/${debateId}.layout.json`);
     expect(saved.saved).toBe(2);
     expect(JSON.parse(readFileSync(join(root, saved.path), 'utf8')).positions['crux:t1']).toEqual({ x: 10, y: -20 });
@@ -140,14 +148,14 @@ describe('crux maps', () => {
     await app.close();
     rmSync(join(root, '.crucible'), { recursive: true, force: true });
     app = await boot();
-    const map = await call('cruxMaps:get', { id: debateId });
+    const map = await call('debates:cruxMap', { id: debateId });
     expect(map.layout?.positions).toEqual({ 'crux:t1': { x: 10, y: -20 }, 'agent:regulator': { x: 300, y: 40.5 } });
     expect(map.layout?.savedAt).toBe(TODAY.toISOString());
   });
 
   it('refuses positions that are not numbers, naming the field', async () => {
     const error = await refused(
-      call('cruxMaps:savePositions', { id: debateId, positions: { 'crux:t1': { x: 'left', y: 0 } } } as never),
+      call('debates:saveCruxLayout', { id: debateId, positions: { 'crux:t1': { x: 'left', y: 0 } } } as never),
     );
     expect(error.code).toBe('bad_input');
     expect(error.field).toBe('positions.crux:t1.x');
@@ -229,9 +237,10 @@ describe('transcripts', () => {
   it('lists the debate with its message count and reads it back in log order', async () => {
     const { transcripts } = await call('transcripts:list', {});
     const one = await call('transcripts:get', { kind: 'debate', id: debateId });
-    expect(transcripts).toEqual([
+    expect(transcripts.filter((t) => t.kind === 'debate')).toEqual([
       expect.objectContaining({ kind: 'debate', id: debateId, ideaSlug: IDEA, messages: one.transcript.length }),
     ]);
+    expect(one.entries).toEqual([]);
     expect(one.transcript.map((m) => m.index)).toEqual(one.transcript.map((_, i) => i));
     expect(one.agents.map((a) => a.id)).toEqual(AGENTS);
     expect(one.threads[0]).toMatchObject({ id: 't1' });
@@ -270,6 +279,123 @@ describe('transcripts', () => {
     expect(await refused(call('transcripts:search', { move: 'SHOUT' } as never))).toMatchObject({
       code: 'bad_input',
       field: 'move',
+    });
+  });
+});
+
+describe('evaluation transcripts', () => {
+  it('lists the evaluation beside the debate and reads its entries as the evaluation channels do', async () => {
+    const { transcripts } = await call('transcripts:list', {});
+    const detail = await call('evaluations:get', { id: evaluationId });
+    expect(detail.status).toBe('locked');
+    const one = await call('transcripts:get', { kind: 'evaluation', id: evaluationId });
+    // The evaluation started after the debate: it comes first.
+    expect(transcripts.map((t) => [t.kind, t.id])).toEqual([
+      ['evaluation', evaluationId],
+      ['debate', debateId],
+    ]);
+    expect(transcripts[0]).toMatchObject({
+      ideaSlug: IDEA,
+      status: 'locked',
+      provider: 'simulated',
+      createdAt: detail.startedAt,
+      messages: detail.entries.length,
+      title: expect.stringContaining(detail.ideaTitle),
+    });
+    expect(one.entries).toEqual(detail.entries);
+    expect(one.entries.map((e) => e.seq)).toEqual(one.entries.map((_, i) => i));
+    expect(one.transcript).toEqual([]);
+    const types = new Set(one.entries.map((e) => e.type));
+    for (const t of ['initial_scores', 'challenge_accepted', 'defense_recorded', 'ruling', 'synthesis_applied'])
+      expect(types).toContain(t);
+    expect(one.agents).toContainEqual({ id: 'arbiter', name: 'Arbiter' });
+    expect(one.agents.find((a) => a.id.startsWith('evaluator:'))?.name).toMatch(/ evaluator$/);
+    expect(one.threads.map((t) => t.id)).toEqual(['evaluators', 'transcript', 'redteam']);
+  });
+
+  it('finds an entry by a word of a challenge, and the hit’s index is the entry’s place (its deep link)', async () => {
+    const { entries } = await call('transcripts:get', { kind: 'evaluation', id: evaluationId });
+    const challenge = entries.find((e) => e.type === 'challenge_accepted');
+    if (!challenge?.agent) throw new Error('the simulated evaluation raised no challenge');
+    // The challenge's rarest long word across the whole evaluation, so the hit is this entry.
+    const all = entries.map((e) => `${e.title} ${e.text}`.toLowerCase()).join(' ');
+    const words = challenge.text.split(/[^A-Za-z]+/).filter((w) => w.length >= 6);
+    const word = words.sort((a, b) => all.split(a.toLowerCase()).length - all.split(b.toLowerCase()).length)[0] ?? '';
+    expect(word).not.toBe('');
+
+    const found = await call('transcripts:search', { text: word.toUpperCase(), kind: 'evaluation' });
+    const hit = found.hits.find((h) => h.index === challenge.seq);
+    expect(hit).toMatchObject({
+      kind: 'evaluation',
+      id: evaluationId,
+      ideaSlug: IDEA,
+      thread: 'redteam',
+      agent: challenge.agent,
+      move: 'RED_TEAM',
+      messageId: challenge.title,
+    });
+    // Every hit points at an entry holding the word: `#/transcript/evaluation/<id>?m=<index>` opens it.
+    for (const h of found.hits) {
+      const entry = entries[h.index];
+      expect(entry?.seq).toBe(h.index);
+      expect(`${entry?.title} ${entry?.text}`.toLowerCase()).toContain(word.toLowerCase());
+    }
+    expect(hit?.snippet.toLowerCase()).toContain(word.toLowerCase());
+
+    // The other filters: the kind of entry, the red-teamer by name, the idea, the days; either kind.
+    const name = hit?.agentName ?? '';
+    expect(name).toMatch(/\(red team\)$/);
+    expect((await call('transcripts:search', { text: word, move: 'RED_TEAM', agent: name })).hits).toContainEqual(hit);
+    expect(
+      (await call('transcripts:search', { text: word, move: 'RULING' })).hits.some((h) => h.index === hit?.index),
+    ).toBe(false);
+    expect(
+      (await call('transcripts:search', { text: word, kind: 'debate' })).hits.some((h) => h.kind === 'evaluation'),
+    ).toBe(false);
+    expect((await call('transcripts:search', { text: word })).hits).toContainEqual(hit);
+    expect((await call('transcripts:search', { text: word, ideaSlug: 'another-idea' })).total).toBe(0);
+    const day = hit?.at.slice(0, 10) ?? '';
+    expect((await call('transcripts:search', { text: word, from: day, to: day })).hits).toContainEqual(hit);
+    expect((await call('transcripts:search', { text: word, to: '2020-01-01' })).total).toBe(0);
+    // A debate move finds no evaluation entry.
+    expect(
+      (await call('transcripts:search', { move: 'CHALLENGE', limit: 2000 })).hits.every((h) => h.kind === 'debate'),
+    ).toBe(true);
+  });
+
+  it('keeps a locked evaluation’s entries beside the index, read by the next app, and replays when they are gone', async () => {
+    const before = await call('transcripts:get', { kind: 'evaluation', id: evaluationId });
+    const cache = join(root, '.crucible', 'evaluation-entries', `${evaluationId}.json`);
+    await app.close();
+    rmSync(cache, { force: true });
+    app = await boot();
+    // No cache: the record's script is replayed, and what it gives is kept.
+    expect((await call('transcripts:get', { kind: 'evaluation', id: evaluationId })).entries).toEqual(before.entries);
+    const kept = JSON.parse(readFileSync(cache, 'utf8'));
+    expect(kept.entries).toEqual(before.entries);
+    // The next app reads the kept entries rather than replaying (a marked title shows it).
+    kept.entries[0].title = 'read from the cache';
+    writeFileSync(cache, JSON.stringify(kept));
+    await app.close();
+    app = await boot();
+    const cached = await call('transcripts:get', { kind: 'evaluation', id: evaluationId });
+    expect(cached.entries[0]?.title).toBe('read from the cache');
+    expect(cached.entries.slice(1)).toEqual(before.entries.slice(1));
+    // A cache that does not fit the script it claims to come from is not trusted.
+    writeFileSync(cache, JSON.stringify({ ...kept, key: 'another script' }));
+    await app.close();
+    app = await boot();
+    expect((await call('transcripts:get', { kind: 'evaluation', id: evaluationId })).entries).toEqual(before.entries);
+  });
+
+  it('refuses an evaluation id that could name a path, and an unknown one in words', async () => {
+    expect(await refused(call('transcripts:get', { kind: 'evaluation', id: '../secrets' }))).toMatchObject({
+      code: 'bad_input',
+      field: 'id',
+    });
+    expect(await refused(call('transcripts:get', { kind: 'evaluation', id: 'nope' }))).toMatchObject({
+      code: 'user_error',
+      message: expect.stringContaining('no evaluation "nope"'),
     });
   });
 });

@@ -1,4 +1,10 @@
-import type { debateViewChannels, LedgerCrux, LedgerFalsifier, TranscriptHit } from '../../contract';
+import {
+  type debateViewChannels,
+  EVALUATION_TRANSCRIPT_MOVES,
+  type LedgerCrux,
+  type LedgerFalsifier,
+  type TranscriptHit,
+} from '../../contract';
 import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
 import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
 import { safeWrite } from '../fs/atomic-write';
@@ -6,21 +12,28 @@ import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { buildCruxMap } from './debate-view/crux-map';
 import { DebateDigests } from './debate-view/debate-digests';
+import { EvaluationTranscripts } from './debate-view/evaluation-transcripts';
 import { describeFalsifier, ledgerRowsOf, localDay, readLedgerFile } from './debate-view/ledger';
 import { readLayout, writeLayout } from './debate-view/layout-file';
 import { progressOf } from './debate-view/progress';
 import { snippetAround, Transcripts } from './debate-view/transcripts';
+import type { EvaluationReader } from './evaluation-reader';
 
 /**
  * The handlers of the channels in core/contract/debate-view-channels.ts: a debate's progress, crux
- * maps and their stored positions, the crux and falsifier ledger (ledger.md), transcripts and their
- * search. Debates are read through the index's mirror of their logs and folded on demand (cached
- * until a log grows); nothing here writes a debate.
+ * maps and their stored positions, the crux and falsifier ledger (ledger.md), transcripts of debates
+ * and evaluations and their search. Debates are read through the index's mirror of their logs and
+ * folded on demand (cached until a log grows); evaluations through the evaluation channels' reader.
+ * Nothing here writes a debate or an evaluation.
  */
-export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof debateViewChannels> {
+export function debateViewHandlers(
+  ctx: AppContext,
+  evaluations: EvaluationReader,
+): AreaHandlers<keyof typeof debateViewChannels> {
   const { ws, service, debates } = ctx;
   const digests = new DebateDigests(ws.root, ws.db, service);
   const transcripts = new Transcripts(ws.db);
+  const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
   const now = () => ctx.options.clock?.now() ?? new Date();
   const eventCount = ws.db.prepare("SELECT COUNT(*) AS n FROM debate_events WHERE debate_id = ? AND type = 'event'");
   const headerRow = ws.db.prepare('SELECT payload_json AS json FROM debate_events WHERE debate_id = ? AND seq = 0');
@@ -81,21 +94,21 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
 
   return {
     impl: {
-      'debateProgress:get': ({ id }) => {
+      'debates:progress': ({ id }) => {
         ctx.open();
         const digest = digests.get(id);
         const events = (eventCount.get(id) as { n: number }).n;
         return progressOf(id, digest, statusOf(id, digest.outcome.status), debates.isLive(id), events);
       },
 
-      'cruxMaps:get': ({ id }) => {
+      'debates:cruxMap': ({ id }) => {
         ctx.open();
         const digest = digests.get(id);
         const layout = readLayout(ws.root, service.logPathOf(id), ctx.log);
         return buildCruxMap(digest, transcripts.messages(id), statusOf(id, digest.outcome.status), layout);
       },
 
-      'cruxMaps:savePositions': ({ id, positions }) => {
+      'debates:saveCruxLayout': ({ id, positions }) => {
         ctx.open();
         const path = writeLayout(ws.root, service.logPathOf(id), positions, now());
         return { path, saved: Object.keys(positions).length };
@@ -138,11 +151,16 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
 
       'transcripts:list': () => {
         ctx.open();
-        return { transcripts: service.list().map(summaryOf) };
+        const all = [...service.list().map(summaryOf), ...evaluationTranscripts.list()];
+        // Newest first across both kinds (each list already is; ties keep debates first).
+        return {
+          transcripts: all.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)),
+        };
       },
 
-      'transcripts:get': ({ id }) => {
+      'transcripts:get': ({ kind, id }) => {
         ctx.open();
+        if (kind === 'evaluation') return evaluationTranscripts.get(id);
         const row = service.list().find((r) => r.id === id);
         if (!row) service.logPathOf(id); // the usual "no debate" error
         const summary = summaryOf(row as NonNullable<typeof row>);
@@ -152,10 +170,11 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
           agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
           threads: threadRows.all(id) as { id: string; topic: string }[],
           transcript: transcripts.messages(id),
+          entries: [],
         };
       },
 
-      'transcripts:search': ({ text, agent, move, ideaSlug, from, to, limit }) => {
+      'transcripts:search': ({ kind, text, agent, move, ideaSlug, from, to, limit }) => {
         ctx.open();
         const words = (text ?? '')
           .toLocaleLowerCase()
@@ -164,8 +183,34 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
         const who = agent?.toLocaleLowerCase();
         const hits: TranscriptHit[] = [];
         let total = 0;
-        for (const row of service.list()) {
-          if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
+        const hit = (make: () => TranscriptHit) => {
+          total++;
+          if (hits.length < limit) hits.push(make());
+        };
+        // A debate move names no evaluation entry, and the other way round.
+        const evaluationMove = move !== undefined && (EVALUATION_TRANSCRIPT_MOVES as readonly string[]).includes(move);
+        const debateMove = move !== undefined && !evaluationMove;
+        const scans: { createdAt: string; scan: () => void }[] = [];
+        if (kind !== 'evaluation' && !evaluationMove) {
+          for (const row of service.list()) {
+            if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
+            scans.push({ createdAt: row.createdAt, scan: () => scanDebate(row) });
+          }
+        }
+        if (kind !== 'debate' && !debateMove) {
+          for (const source of evaluationTranscripts.sources()) {
+            if (ideaSlug !== undefined && source.summary.slug !== ideaSlug) continue;
+            scans.push({
+              createdAt: source.summary.startedAt,
+              scan: () => evaluationTranscripts.scan(source, { words, who, move, from, to }, hit),
+            });
+          }
+        }
+        // Newest transcripts first, whatever their kind.
+        scans.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+        for (const s of scans) s.scan();
+
+        function scanDebate(row: ReturnType<typeof service.list>[number]): void {
           const names = agentNames(row.id);
           for (const m of transcripts.messages(row.id)) {
             const day = m.at.slice(0, 10);
@@ -181,9 +226,7 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
               const content = m.content.toLocaleLowerCase();
               if (!words.every((w) => content.includes(w))) continue;
             }
-            total++;
-            if (hits.length >= limit) continue;
-            hits.push({
+            hit(() => ({
               kind: 'debate',
               id: row.id,
               title: row.topic,
@@ -196,7 +239,7 @@ export function debateViewHandlers(ctx: AppContext): AreaHandlers<keyof typeof d
               move: m.kind === 'moderator' ? 'MODERATOR' : m.move,
               at: m.at,
               snippet: snippetAround(m.content, words),
-            });
+            }));
           }
         }
         return { hits, total, truncated: total > hits.length };

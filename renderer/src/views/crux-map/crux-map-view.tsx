@@ -48,7 +48,7 @@ export function CruxMapView({ route }: { route: Route }) {
 
 function DebateMap({ id, node }: { id: string; node: string | null }) {
   const client = useClient();
-  const loaded = useChannel('cruxMaps:get', { id });
+  const loaded = useChannel('debates:cruxMap', { id });
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -59,7 +59,7 @@ function DebateMap({ id, node }: { id: string; node: string | null }) {
     (positions: Positions) => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => {
-        client.invoke('cruxMaps:savePositions', { id, positions }).then(
+        client.invoke('debates:saveCruxLayout', { id, positions }).then(
           () => {
             setSaved(new Date().toLocaleTimeString());
             setSaveError(null);

@@ -17,7 +17,7 @@ const PROGRESS_EVERY_MS = 600;
 
 /**
  * A crux debate as it happens (`#/debate/<id>`): one column per thread, streamed from the debate's
- * events; the meter and each thread's budgets from `debateProgress:get`, asked again as events
+ * events; the meter and each thread's budgets from `debates:progress`, asked again as events
  * arrive; pause, resume and stop. `#/debate?idea=<slug>` offers to start one about an idea.
  */
 export function DebateView({ route }: { route: Route }) {
@@ -44,7 +44,7 @@ export function DebateView({ route }: { route: Route }) {
 function LiveDebate({ id }: { id: string }) {
   const client = useClient();
   const detail = useChannel('debates:get', { id });
-  const progress = useChannel('debateProgress:get', { id });
+  const progress = useChannel('debates:progress', { id });
   const { events, error: streamError, catchUp } = useDebateEvents(id);
   const [confirmStop, setConfirmStop] = useState(false);
 
