@@ -145,8 +145,9 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const memo = new IndexMemo(ws);
   const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys, memo };
-  const debateView = debateViewHandlers(ctx);
   const evaluation = evaluationHandlers(ctx);
+  // Transcripts list and search evaluations too, read the way the evaluation channels read them.
+  const debateView = debateViewHandlers(ctx, evaluation.reader);
   const settings = settingsHandlers(ctx);
   const areas = [debateView, evaluation, settings];
 

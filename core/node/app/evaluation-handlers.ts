@@ -1,18 +1,10 @@
-import type { EvaluationDetail, EvaluationSummary, evaluationChannels } from '../../contract';
+import type { evaluationChannels } from '../../contract';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { EvaluationReader } from './evaluation-reader';
 import { readSettings } from './settings-file';
-import { EvaluationRecords, type StoredEvaluation } from './evaluation-records';
-import {
-  detailFromDocument,
-  detailFromTrack,
-  type EvaluationMeta,
-  stoppedReason,
-  summaryFromDocument,
-  summaryFromTrack,
-} from './evaluation-views';
-import { type LiveEvaluation, LiveEvaluations } from './live-evaluations';
+import { LiveEvaluations } from './live-evaluations';
 
 type Channels = keyof typeof evaluationChannels;
 
@@ -21,91 +13,22 @@ const NO_CAP_USD = 1_000_000;
 
 /**
  * The handlers of the channels in core/contract/evaluation-channels.ts: evaluations run in the
- * background (LiveEvaluations), read back from the workspace folder (EvaluationRecords), and the
+ * background (LiveEvaluations), read back through EvaluationReader (shared with the transcripts), and the
  * leaderboards and matrix over each idea's current evaluation. Closing stops running evaluations
  * at their checkpoint, so the next start can resume them.
  */
-export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
+export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> & { reader: EvaluationReader } {
   const { ws } = ctx;
   const service = new EvaluationService(ws, ctx.providers);
-  const records = new EvaluationRecords(ws, service);
   const live = new LiveEvaluations({
     emitter: ctx.emitter,
     log: ctx.log,
     remaining: (track) => service.remainingAsks(track.state),
   });
-  /** Ideas this app has evaluated, so their folders are looked in before the watcher indexes them. */
-  const touched = new Set<string>();
+  const reader = new EvaluationReader(ws, service, live);
+  const { records, touched } = reader;
 
-  const idea = (slug: string) => records.idea(slug);
-
-  const liveMeta = (run: LiveEvaluation): EvaluationMeta => {
-    const known = idea(run.slug);
-    return {
-      id: run.id,
-      slug: run.slug,
-      status: live.status(run),
-      provider: run.prepared.header.provider,
-      costUsd: run.costUsd,
-      budgetUsd: run.budgetUsd,
-      stopReason: run.stop,
-      expectedAnswers: run.expected,
-      ideaHash: known?.contentHash ?? null,
-      currentId: known?.evaluationId ?? null,
-    };
-  };
-
-  /** A stored evaluation as the contract shows it (with the whole record when `detail`). */
-  function storedView(stored: StoredEvaluation, detail: true): EvaluationDetail | null;
-  function storedView(stored: StoredEvaluation, detail: false): EvaluationSummary | null;
-  function storedView(stored: StoredEvaluation, detail: boolean): EvaluationDetail | EvaluationSummary | null {
-    const known = idea(stored.slug);
-    const base = {
-      id: stored.id,
-      slug: stored.slug,
-      ideaHash: known?.contentHash ?? null,
-      currentId: known?.evaluationId ?? null,
-    };
-    if (stored.kind === 'record') {
-      const record = records.record(stored.slug, stored.id, detail);
-      if (!record) return null;
-      const answers = record.track?.answers ?? 0;
-      const meta: EvaluationMeta = {
-        ...base,
-        status: 'locked',
-        provider: record.provider,
-        costUsd: record.costUsd,
-        budgetUsd: record.budgetUsd,
-        stopReason: null,
-        expectedAnswers: answers,
-      };
-      if (!detail) return summaryFromDocument(record.doc, meta);
-      return record.track ? detailFromTrack(record.track, meta, record.doc) : detailFromDocument(record.doc, meta);
-    }
-    const checkpoint = records.checkpoint(stored.slug, stored.id);
-    if (!checkpoint) return null;
-    const failed = checkpoint.track.state.phase === 'FAILED';
-    const meta: EvaluationMeta = {
-      ...base,
-      status: failed ? 'failed' : 'stopped',
-      provider: checkpoint.header.provider,
-      costUsd: checkpoint.spentUsd,
-      budgetUsd: checkpoint.header.budgetUsd,
-      // No stop line after the last input: the process ended without a word (killed, crashed).
-      stopReason: stoppedReason(checkpoint.track.state, checkpoint.stopped?.reason ?? 'interrupted'),
-      expectedAnswers: checkpoint.track.answers + checkpoint.remaining,
-    };
-    return detail ? detailFromTrack(checkpoint.track, meta) : summaryFromTrack(checkpoint.track, meta);
-  }
-
-  const locate = (id: string): StoredEvaluation => {
-    const found = records.locate(id, touched);
-    if (!found) throw new UserError(`no evaluation "${id}" (see the list of evaluations)`);
-    return found;
-  };
-
-  const storedSlugs = (slug: string | undefined): string[] =>
-    slug !== undefined ? [slug] : [...new Set([...records.slugs(), ...touched])];
+  const idea = (slug: string) => reader.idea(slug);
 
   /**
    * What settings.md says a run gets when the request does not: its budget (0 there means no cap)
@@ -131,30 +54,11 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
     'evaluations:list': ({ slug, status }) => {
       ctx.open();
       if (slug !== undefined && !idea(slug)) throw new UserError(`no idea "${slug}"`);
-      const out: EvaluationSummary[] = live
-        .all()
-        .filter((r) => slug === undefined || r.slug === slug)
-        .map((r) => summaryFromTrack(r.track, liveMeta(r)));
-      for (const s of storedSlugs(slug)) {
-        for (const stored of records.stored(s)) {
-          if (live.get(stored.id)) continue;
-          const view = storedView(stored, false);
-          if (view) out.push(view);
-        }
-      }
-      return {
-        evaluations: out
-          .filter((e) => status === undefined || e.status === status)
-          .sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : a.id < b.id ? 1 : -1)),
-      };
+      return { evaluations: reader.summaries(slug).filter((e) => status === undefined || e.status === status) };
     },
     'evaluations:get': ({ id }) => {
       ctx.open();
-      const run = live.get(id);
-      if (run) return detailFromTrack(run.track, liveMeta(run));
-      const view = storedView(locate(id), true);
-      if (!view) throw new UserError(`evaluation "${id}" could not be read (its file is damaged)`);
-      return view;
+      return reader.detail(id);
     },
     'evaluations:estimate': ({ slug, mode, provider, budgetUsd }) => {
       ctx.open();
@@ -182,16 +86,16 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
         live.cancel(run, 'cancelled');
         return { id, status: 'stopping' };
       }
-      const stored = locate(id);
+      const stored = reader.locate(id);
       if (stored.kind === 'record')
         throw new UserError(`evaluation "${id}" has already locked; there is nothing to cancel`);
-      const view = storedView(stored, false);
+      const view = reader.stored(stored, false)?.view;
       return { id, status: view?.status ?? 'stopped' };
     },
     'evaluations:resume': ({ id }) => {
       ctx.open();
       if (live.get(id)) throw new UserError(`evaluation "${id}" is already running`);
-      const stored = locate(id);
+      const stored = reader.locate(id);
       if (stored.kind === 'record')
         throw new UserError(`evaluation "${id}" has already locked; dispute a criterion to reopen it`);
       live.checkIdle(stored.slug);
@@ -260,5 +164,5 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> {
     },
   };
 
-  return { impl, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
+  return { impl, reader, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
 }

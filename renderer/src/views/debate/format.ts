@@ -1,4 +1,4 @@
-import type { DebateSummary } from '../../../../core/contract';
+import type { DebateSummary, TranscriptSummary } from '../../../../core/contract';
 
 // Small formatting helpers the debate, crux map, ledger and transcript views share.
 
@@ -27,11 +27,17 @@ export function when(iso: string): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Badge class and words for a debate's status; `running` without a live engine was interrupted. */
-export function statusBadge(status: DebateSummary['status'], live: boolean): { label: string; tone: string } {
+/**
+ * Badge class and words for a debate's status (`running` without a live engine was interrupted), or
+ * an evaluation's as a transcript lists it.
+ */
+export function statusBadge(
+  status: DebateSummary['status'] | TranscriptSummary['status'],
+  live: boolean,
+): { label: string; tone: string } {
   if (status === 'running') return live ? { label: 'running', tone: 'accent' } : { label: 'interrupted', tone: 'warn' };
-  if (status === 'paused') return { label: 'paused', tone: 'warn' };
-  if (status === 'completed') return { label: 'completed', tone: 'ok' };
+  if (status === 'paused' || status === 'stopped' || status === 'stopping') return { label: status, tone: 'warn' };
+  if (status === 'completed' || status === 'locked') return { label: status, tone: 'ok' };
   if (status === 'failed') return { label: 'failed', tone: 'danger' };
   return { label: status, tone: '' };
 }

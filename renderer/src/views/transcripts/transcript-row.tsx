@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { TranscriptMessage } from '../../../../core/contract';
+import { type EvaluationEntry, evaluationEntryMove, type TranscriptMessage } from '../../../../core/contract';
 import { seriesColor } from '../debate/format';
 import { highlight } from './highlight';
 
@@ -61,6 +61,91 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
         </span>
       </header>
       <p className="transcript-content">{highlight(m.content, p.words)}</p>
+    </article>
+  );
+});
+
+/** What an evaluation entry says, as its row shows it and the find looks in it: title, then text. */
+export function entryText(e: EvaluationEntry): string {
+  return e.text === '' ? e.title : `${e.title}: ${e.text}`;
+}
+
+export function isLongEntry(e: EvaluationEntry): boolean {
+  return entryText(e).length > LONG || e.text.includes('\n');
+}
+
+const WINNER_WORDS = { EVALUATOR: 'evaluator wins', RED_TEAM: 'red team wins', DRAW: 'draw' } as const;
+const COLUMN_WORDS = { evaluators: 'evaluators', transcript: 'protocol', redteam: 'red team' } as const;
+
+interface EntryProps {
+  entry: EvaluationEntry;
+  agentName: string | null;
+  agentIndex: number;
+  target: boolean;
+  match: boolean;
+  words: readonly string[];
+  copied: boolean;
+  onExpand: (index: number) => void;
+  onCopy: (index: number) => void;
+}
+
+/**
+ * One entry of an evaluation's transcript, in the same fixed-height row as a debate message: who
+ * speaks (evaluator, red-teamer, arbiter, synthesis; none for the protocol's notes), the kind of
+ * entry, the round, severity, the ruling's winner and the score it moved, then the title (which
+ * names the criterion) and the text.
+ */
+export const EntryRow = memo(function EntryRow(p: EntryProps) {
+  const e = p.entry;
+  const kind = evaluationEntryMove(e.type);
+  const color = e.agent ? seriesColor(p.agentIndex) : undefined;
+  const moved = e.scoreBefore !== null && e.scoreAfter !== null;
+  return (
+    <article
+      className={`transcript-row entry ${kind === 'PROTOCOL' ? 'moderator' : ''} ${e.dropped ? 'dropped' : ''} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
+      aria-label={`Entry ${e.seq}`}
+      data-index={e.seq}
+      data-type={e.type}
+      aria-current={p.target ? 'true' : undefined}
+    >
+      <header>
+        <span className="muted small num">#{e.seq}</span>
+        {e.round !== null && <span className="muted small">R{e.round}</span>}
+        <span className="muted small">{COLUMN_WORDS[e.column]}</span>
+        <strong style={{ color }}>{p.agentName ?? 'Protocol'}</strong>
+        <span className="badge">{kind}</span>
+        {e.severity && (
+          <span className={`badge${e.severity === 'CRITICAL' ? ' danger' : e.severity === 'MAJOR' ? ' warn' : ''}`}>
+            {e.severity}
+          </span>
+        )}
+        {e.winner && <span className="badge accent">{WINNER_WORDS[e.winner]}</span>}
+        {moved && (
+          <span className="small num" data-testid="score-move">
+            {e.scoreBefore} → {e.scoreAfter}
+          </span>
+        )}
+        {e.dropped && <span className="badge">dropped: {e.dropped.replace('_', ' ')}</span>}
+        <span className="row-actions">
+          {isLongEntry(e) && (
+            <button type="button" className="link small" onClick={() => p.onExpand(e.seq)}>
+              Read all
+            </button>
+          )}
+          <button
+            type="button"
+            className="link small"
+            onClick={() => p.onCopy(e.seq)}
+            aria-label={`Copy a link to entry ${e.seq}`}
+          >
+            {p.copied ? 'Link copied' : 'Copy link'}
+          </button>
+        </span>
+      </header>
+      <p className="transcript-content">
+        <strong>{highlight(e.title, p.words)}</strong>
+        {e.text !== '' && <>: {highlight(e.text, p.words)}</>}
+      </p>
     </article>
   );
 });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { EvaluationEntry, TranscriptKind, TranscriptMessage } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
@@ -6,13 +7,13 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { VirtualList, type VirtualListHandle } from '../../ui/virtual-list';
 import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
-import { ROW_HEIGHT, TranscriptRow } from './transcript-row';
+import { EntryRow, entryText, ROW_HEIGHT, TranscriptRow } from './transcript-row';
 import './transcripts.css';
 
 /** One empty list for every row without a match, so the memoized rows see the same props. */
 const NO_WORDS: readonly string[] = [];
 
-/** A running debate's transcript is read again at most this often while its events arrive. */
+/** A running debate's or evaluation's transcript is read again at most this often while its events arrive. */
 const LIVE_RELOAD_MS = 3000;
 
 /** The address of one message, for pasting elsewhere (the page's own address with the route). */
@@ -21,13 +22,13 @@ function messageLink(kind: string, id: string, index: number): string {
 }
 
 /**
- * `#/transcript/<kind>/<id>?m=<index>`: one transcript, virtualized (fixed-height rows, long
- * messages clamped with "Read all"), searchable within, each message linkable. `m` scrolls to its
- * message and marks it.
+ * `#/transcript/<kind>/<id>?m=<index>`: one transcript, a debate's messages or an evaluation's
+ * entries, virtualized (fixed-height rows, long ones clamped with "Read all"), searchable within,
+ * each row linkable. `m` scrolls to its row and marks it.
  */
 export function TranscriptView({ route }: { route: Route }) {
   const [kind = 'debate', id] = route.params;
-  if (!id || kind !== 'debate') {
+  if (!id || (kind !== 'debate' && kind !== 'evaluation')) {
     return (
       <section className="view">
         <h1>Transcript</h1>
@@ -38,11 +39,17 @@ export function TranscriptView({ route }: { route: Route }) {
     );
   }
   const m = route.query.get('m');
-  return <Reader key={id} id={id} target={m !== null && /^\d+$/.test(m) ? Number(m) : null} />;
+  return <Reader key={`${kind}/${id}`} kind={kind} id={id} target={m !== null && /^\d+$/.test(m) ? Number(m) : null} />;
 }
 
-function Reader({ id, target }: { id: string; target: number | null }) {
-  const loaded = useChannel('transcripts:get', { kind: 'debate', id });
+type Row = TranscriptMessage | EvaluationEntry;
+const isEntry = (row: Row): row is EvaluationEntry => 'seq' in row;
+const indexOf = (row: Row) => (isEntry(row) ? row.seq : row.index);
+/** What the find looks in. */
+const textOf = (row: Row) => (isEntry(row) ? entryText(row) : row.content);
+
+function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target: number | null }) {
+  const loaded = useChannel('transcripts:get', { kind, id });
   const list = useRef<VirtualListHandle>(null);
   const [query, setQuery] = useState('');
   const [words, setWords] = useState<string[]>([]);
@@ -51,18 +58,28 @@ function Reader({ id, target }: { id: string; target: number | null }) {
   const [copied, setCopied] = useState<number | null>(null);
   const [fallbackLink, setFallbackLink] = useState<string | null>(null);
   const data = loaded.data;
-  const messages = data?.transcript ?? [];
-  const live = data?.status === 'running' || data?.status === 'paused';
+  const messages: readonly Row[] = (kind === 'evaluation' ? data?.entries : data?.transcript) ?? [];
+  const live = data?.status === 'running' || data?.status === 'paused' || data?.status === 'stopping';
+  const noun = kind === 'evaluation' ? 'entries' : 'messages';
 
-  // Live debates: read again, at most every few seconds, while events arrive.
+  // Live debates and evaluations: read again, at most every few seconds, while events arrive.
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const reload = loaded.reload;
-  usePush('debate:event', (payload) => {
-    if (payload.debateId !== id || pending.current) return;
+  const soon = useCallback(() => {
+    if (pending.current) return;
     pending.current = setTimeout(() => {
       pending.current = null;
       reload();
     }, LIVE_RELOAD_MS);
+  }, [reload]);
+  usePush('debate:event', (payload) => {
+    if (kind === 'debate' && payload.debateId === id) soon();
+  });
+  usePush('evaluation:event', (payload) => {
+    if (kind === 'evaluation' && payload.evaluationId === id) soon();
+  });
+  usePush('evaluation:status', (payload) => {
+    if (kind === 'evaluation' && payload.evaluationId === id) reload();
   });
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
 
@@ -74,8 +91,11 @@ function Reader({ id, target }: { id: string; target: number | null }) {
   const matches = useMemo(() => {
     if (words.length === 0) return [];
     return messages
-      .filter((msg) => words.every((w) => msg.content.toLocaleLowerCase().includes(w)))
-      .map((msg) => msg.index);
+      .filter((msg) => {
+        const text = textOf(msg).toLocaleLowerCase();
+        return words.every((w) => text.includes(w));
+      })
+      .map(indexOf);
   }, [messages, words]);
   const matchSet = useMemo(() => new Set(matches), [matches]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new set of matches starts again from its first
@@ -99,7 +119,7 @@ function Reader({ id, target }: { id: string; target: number | null }) {
 
   const copy = useCallback(
     (index: number) => {
-      const link = messageLink('debate', id, index);
+      const link = messageLink(kind, id, index);
       navigator.clipboard.writeText(link).then(
         () => {
           setCopied(index);
@@ -109,43 +129,67 @@ function Reader({ id, target }: { id: string; target: number | null }) {
         () => setFallbackLink(link),
       );
     },
-    [id],
+    [kind, id],
   );
 
   const names = useMemo(() => new Map((data?.agents ?? []).map((a, i) => [a.id, { name: a.name, i }])), [data]);
   const commands = useMemo<Command[]>(
     () => [
-      {
-        id: 'transcript:debate',
-        title: 'Open this transcript’s debate',
-        group: 'Transcript',
-        run: () => navigate(href('debate', id)),
-      },
-      {
-        id: 'transcript:map',
-        title: 'Open this transcript’s crux map',
-        group: 'Transcript',
-        run: () => navigate(href('crux-map', id)),
-      },
+      ...(kind === 'evaluation'
+        ? [
+            {
+              id: 'transcript:evaluation',
+              title: 'Open this transcript’s evaluation (its columns)',
+              group: 'Transcript',
+              run: () => navigate(href('evaluation', id)),
+            },
+            {
+              id: 'transcript:convergence',
+              title: 'Open this evaluation’s convergence chart',
+              group: 'Transcript',
+              run: () => navigate(href('convergence', id)),
+            },
+          ]
+        : [
+            {
+              id: 'transcript:debate',
+              title: 'Open this transcript’s debate',
+              group: 'Transcript',
+              run: () => navigate(href('debate', id)),
+            },
+            {
+              id: 'transcript:map',
+              title: 'Open this transcript’s crux map',
+              group: 'Transcript',
+              run: () => navigate(href('crux-map', id)),
+            },
+            {
+              id: 'transcript:course',
+              title: 'Open this debate’s DCG and positions chart',
+              group: 'Transcript',
+              run: () => navigate(href('convergence', 'debate', id)),
+            },
+          ]),
       {
         id: 'transcript:top',
-        title: 'Go to the first message',
+        title: `Go to the first ${kind === 'evaluation' ? 'entry' : 'message'}`,
         group: 'Transcript',
         run: () => list.current?.scrollToIndex(0),
       },
       {
         id: 'transcript:end',
-        title: 'Go to the last message',
+        title: `Go to the last ${kind === 'evaluation' ? 'entry' : 'message'}`,
         group: 'Transcript',
         run: () => list.current?.scrollToIndex(Math.max(0, messages.length - 1)),
       },
     ],
-    [id, messages.length],
+    [kind, id, messages.length],
   );
   useCommands('transcript-view', commands);
 
   const open = expanded === null ? null : messages[expanded];
-  const badge = data ? statusBadge(data.status, false) : null;
+  // A debate's `running` without this page's engine may be interrupted; an evaluation says what it is.
+  const badge = data ? statusBadge(data.status, kind === 'evaluation') : null;
   return (
     <section className="view transcript-view">
       <header className="transcript-head">
@@ -155,10 +199,20 @@ function Reader({ id, target }: { id: string; target: number | null }) {
             {badge && <span className={`badge ${badge.tone}`}>{live ? 'live' : badge.label}</span>}
             {data && <span className="muted">{when(data.createdAt)}</span>}
             {data?.ideaSlug && <a href={href('idea', data.ideaSlug)}>{data.ideaSlug}</a>}
-            <a href={href('debate', id)}>debate</a>
-            <a href={href('crux-map', id)}>crux map</a>
+            {kind === 'evaluation' ? (
+              <>
+                <a href={href('evaluation', id)}>evaluation</a>
+                <a href={href('convergence', id)}>convergence</a>
+              </>
+            ) : (
+              <>
+                <a href={href('debate', id)}>debate</a>
+                <a href={href('crux-map', id)}>crux map</a>
+                <a href={href('convergence', 'debate', id)}>DCG and positions</a>
+              </>
+            )}
             <span className="muted" data-testid="count">
-              {messages.length} messages
+              {messages.length} {noun}
             </span>
           </div>
         </div>
@@ -207,16 +261,37 @@ function Reader({ id, target }: { id: string; target: number | null }) {
           />
         </div>
       )}
-      {data && messages.length === 0 && <p className="muted">No message yet.</p>}
+      {data && messages.length === 0 && (
+        <p className="muted">
+          {kind === 'evaluation' && data.status === 'locked'
+            ? 'This evaluation’s entries could not be rebuilt from its record (its script is missing or no longer replays); the idea page shows its scores.'
+            : `No ${kind === 'evaluation' ? 'entry' : 'message'} yet.`}
+        </p>
+      )}
       <div className="transcript-body">
         <VirtualList
           items={messages}
           rowHeight={ROW_HEIGHT}
           className="transcript-list"
-          ariaLabel="Messages"
+          ariaLabel={kind === 'evaluation' ? 'Entries' : 'Messages'}
           handle={list}
           render={(msg) => {
             const who = msg.agent ? names.get(msg.agent) : undefined;
+            if (isEntry(msg)) {
+              return (
+                <EntryRow
+                  entry={msg}
+                  agentName={who?.name ?? msg.agent}
+                  agentIndex={who?.i ?? 0}
+                  target={msg.seq === target}
+                  match={matchSet.has(msg.seq)}
+                  words={matchSet.has(msg.seq) ? words : NO_WORDS}
+                  copied={copied === msg.seq}
+                  onExpand={setExpanded}
+                  onCopy={copy}
+                />
+              );
+            }
             return (
               <TranscriptRow
                 message={msg}
@@ -232,7 +307,20 @@ function Reader({ id, target }: { id: string; target: number | null }) {
             );
           }}
         />
-        {open && (
+        {open && isEntry(open) && (
+          <aside className="transcript-expanded card" aria-label={`Entry ${open.seq} in full`}>
+            <header className="row">
+              <strong>
+                #{open.seq} · {open.agent ? (names.get(open.agent)?.name ?? open.agent) : 'Protocol'} · {open.title}
+              </strong>
+              <button type="button" className="link" onClick={() => setExpanded(null)} aria-label="Close">
+                ×
+              </button>
+            </header>
+            <p className="transcript-full">{highlight(open.text, words)}</p>
+          </aside>
+        )}
+        {open && !isEntry(open) && (
           <aside className="transcript-expanded card" aria-label={`Message ${open.index} in full`}>
             <header className="row">
               <strong>

@@ -1,5 +1,11 @@
-import { type FormEvent, useMemo, useState } from 'react';
-import { type ChannelInput, TRANSCRIPT_MOVES } from '../../../../core/contract';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import {
+  type ChannelInput,
+  EVALUATION_TRANSCRIPT_MOVES,
+  TRANSCRIPT_KINDS,
+  TRANSCRIPT_MOVES,
+  type TranscriptKind,
+} from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
@@ -7,8 +13,23 @@ import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
 import './transcripts.css';
 
-const FIELDS = ['q', 'agent', 'move', 'idea', 'from', 'to'] as const;
+const FIELDS = ['kind', 'q', 'agent', 'move', 'idea', 'from', 'to'] as const;
 type Field = (typeof FIELDS)[number];
+
+const EVALUATION_MOVES: readonly string[] = EVALUATION_TRANSCRIPT_MOVES;
+const DEBATE_MOVES = TRANSCRIPT_MOVES.filter((m) => !EVALUATION_MOVES.includes(m));
+const EVALUATION_MOVE_WORDS: Record<(typeof EVALUATION_TRANSCRIPT_MOVES)[number], string> = {
+  SCORES: 'first scores',
+  RED_TEAM: 'red-team challenges',
+  DEFENCE: 'defences',
+  RULING: 'arbiter’s rulings',
+  SYNTHESIS: 'synthesis',
+  PROTOCOL: 'protocol notes',
+};
+const KIND_WORDS: Record<TranscriptKind, string> = { debate: 'crux debate', evaluation: 'evaluation' };
+
+const kindOf = (value: string | null): TranscriptKind | undefined =>
+  (TRANSCRIPT_KINDS as readonly string[]).includes(value ?? '') ? (value as TranscriptKind) : undefined;
 
 /** The search as the address holds it (`#/transcripts?q=…&agent=…`), so Back returns to the results. */
 function searchOf(query: URLSearchParams): ChannelInput<'transcripts:search'> | null {
@@ -21,22 +42,31 @@ function searchOf(query: URLSearchParams): ChannelInput<'transcripts:search'> | 
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
   };
-  return Object.keys(input).length > 0 ? { ...input, limit: 300 } : null;
+  // The kind alone filters the list below; with anything else it narrows the search too.
+  const kind = kindOf(get('kind') ?? null);
+  return Object.keys(input).length > 0 ? { ...input, ...(kind ? { kind } : {}), limit: 300 } : null;
 }
 
 /**
- * `#/transcripts`: every past debate's transcript, and a search across all of them by words,
- * agent, move, idea and days; each hit opens the transcript at its message.
+ * `#/transcripts`: every past debate's and evaluation's transcript (`?kind=` shows one kind), and a
+ * search across them by words, agent, move (or kind of entry), idea and days; each hit opens the
+ * transcript at its message or entry.
  */
 export function TranscriptsView({ route }: { route: Route }) {
   const list = useChannel('transcripts:list', {});
   usePush('debate:status', () => list.reload());
+  usePush('evaluation:status', () => list.reload());
+  const shownKind = kindOf(route.query.get('kind'));
+  const transcripts = (list.data?.transcripts ?? []).filter((t) => shownKind === undefined || t.kind === shownKind);
   const search = useMemo(() => searchOf(route.query), [route.query]);
   const results = useChannel('transcripts:search', search);
   const words = (search?.text ?? '').toLocaleLowerCase().split(/\s+/).filter(Boolean);
   const [form, setForm] = useState<Record<Field, string>>(
     () => Object.fromEntries(FIELDS.map((f) => [f, route.query.get(f) ?? ''])) as Record<Field, string>,
   );
+  // The kind links above the list change the address; the form follows them.
+  const addressKind = route.query.get('kind') ?? '';
+  useEffect(() => setForm((old) => (old.kind === addressKind ? old : { ...old, kind: addressKind })), [addressKind]);
   const ideas = [...new Set((list.data?.transcripts ?? []).flatMap((t) => (t.ideaSlug ? [t.ideaSlug] : [])))].sort();
   const set = (f: Field) => (e: { target: { value: string } }) => setForm((old) => ({ ...old, [f]: e.target.value }));
 
@@ -64,13 +94,34 @@ export function TranscriptsView({ route }: { route: Route }) {
           onChange={set('agent')}
           style={{ width: '10em' }}
         />
-        <select aria-label="Move" value={form.move} onChange={set('move')}>
-          <option value="">any move</option>
-          {TRANSCRIPT_MOVES.map((m) => (
-            <option key={m} value={m}>
-              {m === 'MODERATOR' ? 'moderator' : m}
+        <select aria-label="Kind" value={form.kind} onChange={set('kind')}>
+          <option value="">debates and evaluations</option>
+          {TRANSCRIPT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_WORDS[k]}s only
             </option>
           ))}
+        </select>
+        <select aria-label="Move" value={form.move} onChange={set('move')}>
+          <option value="">any move or entry</option>
+          {form.kind !== 'evaluation' && (
+            <optgroup label="Debate moves">
+              {DEBATE_MOVES.map((m) => (
+                <option key={m} value={m}>
+                  {m === 'MODERATOR' ? 'moderator' : m}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {form.kind !== 'debate' && (
+            <optgroup label="Evaluation entries">
+              {EVALUATION_TRANSCRIPT_MOVES.map((m) => (
+                <option key={m} value={m}>
+                  {EVALUATION_MOVE_WORDS[m]}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
         <select aria-label="Idea" value={form.idea} onChange={set('idea')}>
           <option value="">any idea</option>
@@ -113,7 +164,13 @@ export function TranscriptsView({ route }: { route: Route }) {
             {results.data.hits.map((hit) => (
               <li key={`${hit.id}:${hit.index}`}>
                 <a href={href('transcript', hit.kind, hit.id, { m: hit.index })} className="hit-link">
-                  {hit.agentName ?? 'Moderator'} · {hit.move === 'MODERATOR' ? 'moderator' : hit.move} · {hit.messageId}
+                  {hit.agentName ?? (hit.kind === 'evaluation' ? 'Protocol' : 'Moderator')} ·{' '}
+                  {hit.move === 'MODERATOR'
+                    ? 'moderator'
+                    : hit.kind === 'evaluation'
+                      ? (EVALUATION_MOVE_WORDS[hit.move as keyof typeof EVALUATION_MOVE_WORDS] ?? hit.move)
+                      : hit.move}{' '}
+                  · {hit.messageId}
                 </a>
                 <span className="muted small">
                   {' '}
@@ -125,25 +182,49 @@ export function TranscriptsView({ route }: { route: Route }) {
           </ol>
         </section>
       )}
-      <h2>Every transcript</h2>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2>Every transcript</h2>
+        <nav className="row small" aria-label="Which transcripts">
+          {([undefined, ...TRANSCRIPT_KINDS] as const).map((k) => (
+            <a
+              key={k ?? 'all'}
+              href={href('transcripts', { ...Object.fromEntries(route.query), kind: k })}
+              aria-current={shownKind === k ? 'page' : undefined}
+              className={shownKind === k ? 'badge accent' : 'badge'}
+            >
+              {k === undefined ? 'all' : `${KIND_WORDS[k]}s`}
+            </a>
+          ))}
+        </nav>
+      </div>
       <ErrorNotice error={list.error} />
-      {list.data && list.data.transcripts.length === 0 && <p className="muted">No debate has run yet.</p>}
-      {list.data && list.data.transcripts.length > 0 && (
-        <table className="data">
+      {list.data && transcripts.length === 0 && (
+        <p className="muted">
+          {shownKind === 'evaluation'
+            ? 'No evaluation has run yet.'
+            : shownKind === 'debate'
+              ? 'No debate has run yet.'
+              : 'No debate or evaluation has run yet.'}
+        </p>
+      )}
+      {list.data && transcripts.length > 0 && (
+        <table className="data" aria-label="Transcripts">
           <thead>
             <tr>
+              <th>Kind</th>
               <th>Topic</th>
               <th>Idea</th>
               <th>Started</th>
               <th>Status</th>
-              <th className="num">Messages</th>
+              <th className="num">Messages / entries</th>
             </tr>
           </thead>
           <tbody>
-            {list.data.transcripts.map((t) => {
-              const badge = statusBadge(t.status, false);
+            {transcripts.map((t) => {
+              const badge = statusBadge(t.status, t.kind === 'evaluation');
               return (
-                <tr key={t.id}>
+                <tr key={`${t.kind}:${t.id}`} data-kind={t.kind}>
+                  <td>{KIND_WORDS[t.kind]}</td>
                   <td>
                     <a href={href('transcript', t.kind, t.id)}>{t.title}</a>
                   </td>
@@ -157,7 +238,7 @@ export function TranscriptsView({ route }: { route: Route }) {
                   <td>{when(t.createdAt)}</td>
                   <td>
                     <span className={`badge ${badge.tone}`}>
-                      {t.status === 'running' ? 'running or interrupted' : badge.label}
+                      {t.status === 'running' && t.kind === 'debate' ? 'running or interrupted' : badge.label}
                     </span>
                   </td>
                   <td className="num">{t.messages}</td>

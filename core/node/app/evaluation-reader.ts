@@ -1,0 +1,203 @@
+import type { EvaluationDetail, EvaluationEntry, EvaluationSummary } from '../../contract';
+import type { EvaluationService } from '../evaluations/evaluation-service';
+import type { EvaluationTrack } from '../evaluations/evaluation-track';
+import type { Workspace } from '../workspace/workspace';
+import { UserError } from '../workspace/workspace';
+import { EvaluationEntriesCache } from './evaluation-entries-cache';
+import { EvaluationRecords, type StoredEvaluation } from './evaluation-records';
+import {
+  detailFromDocument,
+  detailFromTrack,
+  type EvaluationMeta,
+  stoppedReason,
+  summaryFromDocument,
+  summaryFromTrack,
+} from './evaluation-views';
+import type { LiveEvaluation, LiveEvaluations } from './live-evaluations';
+
+/** An evaluation's summary and its entries: what a transcript of it shows. */
+export interface EvaluationEntries {
+  summary: EvaluationSummary;
+  entries: readonly EvaluationEntry[];
+}
+
+/** An evaluation's summary, with its entries read only when asked for. */
+export interface EvaluationSource {
+  summary: EvaluationSummary;
+  entries(): readonly EvaluationEntry[];
+}
+
+/**
+ * The read side of evaluations, shared by the evaluation channels and the transcripts: running ones
+ * from their live track, stopped or failed ones from their checkpoint, locked ones from their record
+ * (with the run rebuilt from its script). One place decides how each is read, so the live view, the
+ * idea page and a transcript show the same entries.
+ */
+export class EvaluationReader {
+  readonly records: EvaluationRecords;
+  /** Ideas this app has evaluated, so their folders are looked in before the watcher indexes them. */
+  readonly touched = new Set<string>();
+  private readonly cache: EvaluationEntriesCache;
+
+  constructor(
+    ws: Workspace,
+    service: EvaluationService,
+    readonly live: LiveEvaluations,
+  ) {
+    this.records = new EvaluationRecords(ws, service);
+    this.cache = new EvaluationEntriesCache(ws.root);
+  }
+
+  idea(slug: string) {
+    return this.records.idea(slug);
+  }
+
+  liveMeta(run: LiveEvaluation): EvaluationMeta {
+    const known = this.idea(run.slug);
+    return {
+      id: run.id,
+      slug: run.slug,
+      status: this.live.status(run),
+      provider: run.prepared.header.provider,
+      costUsd: run.costUsd,
+      budgetUsd: run.budgetUsd,
+      stopReason: run.stop,
+      expectedAnswers: run.expected,
+      ideaHash: known?.contentHash ?? null,
+      currentId: known?.evaluationId ?? null,
+    };
+  }
+
+  /** Where an evaluation is kept; an unknown id is the researcher's mistake, said in words. */
+  locate(id: string): StoredEvaluation {
+    const found = this.records.locate(id, this.touched);
+    if (!found) throw new UserError(`no evaluation "${id}" (see the list of evaluations)`);
+    return found;
+  }
+
+  /** Every stored and running evaluation (of one idea when `slug`), newest first. */
+  summaries(slug?: string): EvaluationSummary[] {
+    return this.all(slug).map((s) => s.summary);
+  }
+
+  /**
+   * Every stored and running evaluation (of one idea when `slug`), newest first, each with its
+   * entries on demand; one whose files cannot be read is left out.
+   */
+  all(slug?: string): EvaluationSource[] {
+    const out: EvaluationSource[] = this.live
+      .all()
+      .filter((r) => slug === undefined || r.slug === slug)
+      .map((r) => ({ summary: summaryFromTrack(r.track, this.liveMeta(r)), entries: () => r.track.entries }));
+    const slugs = slug !== undefined ? [slug] : [...new Set([...this.records.slugs(), ...this.touched])];
+    for (const s of slugs) {
+      for (const stored of this.records.stored(s)) {
+        if (this.live.get(stored.id)) continue;
+        const source = this.source(stored);
+        if (source) out.push(source);
+      }
+    }
+    return out.sort((a, b) =>
+      a.summary.startedAt < b.summary.startedAt
+        ? 1
+        : a.summary.startedAt > b.summary.startedAt
+          ? -1
+          : a.summary.id < b.summary.id
+            ? 1
+            : -1,
+    );
+  }
+
+  /** Everything about one evaluation (`evaluations:get`). */
+  detail(id: string): EvaluationDetail {
+    const run = this.live.get(id);
+    if (run) return detailFromTrack(run.track, this.liveMeta(run));
+    const view = this.stored(this.locate(id), true)?.view;
+    if (!view) throw new UserError(`evaluation "${id}" could not be read (its file is damaged)`);
+    return view;
+  }
+
+  /** One evaluation's summary and entries, without building the whole detail. */
+  entries(id: string): EvaluationEntries {
+    const run = this.live.get(id);
+    if (run) return { summary: summaryFromTrack(run.track, this.liveMeta(run)), entries: run.track.entries };
+    const source = this.source(this.locate(id));
+    if (!source) throw new UserError(`evaluation "${id}" could not be read (its file is damaged)`);
+    return { summary: source.summary, entries: source.entries() };
+  }
+
+  /**
+   * A stored evaluation's summary and its entries: a checkpoint's from its track (folded for the
+   * summary anyway); a locked record's from its rebuilt run when this app has it, else from the
+   * entries cache, else by replaying its script (then cached). A record whose script no longer
+   * replays has none.
+   */
+  private source(stored: StoredEvaluation): EvaluationSource | null {
+    const found = this.stored(stored, false);
+    if (!found) return null;
+    if (stored.kind === 'checkpoint') return { summary: found.view, entries: () => found.track?.entries ?? [] };
+    return {
+      summary: found.view,
+      entries: () => {
+        const held = this.records.record(stored.slug, stored.id, false)?.track;
+        if (held) return held.entries;
+        const cached = this.cache.get(stored.slug, stored.id);
+        if (cached) return cached;
+        const track = this.records.record(stored.slug, stored.id, true)?.track;
+        if (!track) return [];
+        this.cache.put(stored.slug, stored.id, track.entries);
+        return track.entries;
+      },
+    };
+  }
+
+  /** A stored evaluation as the contract shows it (with the whole record when `detail`). */
+  stored(stored: StoredEvaluation, detail: true): { view: EvaluationDetail; track: EvaluationTrack | null } | null;
+  stored(stored: StoredEvaluation, detail: false): { view: EvaluationSummary; track: EvaluationTrack | null } | null;
+  stored(
+    stored: StoredEvaluation,
+    detail: boolean,
+  ): { view: EvaluationDetail | EvaluationSummary; track: EvaluationTrack | null } | null {
+    const known = this.idea(stored.slug);
+    const base = {
+      id: stored.id,
+      slug: stored.slug,
+      ideaHash: known?.contentHash ?? null,
+      currentId: known?.evaluationId ?? null,
+    };
+    if (stored.kind === 'record') {
+      const record = this.records.record(stored.slug, stored.id, detail);
+      if (!record) return null;
+      const answers = record.track?.answers ?? 0;
+      const meta: EvaluationMeta = {
+        ...base,
+        status: 'locked',
+        provider: record.provider,
+        costUsd: record.costUsd,
+        budgetUsd: record.budgetUsd,
+        stopReason: null,
+        expectedAnswers: answers,
+      };
+      if (!detail) return { view: summaryFromDocument(record.doc, meta), track: record.track };
+      return {
+        view: record.track ? detailFromTrack(record.track, meta, record.doc) : detailFromDocument(record.doc, meta),
+        track: record.track,
+      };
+    }
+    const checkpoint = this.records.checkpoint(stored.slug, stored.id);
+    if (!checkpoint) return null;
+    const failed = checkpoint.track.state.phase === 'FAILED';
+    const meta: EvaluationMeta = {
+      ...base,
+      status: failed ? 'failed' : 'stopped',
+      provider: checkpoint.header.provider,
+      costUsd: checkpoint.spentUsd,
+      budgetUsd: checkpoint.header.budgetUsd,
+      // No stop line after the last input: the process ended without a word (killed, crashed).
+      stopReason: stoppedReason(checkpoint.track.state, checkpoint.stopped?.reason ?? 'interrupted'),
+      expectedAnswers: checkpoint.track.answers + checkpoint.remaining,
+    };
+    const track = checkpoint.track;
+    return { view: detail ? detailFromTrack(track, meta) : summaryFromTrack(track, meta), track };
+  }
+}
