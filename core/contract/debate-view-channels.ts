@@ -241,6 +241,52 @@ export const cruxMapSchema = z.strictObject({
 });
 export type CruxMap = z.infer<typeof cruxMapSchema>;
 
+// ---- the course of a debate (DCG and positions over its messages) -----------------------------------
+
+export const coursePositionSchema = z.strictObject({
+  /** The transcript index of the message after which the agent stood so (the `m` of its deep link). */
+  index: count,
+  side,
+  /** Its confidence (0–1) when the agent gave one. */
+  confidence: z.number().min(0).max(1).nullable(),
+});
+
+export const courseThreadSchema = z.strictObject({
+  id: z.string(),
+  topic: z.string(),
+  /** The crux's question once crystallized, else the binary question so far. */
+  question: z.string().nullable(),
+  status: z.enum(THREAD_STATUSES),
+  /** The transcript index at which it crystallized, or null. */
+  crystallizedAt: count.nullable(),
+  /** The crux's DCG (0–1) once crystallized. */
+  dcg: z.number().nullable(),
+  validated: z.boolean(),
+  primary: z.boolean(),
+  /**
+   * DCG after each message that changed it. Before crystallization (`final: false`) it is the
+   * protocol's formula over the positions so far, counting every YES/NO agent with a valid falsifier
+   * as one who would change its mind (the analysis, which says who would, comes only at
+   * crystallization); the crystallized crux's own DCG follows (`final: true`).
+   */
+  dcgPoints: z.array(z.strictObject({ index: count, score: z.number().min(0).max(1), final: z.boolean() })),
+  /** Each agent's side and confidence in this thread after each message that changed them; the last, at crystallization, is the crux's final position. */
+  positions: z.array(z.strictObject({ agent: z.string(), points: z.array(coursePositionSchema) })),
+});
+export type CourseThread = z.infer<typeof courseThreadSchema>;
+
+export const debateCourseSchema = z.strictObject({
+  debateId: z.string(),
+  topic: z.string(),
+  ideaSlug: z.string().nullable(),
+  status: debateStatusSchema,
+  /** Messages in its transcript: the x axis runs over their indexes. */
+  messages: count,
+  agents: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  threads: z.array(courseThreadSchema),
+});
+export type DebateCourse = z.infer<typeof debateCourseSchema>;
+
 // ---- ledger ------------------------------------------------------------------------------------------
 
 export const falsifierResolutionSchema = z.strictObject({
@@ -366,6 +412,8 @@ export const debateViewChannels = {
 
   /** A debate's crux map: cruxes, agents, coalitions, dependency and contradiction edges, stored positions. */
   'debates:cruxMap': { input: z.strictObject({ id: debateId }), output: cruxMapSchema },
+  /** How a debate went, message by message: each crux's DCG and each agent's side and confidence in each thread. */
+  'debates:course': { input: z.strictObject({ id: debateId }), output: debateCourseSchema },
   /** Keeps the node positions of a crux map beside the debate's log (`<id>.layout.json`). */
   'debates:saveCruxLayout': {
     input: z.strictObject({ id: debateId, positions: nodePositionsSchema }),

@@ -162,6 +162,59 @@ describe('crux maps', () => {
   });
 });
 
+describe('the course of a debate', () => {
+  it('follows each crux’s DCG and each agent’s position message by message, ending on the crux’s own', async () => {
+    const course = await call('debates:course', { id: debateId });
+    const map = await call('debates:cruxMap', { id: debateId });
+    const { transcript } = await call('transcripts:get', { kind: 'debate', id: debateId });
+    expect(course).toMatchObject({ debateId, ideaSlug: IDEA, status: 'completed', messages: transcript.length });
+    expect(course.agents.map((a) => a.id)).toEqual(AGENTS);
+    const crystallized = course.threads.filter((t) => t.crystallizedAt !== null);
+    expect(crystallized.length).toBeGreaterThan(0);
+    for (const thread of course.threads) {
+      const indexes = [
+        ...thread.dcgPoints.map((p) => p.index),
+        ...thread.positions.flatMap((a) => a.points.map((p) => p.index)),
+      ];
+      for (const i of indexes) expect(i).toBeLessThan(course.messages);
+      // A position before crystallization sits on the agent's own message that took it (its deep link opens it).
+      for (const a of thread.positions) {
+        for (const p of a.points.filter((p) => p.index !== thread.crystallizedAt)) {
+          expect(transcript[p.index]).toMatchObject({ thread: thread.id, agent: a.agent, kind: 'message' });
+          expect(['COMMIT_POSITION', 'UPDATE_POSITION', 'CONCEDE']).toContain(transcript[p.index]?.move);
+        }
+      }
+      expect(thread.dcgPoints.map((p) => p.index)).toEqual(
+        [...thread.dcgPoints.map((p) => p.index)].sort((a, b) => a - b),
+      );
+    }
+    for (const thread of crystallized) {
+      const node = map.cruxes.find((c) => c.id === `crux:${thread.id}`);
+      const last = thread.dcgPoints.at(-1);
+      expect(last).toMatchObject({ index: thread.crystallizedAt, final: true });
+      expect(last?.score).toBeCloseTo(node?.dcg ?? -1, 2);
+      expect(thread.dcg).toBeCloseTo(node?.dcg ?? -1, 2);
+      expect(thread).toMatchObject({ question: node?.question, validated: node?.validated, primary: node?.primary });
+      // Each agent's last point is its final position on the crux.
+      const finals = Object.fromEntries(thread.positions.map((a) => [a.agent, a.points.at(-1)?.side]));
+      expect(finals).toMatchObject(Object.fromEntries(node?.positions.map((p) => [p.agent, p.side]) ?? []));
+    }
+    // The curve builds up before the crux crystallizes: sides and falsifiers arrive message by message.
+    const converged = crystallized.find((t) => t.status === 'CONVERGED');
+    expect(converged?.dcgPoints.some((p) => !p.final && p.score > 0)).toBe(true);
+    expect(converged?.dcgPoints.filter((p) => !p.final).every((p) => p.index < (converged?.crystallizedAt ?? 0))).toBe(
+      true,
+    );
+  });
+
+  it('refuses an unknown debate in words', async () => {
+    expect(await refused(call('debates:course', { id: 'nope' }))).toMatchObject({
+      code: 'user_error',
+      message: expect.stringContaining('no debate "nope"'),
+    });
+  });
+});
+
 describe('the ledger', () => {
   it('lists every falsifier with its deadline, overdue once the day has passed, and records a resolution in ledger.md', async () => {
     const before = await call('ledger:list', {});

@@ -10,6 +10,7 @@ import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
 import { safeWrite } from '../fs/atomic-write';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { DebateCourses } from './debate-view/course';
 import { buildCruxMap } from './debate-view/crux-map';
 import { DebateDigests } from './debate-view/debate-digests';
 import { EvaluationTranscripts } from './debate-view/evaluation-transcripts';
@@ -32,6 +33,7 @@ export function debateViewHandlers(
 ): AreaHandlers<keyof typeof debateViewChannels> {
   const { ws, service, debates } = ctx;
   const digests = new DebateDigests(ws.root, ws.db, service);
+  const courses = new DebateCourses(ws.root, ws.db, service);
   const transcripts = new Transcripts(ws.db);
   const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
   const now = () => ctx.options.clock?.now() ?? new Date();
@@ -106,6 +108,14 @@ export function debateViewHandlers(
         const digest = digests.get(id);
         const layout = readLayout(ws.root, service.logPathOf(id), ctx.log);
         return buildCruxMap(digest, transcripts.messages(id), statusOf(id, digest.outcome.status), layout);
+      },
+
+      'debates:course': ({ id }) => {
+        ctx.open();
+        const digest = digests.get(id);
+        const course = courses.get(id);
+        const row = service.list().find((r) => r.id === id);
+        return { ...course, ideaSlug: row?.idea ?? null, status: statusOf(id, digest.outcome.status) };
       },
 
       'debates:saveCruxLayout': ({ id, positions }) => {
