@@ -159,6 +159,86 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(s.problems).toEqual([]);
   }, 60_000);
 
+  it('charts the finished debate’s DCG and positions, picked from the convergence view', async () => {
+    const { page } = s;
+    await page.evaluate(() => {
+      window.location.hash = '#/convergence';
+    });
+    const debates = page.getByRole('table', { name: 'Crux debates' });
+    await debates.getByRole('link').first().click();
+    await page.waitForFunction((id) => window.location.hash === `#/convergence/debate/${id}`, debateId);
+    const course = await s.app.client.invoke('debates:course', { id: debateId });
+    const withDcg = course.threads.filter((t) => t.dcgPoints.length > 0);
+    const crystallized = withDcg.filter((t) => t.crystallizedAt !== null);
+    expect(crystallized.length).toBeGreaterThan(0);
+    // One dashed line (the DCG so far) per thread with a DCG, and a solid one per crystallized crux, each drawn.
+    const dcg = page.getByTestId('dcg-chart');
+    await dcg.locator('.recharts-line-curve').first().waitFor({ state: 'attached' });
+    expect(await dcg.locator('.recharts-line').count()).toBe(2 * withDcg.length);
+    expect(await dcg.locator('.recharts-line-curve').count()).toBe(withDcg.length + crystallized.length);
+    // Every series is drawn (a crux that crystallized on the last message is one point, with its dot);
+    // the DCG so far is a line across messages.
+    const paths = await dcg.locator('.recharts-line-curve').evaluateAll((els) => els.map((p) => p.getAttribute('d')));
+    for (const d of paths) expect(d).toMatch(/^M[\d.]+,[\d.]+/);
+    expect(paths.filter((d) => d?.includes('L')).length).toBeGreaterThanOrEqual(withDcg.length);
+    expect(await dcg.locator('.recharts-line-dots circle').count()).toBeGreaterThanOrEqual(crystallized.length);
+    // The positions of the first crux shown: a line per agent that took a side.
+    const shown = course.threads.find((t) => t.primary) ?? crystallized[0];
+    const positions = page.getByTestId('positions-chart');
+    await positions.locator('.recharts-line-curve').first().waitFor({ state: 'attached' });
+    expect(await positions.locator('.recharts-line').count()).toBe(shown?.positions.length);
+    const rows = page.getByRole('table', { name: 'Cruxes over the debate' }).getByRole('row');
+    expect(await rows.count()).toBe(course.threads.length + 1);
+    await page.mouse.move(0, 0);
+    await s.screenshot('convergence-debate');
+    // The debate view links here.
+    await page.evaluate((id) => {
+      window.location.hash = `#/debate/${id}`;
+    }, debateId);
+    await page.getByRole('link', { name: 'DCG and positions' }).click();
+    await page.waitForFunction((id) => window.location.hash === `#/convergence/debate/${id}`, debateId);
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('lists, searches and opens an evaluation’s transcript at an entry', async () => {
+    const { page } = s;
+    const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    const until = Date.now() + 90_000;
+    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
+      if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { entries } = await s.app.client.invoke('transcripts:get', { kind: 'evaluation', id });
+    const challenge = entries.find((e) => e.type === 'challenge_accepted');
+    const word = challenge?.text.split(/[^A-Za-z]+/).find((w) => w.length >= 7) ?? '';
+    expect(word).not.toBe('');
+    await page.evaluate(() => {
+      window.location.hash = '#/transcripts?kind=evaluation';
+    });
+    const list = page.getByRole('table', { name: 'Transcripts' });
+    await list.locator('tr[data-kind="evaluation"]').first().waitFor();
+    expect(await list.locator('tr[data-kind="debate"]').count()).toBe(0);
+    const search = page.getByRole('form', { name: 'Search transcripts' });
+    await search.getByRole('searchbox', { name: 'Words' }).fill(word);
+    await search.getByRole('button', { name: 'Search' }).click();
+    const results = page.getByRole('region', { name: 'Search results' });
+    const expected = await s.app.client.invoke('transcripts:search', { text: word, kind: 'evaluation' });
+    const hit = expected.hits[0];
+    if (!hit) throw new Error(`no evaluation entry holds "${word}"`);
+    expect(expected.hits.every((h) => h.kind === 'evaluation')).toBe(true);
+    await results.getByRole('link').first().waitFor();
+    await results.getByRole('link').first().click();
+    await page.waitForFunction((h) => window.location.hash === `#/transcript/evaluation/${h.id}?m=${h.index}`, hit);
+    const row = page.locator(`.transcript-row[data-index="${hit.index}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('class')).toContain('target');
+    expect(await row.isVisible()).toBe(true);
+    expect((await row.textContent())?.toLowerCase()).toContain(word.toLowerCase());
+    expect(await page.getByTestId('count').textContent()).toBe(`${entries.length} entries`);
+    await s.screenshot('transcript-evaluation');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
+
   it('draws a made-up 500-node crux map for the layout benchmark and says how long it took', async () => {
     const { page } = s;
     await page.evaluate(() => {

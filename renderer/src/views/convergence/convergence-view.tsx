@@ -6,32 +6,58 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { STATUS_WORDS, score, statusClass } from '../evaluation/format';
 import { useEvaluation } from '../evaluation/use-evaluation';
 import { Checklist } from './checklist';
+import { statusBadge } from '../debate/format';
+import { DebateCourseView } from './debate-course';
 import { ConfidenceChart } from './confidence-chart';
 import { ScoreChart } from './score-chart';
 import './convergence.css';
 
-/** `#/convergence`: every evaluation, newest first, to pick one. */
+/** The route of a picked evaluation (`<id>`) or crux debate (`debate/<id>`). */
+const routeOf = (value: string) =>
+  value.startsWith('debate/')
+    ? href('convergence', 'debate', value.slice('debate/'.length))
+    : href('convergence', value);
+
+/** `#/convergence`: every evaluation and crux debate, newest first, to pick one. */
 function Picker({ current }: { current: string | null }) {
   const list = useChannel('evaluations:list', {});
   usePush('evaluation:status', () => list.reload());
+  const debateList = useChannel('debates:list', {});
+  usePush('debate:status', () => debateList.reload());
   const evaluations = list.data?.evaluations ?? [];
+  const debates = debateList.data?.debates ?? [];
   if (current !== null) {
+    const known = evaluations.some((e) => e.id === current) || debates.some((d) => `debate/${d.id}` === current);
     return (
       <label className="row">
-        Evaluation
-        <select value={current} onChange={(e) => navigate(href('convergence', e.target.value))}>
-          {!evaluations.some((e) => e.id === current) && <option value={current}>{current}</option>}
-          {evaluations.map((e) => (
-            <option key={e.id} value={e.id}>
-              {e.ideaTitle} · {e.mode} · {e.startedAt.slice(0, 16).replace('T', ' ')} · {e.status}
-            </option>
-          ))}
+        Show
+        <select value={current} onChange={(e) => navigate(routeOf(e.target.value))}>
+          {!known && <option value={current}>{current}</option>}
+          {evaluations.length > 0 && (
+            <optgroup label="Evaluations">
+              {evaluations.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.ideaTitle} · {e.mode} · {e.startedAt.slice(0, 16).replace('T', ' ')} · {e.status}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {debates.length > 0 && (
+            <optgroup label="Crux debates">
+              {debates.map((d) => (
+                <option key={d.id} value={`debate/${d.id}`}>
+                  {d.topic} · {d.createdAt.slice(0, 16).replace('T', ' ')} · {d.status}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </label>
     );
   }
   return (
     <div className="stack">
+      <h2>Evaluations</h2>
       <ErrorNotice error={list.error} />
       {list.data && evaluations.length === 0 && (
         <p className="muted">
@@ -73,6 +99,39 @@ function Picker({ current }: { current: string | null }) {
           </tbody>
         </table>
       )}
+      <h2>Crux debates</h2>
+      <ErrorNotice error={debateList.error} />
+      {debateList.data && debates.length === 0 && (
+        <p className="muted">No crux debate yet. Start one from an idea’s page.</p>
+      )}
+      {debates.length > 0 && (
+        <table className="data" aria-label="Crux debates">
+          <thead>
+            <tr>
+              <th>Topic</th>
+              <th>Idea</th>
+              <th>Status</th>
+              <th>Started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {debates.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <a href={href('convergence', 'debate', d.id)}>{d.topic}</a>
+                </td>
+                <td>{d.ideaSlug ?? <span className="muted">—</span>}</td>
+                <td>
+                  <span className={`badge ${statusBadge(d.status, d.live).tone}`}>
+                    {statusBadge(d.status, d.live).label}
+                  </span>
+                </td>
+                <td>{d.createdAt.slice(0, 16).replace('T', ' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }
@@ -83,6 +142,15 @@ function Picker({ current }: { current: string | null }) {
  * convergence conditions after each round with the lock reason. Follows a running evaluation live.
  */
 export function ConvergenceView({ route }: { route: Route }) {
+  // `#/convergence/debate/<id>`: a crux debate's DCG and positions (evaluation ids are never `debate`).
+  if (route.params[0] === 'debate' && route.params[1]) {
+    const id = route.params[1];
+    return <DebateCourseView key={id} id={id} picker={<Picker current={`debate/${id}`} />} />;
+  }
+  return <EvaluationConvergence route={route} />;
+}
+
+function EvaluationConvergence({ route }: { route: Route }) {
   const id = route.params[0] ?? null;
   const { detail: d, error } = useEvaluation(id);
   const [focus, setFocus] = useState<string | null>(null);
@@ -114,7 +182,10 @@ export function ConvergenceView({ route }: { route: Route }) {
     return (
       <section className="view convergence">
         <h1>Convergence</h1>
-        <p className="muted">Pick an evaluation to see how its scores settled round by round.</p>
+        <p className="muted">
+          Pick an evaluation to see how its scores settled round by round, or a crux debate to see its DCG and positions
+          message by message.
+        </p>
         <Picker current={null} />
       </section>
     );

@@ -164,6 +164,12 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
               group: 'Crux map',
               run: () => navigate(href('transcript', 'debate', debateId)),
             },
+            {
+              id: 'crux-map:course',
+              title: 'Chart this debate’s DCG and positions',
+              group: 'Crux map',
+              run: () => navigate(href('convergence', 'debate', debateId)),
+            },
           ]
         : []),
       ...(map?.cruxes.find((c) => c.primary)
@@ -204,6 +210,7 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
             <>
               <a href={href('debate', debateId)}>debate</a>
               <a href={href('transcript', 'debate', debateId)}>transcript</a>
+              <a href={href('convergence', 'debate', debateId)}>DCG and positions</a>
             </>
           )}
           <button type="button" onClick={() => setRelayout((n) => n + 1)} disabled={!map}>

@@ -120,6 +120,12 @@ function LiveDebate({ id }: { id: string }) {
         group: 'Debate',
         run: () => navigate(href('transcript', 'debate', id)),
       },
+      {
+        id: 'debate:course',
+        title: 'Chart this debate’s DCG and positions',
+        group: 'Debate',
+        run: () => navigate(href('convergence', 'debate', id)),
+      },
     ],
     [canPause, canResume, canStop, act.run, id],
   );
@@ -139,6 +145,7 @@ function LiveDebate({ id }: { id: string }) {
             {header?.ideaSlug && <a href={href('idea', header.ideaSlug)}>the idea</a>}
             <a href={href('crux-map', id)}>crux map</a>
             <a href={href('transcript', 'debate', id)}>transcript</a>
+            <a href={href('convergence', 'debate', id)}>DCG and positions</a>
             {header && <span className="muted">{header.provider === 'simulated' ? 'simulated' : header.provider}</span>}
             <span className="muted" data-testid="posted">
               {model.posted} messages

@@ -54,6 +54,7 @@ export function DebatesPanel({ slug }: { slug: string }) {
                     <a href={href('debate', d.id)}>{d.live ? 'live view' : 'columns'}</a>
                     <a href={href('crux-map', d.id)}>crux map</a>
                     <a href={href('transcript', 'debate', d.id)}>transcript</a>
+                    <a href={href('convergence', 'debate', d.id)}>DCG</a>
                   </td>
                 </tr>
               );

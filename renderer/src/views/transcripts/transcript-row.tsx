@@ -102,7 +102,7 @@ export const EntryRow = memo(function EntryRow(p: EntryProps) {
   const moved = e.scoreBefore !== null && e.scoreAfter !== null;
   return (
     <article
-      className={`transcript-row entry ${kind === 'PROTOCOL' ? 'moderator' : ''} ${e.dropped ? 'dropped' : ''} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
+      className={`transcript-row eval-entry ${kind === 'PROTOCOL' ? 'moderator' : ''} ${e.dropped ? 'dropped' : ''} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
       aria-label={`Entry ${e.seq}`}
       data-index={e.seq}
       data-type={e.type}
