@@ -209,6 +209,39 @@ describe('reconcile at start', () => {
     ]);
   });
 
+  it('confirms unchanged folders on a restart from their recorded listings, and still finds every change', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    writeFile(root, 'ideas/alpha/research/one.md', 'Tidal kites.\n');
+    writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+    writeFile(root, 'ideas/gamma/README.md', readme('Gamma'));
+    ws = Workspace.open(root);
+    ws.sync();
+    const listed = () => ws?.db.prepare('SELECT path FROM folder_listings ORDER BY path').pluck().all();
+    // Folders are recorded only once they have been unchanged for a moment.
+    expect(listed()).toEqual([]);
+    await sleep(2100);
+    expect(ws.sync()).toMatchObject({ added: 0, changed: 0, removed: 0 });
+    expect(listed()).toEqual(['ideas/alpha', 'ideas/alpha/research', 'ideas/beta', 'ideas/gamma']);
+    ws.close();
+
+    ws = Workspace.open(root);
+    expect(ws.sync()).toMatchObject({ ideas: 3, added: 0, changed: 0, removed: 0 });
+    writeFile(root, 'ideas/alpha/research/two.md', 'Solar roofs.\n');
+    writeFileSync(join(root, 'ideas/beta/README.md'), readme('Beta, retitled'));
+    rmSync(join(root, 'ideas/gamma'), { recursive: true });
+    writeFile(root, 'ideas/delta/README.md', readme('Delta'));
+    ws.close();
+
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect(report.slugs).toEqual({ added: ['delta'], changed: ['alpha', 'beta'], removed: ['gamma'] });
+    expect(ws.search('solar').map((h) => h.slug)).toEqual(['alpha']);
+    expect(titleOf(ws, 'beta')).toBe('Beta, retitled');
+    // A pass over some folders (the watcher's) forgets their listings: the next restart compares them.
+    ws.syncSlugs(['alpha']);
+    expect(listed()).toEqual(['ideas/beta']);
+  });
+
   it('reports each kind of malformed file with its path and reason, and syncs the rest', () => {
     const bad: Record<string, string | Buffer> = {
       'ideas/yaml/README.md': '---\ntitle: "open\nstage: SPARK\n---\n',

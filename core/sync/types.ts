@@ -33,6 +33,22 @@ export interface ReadFile extends IndexedFile {
 export interface FolderSnapshot {
   slug: string;
   files: ReadFile[];
+  /** How its folders looked when they were listed for this read (a first sync records them). */
+  listings?: FolderListing[];
+}
+
+/**
+ * What a full sync remembers of one folder it listed, so that a restart can skip listing it again
+ * while its mtime and ctime are unchanged (entries added, removed or renamed change its ctime).
+ */
+export interface FolderListing {
+  /** `ideas/<slug>` or a folder under it. */
+  path: string;
+  mtimeMs: number;
+  ctimeMs: number;
+  subfolders: string[];
+  /** `name<TAB>size<TAB>mtimeMs` of each file directly in the folder, one per line, sorted by name. */
+  files: string;
 }
 
 export interface IdeaRow {

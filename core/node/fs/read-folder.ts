@@ -8,7 +8,7 @@ import {
   MARKDOWN_KINDS,
   MAX_MARKDOWN_BYTES,
 } from '../../idea/layout';
-import type { FolderSnapshot, ReadFile, ScannedFile } from '../../sync/types';
+import type { FolderListing, FolderSnapshot, ReadFile, ScannedFile } from '../../sync/types';
 import { sha256 } from '../hasher';
 import { type MarkdownResult, parseMarkdownWith } from '../markdown';
 
@@ -35,8 +35,21 @@ export const nodeReaderDeps: ReaderDeps = {
   maxMarkdownBytes: MAX_MARKDOWN_BYTES,
 };
 
-/** Reads one idea folder: its files with hashes, parsed markdown and per-file errors. */
-export type FolderReader = (root: string, slug: string, files: readonly ScannedFile[] | null) => FolderSnapshot;
+/**
+ * Reads one idea folder: its files with hashes, parsed markdown and per-file errors. Walking it
+ * (`files` null) with `trustBefore` also describes its folders for `walkWithListings`.
+ */
+export type FolderReader = (
+  root: string,
+  slug: string,
+  files: readonly ScannedFile[] | null,
+  trustBefore?: number,
+) => FolderSnapshot;
+
+interface Stat {
+  size: number;
+  mtimeMs: number;
+}
 
 /**
  * A reader of idea folders: it reads, hashes and parses the files of one folder and never throws (a
@@ -66,23 +79,21 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     return { ...base, size, error: `too large to index (${mb} MB; markdown files up to ${limit} MB are read)` };
   };
 
-  /** One file into `out`; `walked` is its size and mtime from an earlier walk, null when just listed. */
-  const readOne = (
-    out: ReadFile[],
-    root: string,
-    path: string,
-    walked: { size: number; mtimeMs: number } | null,
-  ): void => {
+  /**
+   * One file into `out`; `walked` is its size and mtime from an earlier walk, null when it was just
+   * listed. Returns the size and mtime it has as a file of its folder, or null when it is not one
+   * (gone since it was listed, or a link to a folder).
+   */
+  const readOne = (out: ReadFile[], root: string, path: string, walked: Stat | null): Stat | null => {
     const where = deps.classifyPath(path);
-    if (!where) return;
+    if (!where) return null;
     const abs = `${root}/${path}`;
     if (!deps.markdownKinds.has(where.kind)) {
       let stat = walked;
       if (!stat) {
         const found = deps.fs.statSync(abs, { throwIfNoEntry: false });
-        // Gone since it was listed, or not a file (a link to a folder): not part of the folder.
-        if (!found?.isFile()) return;
-        stat = found;
+        if (!found?.isFile()) return null;
+        stat = { size: found.size, mtimeMs: found.mtimeMs };
       }
       out.push({
         path,
@@ -93,7 +104,7 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
         mtimeMs: stat.mtimeMs,
         hash: null,
       });
-      return;
+      return stat;
     }
     const base: ReadFile = {
       path,
@@ -106,29 +117,33 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     };
     if (walked && walked.size > deps.maxMarkdownBytes) {
       out.push(tooLarge(base, walked.size));
-      return;
+      return walked;
     }
     let fd: number;
     try {
       fd = deps.fs.openSync(abs, 'r');
     } catch (error) {
       // A file listed a moment ago and gone now is simply not there (the next event will tell).
-      if (!walked && (error as { code?: string }).code === 'ENOENT') return;
+      if (!walked && (error as { code?: string }).code === 'ENOENT') return null;
       out.push({ ...base, error: describeReadError(error) });
-      return;
+      if (walked) return walked;
+      const found = deps.fs.statSync(abs, { throwIfNoEntry: false });
+      return found?.isFile() ? { size: found.size, mtimeMs: found.mtimeMs } : null;
     }
     let bytes: Buffer;
+    let listed: Stat;
     try {
       const stat = deps.fs.fstatSync(fd);
       if (!stat.isFile()) {
         if (walked) out.push({ ...base, error: describeReadError({ code: 'EISDIR' }) });
-        return;
+        return walked;
       }
+      listed = { size: stat.size, mtimeMs: stat.mtimeMs };
       base.size = stat.size;
       base.mtimeMs = stat.mtimeMs;
       if (stat.size > deps.maxMarkdownBytes) {
         out.push(tooLarge(base, stat.size));
-        return;
+        return listed;
       }
       bytes = Buffer.allocUnsafe(stat.size);
       let filled = 0;
@@ -141,7 +156,7 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
       if (filled < bytes.length) bytes = bytes.subarray(0, filled);
     } catch (error) {
       out.push({ ...base, error: describeReadError(error) });
-      return;
+      return walked ?? { size: base.size, mtimeMs: base.mtimeMs };
     } finally {
       deps.fs.closeSync(fd);
     }
@@ -149,50 +164,105 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     base.hash = deps.sha256(bytes);
     if (bytes.includes(0)) {
       base.error = 'looks like a binary file, not markdown text';
-      out.push(base);
-      return;
+    } else {
+      let text: string | null = null;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        base.error = 'is not valid UTF-8 text';
+      }
+      if (text !== null) {
+        const parsed = deps.parse(text);
+        if (parsed.ok) base.doc = { data: parsed.data, body: parsed.body };
+        else base.error = parsed.message;
+      }
     }
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      base.error = 'is not valid UTF-8 text';
-      out.push(base);
-      return;
-    }
-    const parsed = deps.parse(text);
-    if (parsed.ok) base.doc = { data: parsed.data, body: parsed.body };
-    else base.error = parsed.message;
     out.push(base);
+    return listed;
   };
 
-  const walk = (out: ReadFile[], root: string, rel: string): void => {
+  /**
+   * Walks and reads one folder and what is under it. With `trustBefore`, each folder that has not
+   * changed since then is described in `listings` as `scan.ts`'s `walkWithListings` records it.
+   */
+  const walk = (
+    out: ReadFile[],
+    listings: FolderListing[] | null,
+    trustBefore: number,
+    root: string,
+    rel: string,
+  ): void => {
+    const dir = `${root}/${rel}`;
+    const folder = listings ? deps.fs.statSync(dir, { throwIfNoEntry: false }) : undefined;
     let entries: fs.Dirent[];
     try {
-      entries = deps.fs.readdirSync(`${root}/${rel}`, { withFileTypes: true });
+      entries = deps.fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
+    const lines: string[] = [];
+    const subfolders: string[] = [];
+    // A name holding a tab or a line break cannot be told apart in a listing: none is recorded.
+    let odd = false;
     for (const entry of entries) {
-      if (deps.isTransientName(entry.name)) continue;
-      const path = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(out, root, path);
-      else if (entry.isFile() || entry.isSymbolicLink()) readOne(out, root, path, null);
+      const name = entry.name;
+      if (deps.isTransientName(name)) continue;
+      if (name.includes('\t') || name.includes('\n')) odd = true;
+      const path = `${rel}/${name}`;
+      if (entry.isDirectory()) {
+        subfolders.push(name);
+        walk(out, listings, trustBefore, root, path);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        const stat = readOne(out, root, path, null);
+        if (stat) lines.push(`${name}\t${stat.size}\t${stat.mtimeMs}`);
+      }
+    }
+    if (
+      listings &&
+      folder &&
+      !odd &&
+      folder.ctimeMs > 0 &&
+      folder.ctimeMs < trustBefore &&
+      folder.mtimeMs < trustBefore
+    ) {
+      // Sorted by name, as the walk that compares with it produces them.
+      lines.sort((a, b) => {
+        const x = a.slice(0, a.indexOf('\t'));
+        const y = b.slice(0, b.indexOf('\t'));
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+      subfolders.sort();
+      listings.push({
+        path: rel,
+        mtimeMs: folder.mtimeMs,
+        ctimeMs: folder.ctimeMs,
+        subfolders,
+        files: lines.join('\n'),
+      });
     }
   };
 
-  return (root, slug, files) => {
+  return (root, slug, files, trustBefore) => {
     const out: ReadFile[] = [];
-    if (files) for (const scanned of files) readOne(out, root, scanned.path, scanned);
-    else walk(out, root, `${deps.ideasDir}/${slug}`);
-    return { slug, files: out };
+    if (files) {
+      for (const scanned of files) readOne(out, root, scanned.path, scanned);
+      return { slug, files: out };
+    }
+    const listings: FolderListing[] | null = trustBefore === undefined ? null : [];
+    walk(out, listings, trustBefore ?? 0, root, `${deps.ideasDir}/${slug}`);
+    return listings ? { slug, files: out, listings } : { slug, files: out };
   };
 }
 
 let inThread: FolderReader | null = null;
 
 /** Reads one folder in this thread (what every pass does unless a pool reads for it). */
-export function readFolder(root: string, slug: string, files: readonly ScannedFile[] | null): FolderSnapshot {
+export function readFolder(
+  root: string,
+  slug: string,
+  files: readonly ScannedFile[] | null,
+  trustBefore?: number,
+): FolderSnapshot {
   inThread ??= createFolderReader(nodeReaderDeps);
-  return inThread(root, slug, files);
+  return inThread(root, slug, files, trustBefore);
 }

@@ -62,7 +62,7 @@ describe('reading folders on worker threads', () => {
       const here = tasks.map((t) => readFolder(root, t.slug, t.files));
       expect(got).toEqual(here);
       expect(stats.workers).toBeGreaterThan(0);
-      expect(stats.readByWorkers).toBeGreaterThan(0);
+      expect(stats.byWorkers).toBeGreaterThan(0);
     }
     const errors = Object.fromEntries(
       readFolder(root, 'huge', null)

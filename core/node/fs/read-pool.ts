@@ -96,7 +96,7 @@ try {
   declined = String((error && error.stack) || error);
 }
 
-function runPass({ root, tasks, batchSize, shared, port }) {
+function runPass({ root, tasks, batchSize, trustBefore, shared, port }) {
   const state = new Int32Array(shared);
   if (declined !== null) {
     port.postMessage({ declined });
@@ -114,8 +114,8 @@ function runPass({ root, tasks, batchSize, shared, port }) {
     if (Atomics.compareExchange(state, ${FIRST_BATCH} + b, ${FREE}, ${TAKEN_BY_WORKER}) !== ${FREE}) continue;
     let message;
     try {
-      const folders = tasks.slice(b * batchSize, (b + 1) * batchSize).map((t) => readFolder(root, t.slug, t.files));
-      message = { batch: b, folders };
+      const batch = tasks.slice(b * batchSize, (b + 1) * batchSize);
+      message = { batch: b, result: batch.map((t) => readFolder(root, t.slug, t.files, trustBefore)) };
     } catch (error) {
       message = { batch: b, failed: String((error && error.stack) || error) };
     }
@@ -189,38 +189,40 @@ const threads = new ReaderThreads();
  * Reads idea folders in batches, in order, with worker threads reading ahead: the pass consumes
  * batch after batch (planning and writing them) while the workers parse the next ones. A batch no
  * worker has taken is read by the pass itself, so nothing waits for a slow or absent worker, and a
- * worker that fails or declines only means this thread reads more.
+ * worker that fails or declines only means this thread reads more. `trustBefore` is handed to the
+ * reader (folders walked while read describe their listings).
  */
 export function readInOrder(
   root: string,
   tasks: readonly ReadTask[],
   batchSize: number,
   consume: (folders: FolderSnapshot[]) => void,
-  options: { minFolders?: number } = {},
-): { workers: number; readByWorkers: number } {
+  options: { minFolders?: number; trustBefore?: number } = {},
+): { workers: number; byWorkers: number } {
+  const { trustBefore } = options;
   const batches = Math.ceil(tasks.length / batchSize);
-  const readHere = (b: number) =>
-    tasks.slice(b * batchSize, (b + 1) * batchSize).map((t) => readFolder(root, t.slug, t.files));
+  const batchOf = (b: number) => tasks.slice(b * batchSize, (b + 1) * batchSize);
+  const here = (b: number) => batchOf(b).map((t) => readFolder(root, t.slug, t.files, trustBefore));
   const pass =
     tasks.length >= (options.minFolders ?? MIN_FOLDERS_FOR_WORKERS)
-      ? PooledPass.start(root, tasks, batchSize, batches)
+      ? PooledPass.start({ root, tasks, batchSize, trustBefore }, batches)
       : null;
-  let readByWorkers = 0;
+  let byWorkers = 0;
   try {
     for (let b = 0; b < batches; b++) {
-      const fromWorker = pass?.take(b) ?? null;
-      if (fromWorker) readByWorkers++;
-      consume(fromWorker ?? readHere(b));
+      const fromWorker = (pass?.take(b) ?? null) as FolderSnapshot[] | null;
+      if (fromWorker !== null) byWorkers++;
+      consume(fromWorker ?? here(b));
     }
   } finally {
     pass?.finish();
   }
-  return { workers: pass?.size ?? 0, readByWorkers };
+  return { workers: pass?.size ?? 0, byWorkers };
 }
 
 /** One pass's share-out of batches between this thread and the reader threads. */
 class PooledPass {
-  private readonly results = new Map<number, FolderSnapshot[] | null>();
+  private readonly results = new Map<number, unknown>();
 
   private constructor(
     private readonly ports: MessagePort[],
@@ -231,13 +233,16 @@ class PooledPass {
     return this.ports.length;
   }
 
-  static start(root: string, tasks: readonly ReadTask[], batchSize: number, batches: number): PooledPass | null {
+  static start(
+    job: { root: string; tasks: readonly ReadTask[]; batchSize: number; trustBefore: number | undefined },
+    batches: number,
+  ): PooledPass | null {
     const state = new Int32Array(new SharedArrayBuffer(4 * (FIRST_BATCH + batches)));
     const ports: MessagePort[] = [];
     try {
       for (const worker of threads.acquire()) {
         const channel = new MessageChannel();
-        worker.postMessage({ root, tasks, batchSize, shared: state.buffer, port: channel.port2 }, [channel.port2]);
+        worker.postMessage({ ...job, shared: state.buffer, port: channel.port2 }, [channel.port2]);
         ports.push(channel.port1);
       }
     } catch {
@@ -247,14 +252,15 @@ class PooledPass {
       return null;
     }
     const pass = new PooledPass(ports, state);
-    // An idle worker takes the first batch within a millisecond or two; one still starting does not,
-    // and then this thread begins on its own.
+    // When this thread has other work per batch (planning, writing), an idle worker should read
+    // the first one: it takes it within a millisecond or two. One still starting does not, and
+    // then this thread begins on its own.
     Atomics.wait(state, FIRST_BATCH, FREE, FIRST_TAKE_MS);
     return pass;
   }
 
-  /** Batch `b` read by a worker, or null when this thread should read it (and now owns it). */
-  take(b: number): FolderSnapshot[] | null {
+  /** Batch `b` done by a worker, or null when this thread should do it (and now owns it). */
+  take(b: number): unknown {
     Atomics.store(this.state, POSITION, b);
     Atomics.notify(this.state, POSITION);
     const cell = FIRST_BATCH + b;
@@ -272,14 +278,14 @@ class PooledPass {
         if (!received) continue;
         got = true;
         const message = received.message as WorkerMessage;
-        if ('batch' in message) this.results.set(message.batch, 'folders' in message ? message.folders : null);
+        if ('batch' in message) this.results.set(message.batch, 'result' in message ? message.result : null);
       }
       // Delivered is flagged after the message is posted, so it is there; never spin on a lost one.
       if (!got) return null;
     }
-    const folders = this.results.get(b) ?? null;
+    const result = this.results.get(b) ?? null;
     this.results.delete(b);
-    return folders;
+    return result;
   }
 
   finish(): void {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SyncPlan } from '../../sync/types';
+import type { FolderListing, SyncPlan } from '../../sync/types';
 
 /**
  * Writes sync plans into an index that was empty when the pass began: the first sync of a library,
@@ -19,6 +19,7 @@ export class BulkLoader {
   private readonly insertRelationship: Database.Statement;
   private readonly insertFts: Database.Statement;
   private readonly insertError: Database.Statement;
+  private readonly insertListing: Database.Statement;
   private readonly knownTags = new Set<string>();
 
   /** Non-unique indexes dropped for the load and built again at its end (see `dropLateIndexes`). */
@@ -45,6 +46,9 @@ export class BulkLoader {
     );
     this.insertFts = db.prepare('INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (?, ?, ?, ?, ?)');
     this.insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
+    this.insertListing = db.prepare(
+      'INSERT INTO folder_listings (path, mtime_ms, ctime_ms, subfolders, files) VALUES (?, ?, ?, ?, ?)',
+    );
   }
 
   /**
@@ -97,6 +101,11 @@ export class BulkLoader {
   buildLateIndexes(): void {
     for (const sql of this.lateIndexes) this.db.exec(sql);
     this.lateIndexes = [];
+  }
+
+  /** Records the listings of folders walked while they were read (see `walkWithListings`). */
+  recordListings(listings: readonly FolderListing[]): void {
+    for (const l of listings) this.insertListing.run(l.path, l.mtimeMs, l.ctimeMs, l.subfolders.join('\n'), l.files);
   }
 
   /** Writes one plan (one batch of folders); call inside the pass's transaction. */

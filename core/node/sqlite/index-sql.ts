@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { IndexedIdea, IndexedStat, SyncPlan } from '../../sync/types';
+import type { FolderListing, IndexedIdea, IndexedStat, SyncPlan } from '../../sync/types';
 import type { IdeaFileKind } from '../../idea/layout';
 
 /**
@@ -33,6 +33,56 @@ export function loadIndexedStatsOf(db: Database.Database, slugs: Iterable<string
     }
   }
   return out;
+}
+
+/** The idea folders the index has files of. */
+export function loadIndexedSlugs(db: Database.Database): string[] {
+  return db.prepare('SELECT DISTINCT slug FROM files').pluck().all() as string[];
+}
+
+/** The folder listings recorded by the last full syncs (see `walkWithListings`), by path. */
+export function loadFolderListings(db: Database.Database): Map<string, FolderListing> {
+  const out = new Map<string, FolderListing>();
+  const rows = db.prepare('SELECT path, mtime_ms, ctime_ms, subfolders, files FROM folder_listings').raw().all() as [
+    string,
+    number,
+    number,
+    string,
+    string,
+  ][];
+  for (const [path, mtimeMs, ctimeMs, subfolders, files] of rows) {
+    out.set(path, { path, mtimeMs, ctimeMs, subfolders: subfolders === '' ? [] : subfolders.split('\n'), files });
+  }
+  return out;
+}
+
+/** Records listings and forgets others; `replaceAll` first forgets every recorded one. */
+export function writeFolderListings(
+  db: Database.Database,
+  record: readonly FolderListing[],
+  forget: readonly string[],
+  replaceAll = false,
+): void {
+  if (replaceAll) db.prepare('DELETE FROM folder_listings').run();
+  const remove = db.prepare('DELETE FROM folder_listings WHERE path = ?');
+  for (const path of forget) remove.run(path);
+  const upsert = db.prepare(
+    `INSERT INTO folder_listings (path, mtime_ms, ctime_ms, subfolders, files) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms,
+       subfolders = excluded.subfolders, files = excluded.files`,
+  );
+  for (const l of record) upsert.run(l.path, l.mtimeMs, l.ctimeMs, l.subfolders.join('\n'), l.files);
+}
+
+/**
+ * Forgets the listings of these idea folders and everything under them: a pass that reads some
+ * folders (the watcher's) changes their rows without recording listings, so the next full sync
+ * must compare them with the index again.
+ */
+export function forgetFolderListings(db: Database.Database, slugs: Iterable<string>): void {
+  // Paths under `ideas/<slug>/` sort between that prefix and the same prefix ending in '0' ('/' + 1).
+  const remove = db.prepare('DELETE FROM folder_listings WHERE path = ? OR (path > ? AND path < ?)');
+  for (const slug of slugs) remove.run(`ideas/${slug}`, `ideas/${slug}/`, `ideas/${slug}0`);
 }
 
 /** What the index holds for these ideas (only the folders a pass looks at). */

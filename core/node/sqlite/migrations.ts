@@ -214,6 +214,25 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO ideas_fts (ideas_fts, rank) VALUES ('hashsize', 8388608);
     `,
   },
+  {
+    version: 7,
+    name: 'folder listings a restart can trust instead of listing every folder again',
+    sql: `
+      -- One row per folder of an idea (the idea folder and the folders under it), written by a full
+      -- sync: the folder's mtime and ctime when it was listed, its subfolders, and its files with
+      -- size and mtime. Adding, removing or renaming an entry changes a folder's ctime, which no
+      -- program can set back, so a folder whose times still match has the same entries and only
+      -- its files need a stat. Only folders unchanged for a while are recorded (a change within
+      -- the file system's timestamp resolution could otherwise go unseen).
+      CREATE TABLE folder_listings (
+        path TEXT PRIMARY KEY,
+        mtime_ms REAL NOT NULL,
+        ctime_ms REAL NOT NULL,
+        subfolders TEXT NOT NULL,
+        files TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,19 +1,23 @@
 import type Database from 'better-sqlite3';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
-import type { IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
+import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { type ReadTask, readInOrder } from '../fs/read-pool';
-import { ideaFolderNames, scanIdea, scanIdeas } from '../fs/scan';
+import { ideaFolderNames, LISTING_SETTLE_MS, scanIdea, walkWithListings } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import {
   applySyncPlan,
+  forgetFolderListings,
   idOwnerLookup,
   indexCounts,
   isIndexEmpty,
+  loadFolderListings,
+  loadIndexedIdeas,
+  loadIndexedSlugs,
   loadIndexedStats,
   loadIndexedStatsOf,
-  loadIndexedIdeas,
   syncErrors,
+  writeFolderListings,
 } from '../sqlite/index-sql';
 import { BulkLoader } from '../sqlite/bulk-load';
 
@@ -34,25 +38,85 @@ const CLASH = 'is already used by';
 /** A walk and the index's record of the same files, taken before the pass (see `Workspace.sync`). */
 export interface PassInput {
   /**
-   * Every file the pass covers with its size and mtime; null when the index was empty, so there is
-   * nothing to compare with and each idea folder is walked as it is read.
+   * The walked files of the folders to compare, with size and mtime; null when the index was
+   * empty, so there is nothing to compare with and each idea folder is walked as it is read.
    */
   scanned: ScannedFile[] | null;
+  /** The index's files of the folders to compare. */
   indexed: Map<string, IndexedStat>;
+  /**
+   * The folders to compare with the index; null for every folder. A full pass leaves out folders
+   * its walk confirmed unchanged against their recorded listings.
+   */
+  compare: ReadonlySet<string> | null;
   /** A full pass over an index with no rows at all (a first sync, a rebuild): it only inserts. */
   fromEmpty: boolean;
+  /** Listings a full pass records or forgets with its rows (`all`: forget every other one). */
+  listings: { record: FolderListing[]; forget: string[]; all: boolean } | null;
+  /** Folders unchanged since this (wall clock) may have their listings recorded. */
+  trustBefore: number;
   /** When the work for this pass began (the walk may come before the pass itself). */
   startedAt: number;
 }
 
-/** Walks what a pass covers and loads what the index says about the same files. */
-export function passInput(root: string, db: Database.Database, scope: ReadonlySet<string> | null): PassInput {
+/** Above this many folders to compare, the index's whole file list is read in one go. */
+const LOAD_ALL_ABOVE = 2000;
+
+/**
+ * Walks what a pass covers and loads what the index says about the same files. A full pass uses
+ * the recorded folder listings (see `walkWithListings`) unless `thorough`, which lists every folder.
+ */
+export function passInput(
+  root: string,
+  db: Database.Database,
+  scope: ReadonlySet<string> | null,
+  options: { thorough?: boolean } = {},
+): PassInput {
   const startedAt = performance.now();
-  const indexed = scope ? loadIndexedStatsOf(db, scope) : loadIndexedStats(db);
-  const fromEmpty = scope === null && indexed.size === 0 && isIndexEmpty(db);
-  if (fromEmpty) return { scanned: null, indexed, fromEmpty, startedAt };
-  const scanned = scope ? [...scope].flatMap((slug) => scanIdea(root, slug)) : scanIdeas(root);
-  return { scanned, indexed, fromEmpty, startedAt };
+  const trustBefore = Date.now() - LISTING_SETTLE_MS;
+  if (scope) {
+    const scanned = [...scope].flatMap((slug) => scanIdea(root, slug));
+    return {
+      scanned,
+      indexed: loadIndexedStatsOf(db, scope),
+      compare: scope,
+      fromEmpty: false,
+      listings: null,
+      trustBefore,
+      startedAt,
+    };
+  }
+  if (isIndexEmpty(db)) {
+    return {
+      scanned: null,
+      indexed: new Map(),
+      compare: null,
+      fromEmpty: true,
+      listings: null,
+      trustBefore,
+      startedAt,
+    };
+  }
+  const thorough = options.thorough === true;
+  const walk = walkWithListings(root, thorough ? new Map() : loadFolderListings(db), trustBefore);
+  // Compare what the walk could not confirm, and what the index has but the folder no longer does.
+  const compare = new Set(walk.unconfirmed);
+  const onDisk = new Set(walk.folders);
+  for (const slug of loadIndexedSlugs(db)) if (!onDisk.has(slug)) compare.add(slug);
+  let indexed: Map<string, IndexedStat>;
+  if (compare.size > LOAD_ALL_ABOVE) {
+    indexed = loadIndexedStats(db);
+    for (const [path, file] of indexed) if (!compare.has(file.slug)) indexed.delete(path);
+  } else indexed = loadIndexedStatsOf(db, compare);
+  return {
+    scanned: walk.files,
+    indexed,
+    compare,
+    fromEmpty: false,
+    listings: { record: walk.record, forget: walk.stale, all: thorough },
+    trustBefore,
+    startedAt,
+  };
 }
 
 /**
@@ -75,7 +139,7 @@ export function runSyncPass(
       .sort()
       .map((slug) => ({ slug, files: null }));
   } else {
-    const { dirty } = planScan(indexed, scanned, scope ?? undefined);
+    const { dirty } = planScan(indexed, scanned, input.compare ?? undefined);
     const bySlug = new Map<string, ScannedFile[]>();
     if (dirty.size > 0) {
       for (const file of scanned) {
@@ -100,20 +164,32 @@ export function runSyncPass(
   try {
     db.transaction(() => {
       bulk?.dropLateIndexes();
-      readInOrder(root, tasks, BATCH, (folders) => {
-        const batch = new Set(folders.map((f) => f.slug));
-        const plan = planSync(folders, {
-          taxonomy,
-          hasher: nodeHasher,
-          indexedFiles: filesOfSlugs(indexed, batch),
-          indexedIdeas: loadIndexedIdeas(db, batch),
-          ownerOf,
-        });
-        if (bulk) bulk.write(plan);
-        else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
-        mergeInto(total, plan);
-      });
+      readInOrder(
+        root,
+        tasks,
+        BATCH,
+        (folders) => {
+          const batch = new Set(folders.map((f) => f.slug));
+          const plan = planSync(folders, {
+            taxonomy,
+            hasher: nodeHasher,
+            indexedFiles: filesOfSlugs(indexed, batch),
+            indexedIdeas: loadIndexedIdeas(db, batch),
+            ownerOf,
+          });
+          if (bulk) {
+            bulk.write(plan);
+            for (const folder of folders) if (folder.listings) bulk.recordListings(folder.listings);
+          } else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
+          mergeInto(total, plan);
+        },
+        { trustBefore: input.fromEmpty ? input.trustBefore : undefined },
+      );
       bulk?.buildLateIndexes();
+      // Listings go with the rows they describe: recorded by a full pass, forgotten by any other.
+      const { listings } = input;
+      if (listings) writeFolderListings(db, listings.record, listings.forget, listings.all);
+      else if (scope) forgetFolderListings(db, scope);
     })();
   } finally {
     bulk?.end();

@@ -51,7 +51,8 @@ export class WorkspaceWatcher {
       // file as well (three times as many, ~150 MB at 10,000 ideas). What happens to files inside a
       // watched folder still arrives, as the folder watcher's raw events, handled below. Swap files,
       // backups and our own temp files never matter and never wake the debounce.
-      ignored: (path: string, stats?: { isFile(): boolean }) => isTransientName(basename(path)) || (stats?.isFile() ?? false),
+      ignored: (path: string, stats?: { isFile(): boolean }) =>
+        isTransientName(basename(path)) || (stats?.isFile() ?? false),
       persistent: true,
     });
     this.watcher.on('addDir', (path: string) => this.onEvent('addDir', path));
@@ -64,9 +65,11 @@ export class WorkspaceWatcher {
     this.watcher.on('error', (error) => this.options.onError?.(error));
     await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
     // A large folder takes seconds to come under watch; whatever changed meanwhile is caught by one
-    // more reconcile now that every later change will raise an event.
+    // more reconcile now that every later change will raise an event. It lists every folder rather
+    // than trusting recorded listings, so that a file system that does not keep folder times
+    // (some network and cloud drives) still has everything found within seconds of the start.
     try {
-      const report = this.workspace.sync();
+      const report = this.workspace.sync({ thorough: true });
       if (report.added + report.changed + report.removed > 0) this.options.onPass?.(report);
     } catch (error) {
       this.options.onError?.(error);
@@ -90,14 +93,16 @@ export class WorkspaceWatcher {
       return;
     }
     // A rename event may be a file appearing or vanishing: the pass waits long enough to tell.
-    if (kind === 'unlinkDir' || (kind === 'rename' && !existsSync(join(this.workspace.root, rel)))) this.sawUnlink = true;
+    if (kind === 'unlinkDir' || (kind === 'rename' && !existsSync(join(this.workspace.root, rel))))
+      this.sawUnlink = true;
     if (this.dirty.size === 0) this.firstEventAt = Date.now();
     this.dirty.add(slug);
     this.schedule();
   }
 
   private isEcho(kind: string, rel: string): boolean {
-    const isFolder = kind === 'addDir' || statSync(join(this.workspace.root, rel), { throwIfNoEntry: false })?.isDirectory();
+    const isFolder =
+      kind === 'addDir' || statSync(join(this.workspace.root, rel), { throwIfNoEntry: false })?.isDirectory();
     if (!isFolder) return this.workspace.isOwnWrite(rel);
     let names: string[];
     try {
@@ -105,7 +110,11 @@ export class WorkspaceWatcher {
     } catch {
       return false;
     }
-    const files = names.filter((n) => !isTransientName(basename(n)) && statSync(join(this.workspace.root, rel, n), { throwIfNoEntry: false })?.isFile());
+    const files = names.filter(
+      (n) =>
+        !isTransientName(basename(n)) &&
+        statSync(join(this.workspace.root, rel, n), { throwIfNoEntry: false })?.isFile(),
+    );
     return files.length > 0 && files.every((n) => this.workspace.isOwnWrite(`${rel}/${n.split(sep).join('/')}`));
   }
 

@@ -172,14 +172,17 @@ export class Workspace {
     return () => this.listeners.delete(listener);
   }
 
-  /** Full reconcile: the whole folder against the whole index. */
-  sync(): SyncReport {
-    return this.pass(null);
+  /**
+   * Full reconcile: the whole folder against the whole index. Folders whose recorded listing and
+   * files are unchanged are confirmed without listing them again; `thorough` lists every folder.
+   */
+  sync(options: { thorough?: boolean } = {}): SyncReport {
+    return this.pass(null, options.thorough === true);
   }
 
   /** Incremental pass over some idea folders (what the watcher calls). */
   syncSlugs(slugs: Iterable<string>): SyncReport {
-    return this.pass(new Set(slugs));
+    return this.pass(new Set(slugs), false);
   }
 
   /**
@@ -187,24 +190,25 @@ export class Workspace {
    * is still running on its worker: the walk needs no database, and what was read from the index is
    * thrown away unless the check passes.
    */
-  private inputBeforeCheck(): PassInput | undefined {
+  private inputBeforeCheck(thorough: boolean): PassInput | undefined {
     if (!this.pending) return undefined;
     let input: PassInput | undefined;
     try {
-      input = passInput(this.root, this.handle, null);
+      input = passInput(this.root, this.handle, null, { thorough });
     } catch {
       // A damaged index may fail to answer at all; the check will say so.
     }
     this.settle();
-    if (!input) return undefined;
-    if (this.rebuiltAs === 'corrupt') return { ...input, indexed: new Map(), fromEmpty: true };
+    // A rebuilt index starts empty: the pass starts over from it (the walk above leaned on the old one).
+    if (this.rebuiltAs === 'corrupt') return undefined;
     return input;
   }
 
-  private pass(scope: Set<string> | null): SyncReport {
+  private pass(scope: Set<string> | null, thorough: boolean): SyncReport {
     const now = () => this.clock.now();
-    const early = scope === null ? this.inputBeforeCheck() : undefined;
-    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, early);
+    const early = scope === null ? this.inputBeforeCheck(thorough) : undefined;
+    const input = early ?? passInput(this.root, this.db, scope, { thorough });
+    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input);
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);

@@ -1,0 +1,90 @@
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FolderListing, ScannedFile } from '../../sync/types';
+import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
+import { readFolder } from './read-folder';
+import { scanIdeas, walkWithListings } from './scan';
+
+let root: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-scan-'));
+  writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+  writeFile(root, 'ideas/alpha/research/one.md', 'One.\n');
+  writeFile(root, 'ideas/alpha/assets/photo.bin', Buffer.from([1, 2, 3]));
+  writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+  writeFile(root, 'ideas/beta/.README.md.swp', 'swap');
+});
+afterEach(() => cleanup());
+
+/** Everything has settled: any folder may be recorded. */
+const LATER = () => Date.now() + 60_000;
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const asMap = (listings: FolderListing[]) => new Map(listings.map((l) => [l.path, l]));
+
+describe('a restart walk with recorded folder listings', () => {
+  it('lists everything the first time and records each folder', () => {
+    const first = walkWithListings(root, new Map(), LATER());
+    expect(first.unconfirmed.sort()).toEqual(['alpha', 'beta']);
+    expect(first.files.sort(byPath)).toEqual(scanIdeas(root).sort(byPath));
+    expect(first.record.map((l) => l.path).sort()).toEqual([
+      'ideas/alpha',
+      'ideas/alpha/assets',
+      'ideas/alpha/research',
+      'ideas/beta',
+    ]);
+    expect(first.record.find((l) => l.path === 'ideas/alpha')).toMatchObject({ subfolders: ['assets', 'research'] });
+  });
+
+  it('confirms unchanged folders without listing them, and still sees an edit, a new note, a new and a removed folder', () => {
+    const recorded = asMap(walkWithListings(root, new Map(), LATER()).record);
+    expect(walkWithListings(root, recorded, LATER())).toMatchObject({
+      unconfirmed: [],
+      files: [],
+      record: [],
+      stale: [],
+    });
+
+    // An edit in place changes no folder time, only the file's size and mtime.
+    writeFileSync(join(root, 'ideas/beta/README.md'), readme('Beta, longer title'));
+    // A new note changes its folder's times.
+    writeFile(root, 'ideas/alpha/research/two.md', 'Two.\n');
+    writeFile(root, 'ideas/gamma/README.md', readme('Gamma'));
+    const next = walkWithListings(root, recorded, LATER());
+    expect(next.unconfirmed.sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(next.files.map((f: ScannedFile) => f.path).sort()).toEqual([
+      'ideas/alpha/README.md',
+      'ideas/alpha/assets/photo.bin',
+      'ideas/alpha/research/one.md',
+      'ideas/alpha/research/two.md',
+      'ideas/beta/README.md',
+      'ideas/gamma/README.md',
+    ]);
+    // Only folders that changed are recorded again: beta (a file in it), research (an entry), gamma (new).
+    expect(next.record.map((l) => l.path).sort()).toEqual(['ideas/alpha/research', 'ideas/beta', 'ideas/gamma']);
+
+    rmSync(join(root, 'ideas/alpha'), { recursive: true });
+    const after = walkWithListings(root, asMap([...recorded.values(), ...next.record]), LATER());
+    expect(after.stale.sort()).toEqual(['ideas/alpha', 'ideas/alpha/assets', 'ideas/alpha/research']);
+  });
+
+  it('sees a file rewritten to the same size with its mtime set back', () => {
+    const recorded = asMap(walkWithListings(root, new Map(), LATER()).record);
+    const readmePath = join(root, 'ideas/beta/README.md');
+    writeFileSync(readmePath, readme('Beta'));
+    utimesSync(readmePath, new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(walkWithListings(root, recorded, LATER()).unconfirmed).toEqual(['beta']);
+  });
+
+  it('records no folder that changed after the walk began', () => {
+    expect(walkWithListings(root, new Map(), Date.now() - 60_000).record).toEqual([]);
+  });
+
+  it('gets from a reader that walks while reading the same listings as from the walk', () => {
+    const trust = LATER();
+    const walked = walkWithListings(root, new Map(), trust).record.filter((l) => l.path.startsWith('ideas/alpha'));
+    const read = readFolder(root, 'alpha', null, trust).listings ?? [];
+    expect(read.sort(byPath)).toEqual(walked.sort(byPath));
+  });
+});
