@@ -95,3 +95,9 @@ export interface IndexedIdea {
   id: string;
   rowHash: string;
 }
+
+/**
+ * A recorded listing as stored (path, mtimeMs, ctimeMs, subfolders joined by line breaks, files):
+ * a restart reads one per folder of the library, so it stays a plain row.
+ */
+export type ListingRow = readonly [path: string, mtimeMs: number, ctimeMs: number, subfolders: string, files: string];

@@ -1,7 +1,7 @@
 import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FolderListing, ScannedFile } from '../../sync/types';
+import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
 import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
 import { readFolder } from './read-folder';
 import { scanIdeas, walkWithListings } from './scan';
@@ -21,7 +21,14 @@ afterEach(() => cleanup());
 /** Everything has settled: any folder may be recorded. */
 const LATER = () => Date.now() + 60_000;
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-const asMap = (listings: FolderListing[]) => new Map(listings.map((l) => [l.path, l]));
+/** Listings as a restart reads them back from the index. */
+const asMap = (listings: FolderListing[]) =>
+  new Map(
+    listings.map((l): [string, ListingRow] => [
+      l.path,
+      [l.path, l.mtimeMs, l.ctimeMs, l.subfolders.join('\n'), l.files],
+    ]),
+  );
 
 describe('a restart walk with recorded folder listings', () => {
   it('lists everything the first time and records each folder', () => {
@@ -38,7 +45,8 @@ describe('a restart walk with recorded folder listings', () => {
   });
 
   it('confirms unchanged folders without listing them, and still sees an edit, a new note, a new and a removed folder', () => {
-    const recorded = asMap(walkWithListings(root, new Map(), LATER()).record);
+    const first = walkWithListings(root, new Map(), LATER()).record;
+    const recorded = asMap(first);
     expect(walkWithListings(root, recorded, LATER())).toMatchObject({
       unconfirmed: [],
       files: [],
@@ -61,11 +69,17 @@ describe('a restart walk with recorded folder listings', () => {
       'ideas/beta/README.md',
       'ideas/gamma/README.md',
     ]);
-    // Only folders that changed are recorded again: beta (a file in it), research (an entry), gamma (new).
-    expect(next.record.map((l) => l.path).sort()).toEqual(['ideas/alpha/research', 'ideas/beta', 'ideas/gamma']);
+    // An idea folder that changed anywhere is listed afresh, all of it, and recorded again.
+    expect(next.record.map((l) => l.path).sort()).toEqual([
+      'ideas/alpha',
+      'ideas/alpha/assets',
+      'ideas/alpha/research',
+      'ideas/beta',
+      'ideas/gamma',
+    ]);
 
     rmSync(join(root, 'ideas/alpha'), { recursive: true });
-    const after = walkWithListings(root, asMap([...recorded.values(), ...next.record]), LATER());
+    const after = walkWithListings(root, asMap([...first, ...next.record]), LATER());
     expect(after.stale.sort()).toEqual(['ideas/alpha', 'ideas/alpha/assets', 'ideas/alpha/research']);
   });
 

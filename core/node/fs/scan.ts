@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
-import type { FolderListing, ScannedFile } from '../../sync/types';
+import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
 
 /** Everything a walker uses, handed in so that `createWalker` itself needs no imports. */
 export interface WalkerDeps {
@@ -97,100 +97,84 @@ export interface ListedWalk {
   stale: string[];
 }
 
-/** The file names of a recorded listing, in its (sorted) order. */
-function namesOf(listing: FolderListing): string[] {
-  if (listing.files === '') return [];
-  return listing.files.split('\n').map((line) => line.slice(0, line.indexOf('\t')));
-}
-
-/**
- * The whole library's walk for a restart, with recorded listings standing in for `readdir`.
- *
- * A folder whose mtime and ctime equal its recorded listing still holds the same entries: adding,
- * removing or renaming an entry updates both, and a ctime cannot be set back. Its files are then
- * stat-ed from the listing instead of listing the folder again (a stat costs a third of a
- * `readdir` here). An idea folder whose folders all match their listings and whose files all have
- * the recorded size and mtime is confirmed unchanged; the index holds exactly what those listings
- * describe (full syncs write them with the rows, any other pass over a folder drops them), so it
- * needs no comparison at all. Everything else is compared with the index as before.
- *
- * A folder is only recorded when its ctime is older than `trustBefore` (the walk's start minus a
- * margin): an entry added within the same timestamp tick as a change just before the walk would
- * otherwise leave the times equal.
- */
 export function walkWithListings(
   root: string,
-  listings: ReadonlyMap<string, FolderListing>,
+  listings: ReadonlyMap<string, ListingRow>,
   trustBefore: number,
 ): ListedWalk {
   const folders = ideaFolderNames(root);
   const result: ListedWalk = { folders, unconfirmed: [], files: [], record: [], stale: [] };
   const visited = new Set<string>();
 
-  /** Walks one folder into `out`; true when it and everything under it is as recorded. */
-  const walkFolder = (rel: string, out: ScannedFile[]): boolean => {
+  /**
+   * True when a folder and everything under it is exactly as recorded: its times match its
+   * listing, every recorded file has the recorded size and mtime, and the same holds below. It
+   * stops at the first difference (the idea folder is then walked afresh) and creates nothing for
+   * a folder that matches, since that is nearly every folder of a restart.
+   */
+  const confirm = (rel: string): boolean => {
+    const recorded = listings.get(rel);
+    if (!recorded) return false;
+    visited.add(rel);
+    const [, mtimeMs, ctimeMs, subfolders, files] = recorded;
     const dir = `${root}/${rel}`;
     const stat = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory()) return false;
-    const recorded = listings.get(rel);
-    if (recorded) visited.add(rel);
-    let subfolders: string[] | null = null;
+    if (!stat || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || !stat.isDirectory()) return false;
+    for (let at = 0; at < files.length; ) {
+      const tab = files.indexOf('\t', at);
+      const name = files.slice(at, tab);
+      const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
+      if (!file?.isFile()) return false;
+      const line = `${name}\t${file.size}\t${file.mtimeMs}`;
+      const end = at + line.length;
+      if (!files.startsWith(line, at) || (end < files.length && files.charCodeAt(end) !== 10)) return false;
+      at = end + 1;
+    }
+    if (subfolders !== '') for (const sub of subfolders.split('\n')) if (!confirm(`${rel}/${sub}`)) return false;
+    return true;
+  };
+
+  /** Lists a folder and everything under it into `out`, recording the listings of settled folders. */
+  const walkFresh = (rel: string, out: ScannedFile[]): void => {
+    const dir = `${root}/${rel}`;
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) return;
+    if (listings.has(rel)) visited.add(rel);
+    const subfolders: string[] = [];
+    const names: string[] = [];
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // Unreadable: nothing under it is seen, as in any walk.
+    }
+    for (const entry of entries) {
+      if (isTransientName(entry.name)) continue;
+      if (entry.isDirectory()) subfolders.push(entry.name);
+      else if (entry.isFile() || entry.isSymbolicLink()) names.push(entry.name);
+    }
+    names.sort();
+    subfolders.sort();
     let lines = '';
-    if (recorded && recorded.mtimeMs === stat.mtimeMs && recorded.ctimeMs === stat.ctimeMs) {
-      // Same entries as recorded: stat the recorded files and keep them if all are as they were.
-      const mine: ScannedFile[] = [];
-      for (const name of namesOf(recorded)) {
-        const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (!file?.isFile()) continue;
-        mine.push({ path: `${rel}/${name}`, size: file.size, mtimeMs: file.mtimeMs });
-        lines += `${lines === '' ? '' : '\n'}${name}\t${file.size}\t${file.mtimeMs}`;
-      }
-      if (lines === recorded.files) {
-        for (const file of mine) out.push(file);
-        subfolders = recorded.subfolders;
-      }
+    for (const name of names) {
+      const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
+      if (!file?.isFile()) continue;
+      out.push({ path: `${rel}/${name}`, size: file.size, mtimeMs: file.mtimeMs });
+      lines += `${lines === '' ? '' : '\n'}${name}\t${file.size}\t${file.mtimeMs}`;
     }
-    const same = subfolders !== null;
-    if (subfolders === null) {
-      // Listed afresh: the folder changed, was never recorded, or a file in it did.
-      subfolders = [];
-      const names: string[] = [];
-      let entries: fs.Dirent[] = [];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        // Unreadable: nothing under it is seen, as in any walk.
-      }
-      for (const entry of entries) {
-        if (isTransientName(entry.name)) continue;
-        if (entry.isDirectory()) subfolders.push(entry.name);
-        else if (entry.isFile() || entry.isSymbolicLink()) names.push(entry.name);
-      }
-      names.sort();
-      subfolders.sort();
-      lines = '';
-      for (const name of names) {
-        const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (!file?.isFile()) continue;
-        out.push({ path: `${rel}/${name}`, size: file.size, mtimeMs: file.mtimeMs });
-        lines += `${lines === '' ? '' : '\n'}${name}\t${file.size}\t${file.mtimeMs}`;
-      }
-      // A name holding a tab or a line break cannot be told apart in the record: list such a folder every time.
-      const plainNames = !names.some((n) => /[\t\n]/.test(n)) && !subfolders.some((n) => /[\t\n]/.test(n));
-      if (plainNames && stat.ctimeMs > 0 && stat.ctimeMs < trustBefore && stat.mtimeMs < trustBefore) {
-        result.record.push({ path: rel, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, subfolders, files: lines });
-      }
+    // A name holding a tab or a line break cannot be told apart in the record: list such a folder every time.
+    const plainNames = !names.some((n) => /[\t\n]/.test(n)) && !subfolders.some((n) => /[\t\n]/.test(n));
+    if (plainNames && stat.ctimeMs > 0 && stat.ctimeMs < trustBefore && stat.mtimeMs < trustBefore) {
+      result.record.push({ path: rel, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, subfolders, files: lines });
     }
-    let all = same;
-    for (const sub of subfolders) if (!walkFolder(`${rel}/${sub}`, out)) all = false;
-    return all;
+    for (const sub of subfolders) walkFresh(`${rel}/${sub}`, out);
   };
 
   for (const slug of folders) {
-    const out: ScannedFile[] = [];
-    if (walkFolder(`${IDEAS_DIR}/${slug}`, out)) continue;
+    const rel = `${IDEAS_DIR}/${slug}`;
+    if (confirm(rel)) continue;
     result.unconfirmed.push(slug);
-    for (const file of out) result.files.push(file);
+    walkFresh(rel, result.files);
   }
   if (visited.size < listings.size) for (const path of listings.keys()) if (!visited.has(path)) result.stale.push(path);
   return result;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { FolderListing, IndexedIdea, IndexedStat, SyncPlan } from '../../sync/types';
+import type { FolderListing, IndexedIdea, IndexedStat, ListingRow, SyncPlan } from '../../sync/types';
 import type { IdeaFileKind } from '../../idea/layout';
 
 /**
@@ -40,19 +40,18 @@ export function loadIndexedSlugs(db: Database.Database): string[] {
   return db.prepare('SELECT DISTINCT slug FROM files').pluck().all() as string[];
 }
 
-/** The folder listings recorded by the last full syncs (see `walkWithListings`), by path. */
-export function loadFolderListings(db: Database.Database): Map<string, FolderListing> {
-  const out = new Map<string, FolderListing>();
-  const rows = db.prepare('SELECT path, mtime_ms, ctime_ms, subfolders, files FROM folder_listings').raw().all() as [
-    string,
-    number,
-    number,
-    string,
-    string,
-  ][];
-  for (const [path, mtimeMs, ctimeMs, subfolders, files] of rows) {
-    out.set(path, { path, mtimeMs, ctimeMs, subfolders: subfolders === '' ? [] : subfolders.split('\n'), files });
-  }
+/**
+ * The folder listings recorded by the last full syncs (see `walkWithListings`), by path, as plain
+ * rows: a restart reads one per folder of the library and building objects would cost as much as
+ * the query.
+ */
+export function loadFolderListings(db: Database.Database): Map<string, ListingRow> {
+  const out = new Map<string, ListingRow>();
+  const rows = db
+    .prepare('SELECT path, mtime_ms, ctime_ms, subfolders, files FROM folder_listings')
+    .raw()
+    .all() as ListingRow[];
+  for (const row of rows) out.set(row[0], row);
   return out;
 }
 
