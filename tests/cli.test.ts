@@ -20,7 +20,9 @@ interface ListJson {
   errors: { file: string; reason: string }[];
 }
 
-describe('the CLI on a fresh workspace', () => {
+// Each step runs the CLI as a real process (a TypeScript start-up of a few seconds on a busy 2-core
+// machine), and some tests run a dozen of them.
+describe('the CLI on a fresh workspace', { timeout: 120_000 }, () => {
   it('init creates a living library and refuses to run twice', () => {
     const created = cliJson<{ ideas: number; errors: unknown[] }>(['init', ws]);
     expect(created.ideas).toBeGreaterThanOrEqual(6);
