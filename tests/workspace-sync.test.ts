@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getIdea, listIdeas } from '../core/node/sqlite/index-sql';
+import { renderIndex } from '../core/idea/index-md';
+import { getIdea, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
 import { WorkspaceWatcher } from '../core/node/workspace/watcher';
 import { Workspace } from '../core/node/workspace/workspace';
 import { eventually, readme, sleep, tempWorkspace, writeFile } from './helpers/temp-workspace';
@@ -88,8 +89,12 @@ describe('reconcile at start', () => {
     expect(getIdea(ws.db, 'alpha')).toMatchObject({ stale: false, overallScore: 6.4, confidence: 0.71 });
 
     writeFile(root, 'ideas/alpha/research/new-finding.md', 'A study that changes things.\n');
+    writeFile(root, 'ideas/beta/README.md', readme('beta, lower case', { tags: '[zeta, alpha, Mid]', type: 'null' }));
     ws.sync();
     expect(getIdea(ws.db, 'alpha')?.stale).toBe(true);
+    // `_index.md` is rendered from its own lean query; it must say exactly what the listing says.
+    expect(renderIndex(indexEntries(ws.db))).toBe(renderIndex(listIdeas(ws.db)));
+    expect(readFileSync(join(root, 'ideas/_index.md'), 'utf8')).toContain('6.4 (stale)');
   });
 
   it('rebuilds a deleted or corrupted index from the folder without losing anything', () => {

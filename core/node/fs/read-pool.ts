@@ -22,7 +22,7 @@ const BATCH_TIMEOUT_MS = 30_000;
 /** How long the pass waits for an idle worker to take the first batch before reading it itself. */
 const FIRST_TAKE_MS = 25;
 /** Threads are kept this long after a pass, so that a burst of large passes starts warm. */
-const IDLE_MS = 30_000;
+const IDLE_MS = 2_000;
 
 const FREE = 0;
 const TAKEN_BY_WORKER = 1;

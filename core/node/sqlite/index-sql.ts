@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FolderListing, IndexedIdea, IndexedStat, ListingRow, SyncPlan } from '../../sync/types';
+import type { IndexEntry } from '../../idea/index-md';
 import type { IdeaFileKind } from '../../idea/layout';
 
 /**
@@ -286,6 +287,41 @@ export function listIdeas(db: Database.Database, filter: IdeaFilter = {}): IdeaL
   }
   const sql = `${SELECT_IDEAS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.title COLLATE NOCASE, i.slug`;
   return (db.prepare(sql).all(params) as RawIdea[]).map(toListRow);
+}
+
+/**
+ * What `ideas/_index.md` shows of every idea, in the library's order (as `listIdeas`), read as plain
+ * rows with the tags fetched in one go: it is rewritten after every sync that changed an idea.
+ */
+export function indexEntries(db: Database.Database): IndexEntry[] {
+  const tags = new Map<string, string[]>();
+  const tagRows = db.prepare('SELECT slug, tag FROM idea_tags ORDER BY slug, position').raw().all() as [
+    string,
+    string,
+  ][];
+  for (const [slug, tag] of tagRows) {
+    const list = tags.get(slug);
+    if (list) list.push(tag);
+    else tags.set(slug, [tag]);
+  }
+  const rows = db
+    .prepare(
+      `SELECT slug, title, type, stage, updated, overall_score,
+         (evaluated_hash IS NOT NULL AND evaluated_hash <> content_hash)
+       FROM ideas ORDER BY title COLLATE NOCASE, slug`,
+    )
+    .raw()
+    .all() as [string, string, string | null, string, string | null, number | null, number][];
+  return rows.map(([slug, title, type, stage, updated, overallScore, stale]) => ({
+    slug,
+    title,
+    type,
+    stage,
+    tags: tags.get(slug) ?? [],
+    updated,
+    overallScore,
+    stale: stale === 1,
+  }));
 }
 
 export function getIdea(db: Database.Database, slug: string): IdeaListRow | null {

@@ -21,6 +21,7 @@ import {
   type IdeaListRow,
   ideaFiles,
   ideaRelationships,
+  indexEntries,
   listIdeas,
   queryTerms,
   type SearchHit,
@@ -478,7 +479,7 @@ export class Workspace {
 
   /** Rewrites `ideas/_index.md` from the index, unless it already says the same. */
   regenerateIndex(): { path: string; written: boolean; conflict: boolean } {
-    const content = renderIndex(listIdeas(this.db));
+    const content = renderIndex(indexEntries(this.db));
     const abs = join(this.root, INDEX_FILE);
     const existing = existsSync(abs) ? readFileSync(abs, 'utf8') : null;
     if (existing === content) return { path: INDEX_FILE, written: false, conflict: false };
