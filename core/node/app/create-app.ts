@@ -164,9 +164,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     'ideas:list': (filter) => {
       open();
       const unfiltered = filter.stage === undefined && filter.type === undefined && filter.tag === undefined;
-      return {
-        ideas: unfiltered ? memo.get('ideas:list', () => ws.list().map(ideaSummary)) : ws.list(filter).map(ideaSummary),
-      };
+      if (unfiltered) return memo.get('ideas:list', () => ({ ideas: ws.list().map(ideaSummary) }));
+      return { ideas: ws.list(filter).map(ideaSummary) };
     },
     'ideas:get': ({ slug }) => {
       open();

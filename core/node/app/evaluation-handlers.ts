@@ -125,10 +125,10 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> & { 
     },
     'evaluations:leaderboard': () => {
       ctx.open();
-      return {
+      return ctx.memo.get('evaluations:leaderboard', () => ({
         categories: ws.taxonomy.categories.map((c) => ({ id: c.id, name: c.name, weight: c.weight })),
-        ideas: ctx.memo.get('evaluations:leaderboard', () => service.leaderboard()),
-      };
+        ideas: service.leaderboard(),
+      }));
     },
     'evaluations:personaRatings': () => {
       ctx.open();

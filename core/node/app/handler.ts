@@ -3,6 +3,7 @@ import { type Channel, type ChannelOutput, type ChannelParsedInput, ContractErro
 import { UnknownPersonaError } from '../../personas/find';
 import { issuePath } from '../../text/zod-issues';
 import { UserError } from '../workspace/workspace';
+import { isKept } from './index-memo';
 
 /** A channel's handler as hosts call it: any input in, the validated output out. */
 export type Handler<C extends Channel> = (input: unknown) => Promise<ChannelOutput<C>>;
@@ -66,6 +67,15 @@ export function translateError(error: unknown): unknown {
   return error;
 }
 
+/** Makes a checked output read-only all the way down, so sharing it between callers is safe. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /**
  * A channel's handler: parses the input with the channel's schema (bad input → `bad_input` naming
  * the field), runs the implementation, and checks the output against the schema (a mismatch throws
@@ -73,6 +83,9 @@ export function translateError(error: unknown): unknown {
  */
 export function wrapHandler<C extends Channel>(channel: C, implementation: Implementation<C>): Handler<C> {
   const spec = channels[channel] as unknown as { input: z.ZodType; output: z.ZodType };
+  // An answer an IndexMemo keeps is the same object until the index changes: it is checked once,
+  // and its checked (frozen) copy is what every caller gets meanwhile.
+  const checkedKept = new WeakMap<object, unknown>();
   return async (raw) => {
     const input = spec.input.safeParse(raw);
     if (!input.success) throw badInput(input.error);
@@ -82,8 +95,11 @@ export function wrapHandler<C extends Channel>(channel: C, implementation: Imple
     } catch (error) {
       throw translateError(error);
     }
+    if (isKept(output) && checkedKept.has(output as object))
+      return checkedKept.get(output as object) as ChannelOutput<C>;
     const checked = spec.output.safeParse(output);
     if (!checked.success) throw new OutputContractError(channel, issueLines(checked.error));
+    if (isKept(output)) checkedKept.set(output as object, deepFreeze(checked.data));
     return checked.data as ChannelOutput<C>;
   };
 }

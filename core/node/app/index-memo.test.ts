@@ -38,3 +38,29 @@ it('keeps an answer until a sync pass changes the index, and only then computes 
   ws.sync();
   expect(computed).toBe(2);
 });
+
+it('serves a kept answer checked once and frozen, and a fresh one after a capture', async () => {
+  const tmp = tempWorkspace('crucible-memo-app-');
+  writeFile(tmp.root, 'ideas/first/README.md', readme('First'));
+  const { createApp } = await import('./create-app');
+  const app = await createApp({ workspaceRoot: tmp.root, watch: false });
+  cleanup = () => tmp.cleanup();
+  try {
+    const first = (await app.invoke('ideas:list', {})) as { ideas: { title: string }[] };
+    const again = (await app.invoke('ideas:list', {})) as { ideas: { title: string }[] };
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first.ideas[0])).toBe(true);
+    expect(() => {
+      (first.ideas as { title: string }[]).push({ title: 'sneaked in' });
+    }).toThrow(TypeError);
+
+    await app.invoke('ideas:capture', { title: 'Second' });
+    const after = (await app.invoke('ideas:list', {})) as { ideas: { title: string }[] };
+    expect(after.ideas.map((i) => i.title).sort()).toEqual(['First', 'Second']);
+    // A filtered list is never kept.
+    const filtered = await app.invoke('ideas:list', { stage: 'SPARK' });
+    expect(await app.invoke('ideas:list', { stage: 'SPARK' })).not.toBe(filtered);
+  } finally {
+    await app.close();
+  }
+});

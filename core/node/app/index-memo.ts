@@ -1,5 +1,13 @@
 import type { Workspace } from '../workspace/workspace';
 
+/** Values handed out by a memo: the same object on every call until the index changes. */
+const kept = new WeakSet<object>();
+
+/** True for an object an IndexMemo keeps (a handler may then reuse its checked output). */
+export function isKept(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && kept.has(value);
+}
+
 /**
  * Answers computed from the index (the whole library, the leaderboard), kept until the next sync
  * pass that changes the index. Every write to the ideas' rows is such a pass (the watcher, a
@@ -17,6 +25,7 @@ export class IndexMemo {
   get<T>(key: string, compute: () => T): T {
     if (this.values.has(key)) return this.values.get(key) as T;
     const value = compute();
+    if (typeof value === 'object' && value !== null) kept.add(value);
     this.values.set(key, value);
     return value;
   }
