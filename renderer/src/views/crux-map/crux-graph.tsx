@@ -6,6 +6,8 @@ import { registerFcose } from './register-fcose';
 
 /** A fitted map is never drawn larger than this (a map of three nodes would fill the screen). */
 const MAX_FIT_ZOOM = 1.2;
+/** Elements added per frame when a large map goes in slice by slice. */
+const ADD_SLICE = 120;
 
 export type Positions = Record<string, { x: number; y: number }>;
 
@@ -199,14 +201,17 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
 
     let chosen: LaidOut['layout'];
     let options: cytoscape.LayoutOptions;
+    let preset: Positions | null = null;
     if (layout === 'cheap' || (layout === 'auto' && large)) {
       const base = cheapLayout(map);
       chosen = 'cheap';
       const positions = Object.fromEntries(ids.map((id) => [id, known[id] ?? base[id] ?? { x: 0, y: 0 }]));
+      preset = positions;
       options = { name: 'preset', positions, fit: true, padding: 30 };
     } else if (layout === 'auto' && placed.length === ids.length && ids.length > 0) {
       chosen = 'preset';
       const positions = Object.fromEntries(ids.map((id) => [id, known[id] ?? { x: 0, y: 0 }]));
+      preset = positions;
       options = { name: 'preset', positions, fit: true, padding: 30 };
     } else {
       chosen = 'fcose';
@@ -229,37 +234,64 @@ export function CruxGraph({ map, selected, onSelect, onMoved, relayout, layout =
 
     // The style first: applying it to nodes already added would compute every node's style twice.
     core.style(stylesheet(large));
+    const toAdd = elements.map((e) => {
+      const at = (preset ?? known)[e.data.id as string];
+      return { group: e.group, data: e.data, ...(e.group === 'nodes' && at ? { position: { ...at } } : {}) };
+    });
+    const layOut = () => {
+      const run = core.layout(options);
+      run.one('layoutstop', () => {
+        // A small map fitted to the canvas would be drawn huge: keep it at about its natural size.
+        if (core.zoom() > MAX_FIT_ZOOM) {
+          core.zoom(MAX_FIT_ZOOM);
+          core.center();
+        }
+        requestAnimationFrame(() =>
+          handlers.current.onLaidOut?.({ ms: performance.now() - t0, layout: chosen, nodes: ids.length }),
+        );
+        if (chosen === 'fcose') {
+          const positions: Positions = {};
+          core.nodes().forEach((n) => {
+            positions[n.id()] = { ...n.position() };
+          });
+          handlers.current.onMoved?.(positions);
+        }
+      });
+      run.run();
+    };
     core.batch(() => {
       core.elements().remove();
-      core.add(
-        elements.map((e) => ({
-          group: e.group,
-          data: e.data,
-          ...(known[e.data.id as string]
-            ? { position: { ...(known[e.data.id as string] as { x: number; y: number }) } }
-            : {}),
-        })),
-      );
     });
-    const run = core.layout(options);
-    run.one('layoutstop', () => {
-      // A small map fitted to the canvas would be drawn huge: keep it at about its natural size.
-      if (core.zoom() > MAX_FIT_ZOOM) {
-        core.zoom(MAX_FIT_ZOOM);
-        core.center();
-      }
-      requestAnimationFrame(() =>
-        handlers.current.onLaidOut?.({ ms: performance.now() - t0, layout: chosen, nodes: ids.length }),
-      );
-      if (chosen === 'fcose') {
-        const positions: Positions = {};
-        core.nodes().forEach((n) => {
-          positions[n.id()] = { ...n.position() };
-        });
-        handlers.current.onMoved?.(positions);
-      }
-    });
-    run.run();
+    if (preset === null || toAdd.length <= ADD_SLICE) {
+      core.batch(() => {
+        core.add(toAdd);
+      });
+      layOut();
+      return;
+    }
+    // A large map is placed beforehand (preset), so it can go in slice by slice, a frame apart,
+    // fitted to the canvas once: adding and styling a thousand elements at once would hold the page
+    // (clicks, keys, scrolling) for a third of a second. Nodes first, so every edge finds its ends.
+    const sorted = [...toAdd.filter((e) => e.group === 'nodes'), ...toAdd.filter((e) => e.group !== 'nodes')];
+    let cancelled = false;
+    let frame = 0;
+    let next = 0;
+    const addSlice = () => {
+      if (cancelled || core.destroyed()) return;
+      const slice = sorted.slice(next, next + ADD_SLICE);
+      next += slice.length;
+      core.batch(() => {
+        core.add(slice);
+      });
+      if (next === slice.length) core.fit(undefined, 30);
+      if (next < sorted.length) frame = requestAnimationFrame(addSlice);
+      else layOut();
+    };
+    addSlice();
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+    };
   }, [map, relayout, layout]);
 
   // The selection follows the list beside the graph as well as clicks on it.
