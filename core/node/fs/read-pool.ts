@@ -197,7 +197,12 @@ export function readInOrder(
   tasks: readonly ReadTask[],
   batchSize: number,
   consume: (folders: FolderSnapshot[]) => void,
-  options: { minFolders?: number; trustBefore?: number } = {},
+  options: {
+    minFolders?: number;
+    trustBefore?: number;
+    /** Work the pass can do while a worker finishes the batch it waits for; true while some is left. */
+    idle?: () => boolean;
+  } = {},
 ): { workers: number; byWorkers: number } {
   const { trustBefore } = options;
   const batches = Math.ceil(tasks.length / batchSize);
@@ -210,7 +215,7 @@ export function readInOrder(
   let byWorkers = 0;
   try {
     for (let b = 0; b < batches; b++) {
-      const fromWorker = (pass?.take(b) ?? null) as FolderSnapshot[] | null;
+      const fromWorker = (pass?.take(b, options.idle) ?? null) as FolderSnapshot[] | null;
       if (fromWorker !== null) byWorkers++;
       consume(fromWorker ?? here(b));
     }
@@ -260,13 +265,15 @@ class PooledPass {
   }
 
   /** Batch `b` done by a worker, or null when this thread should do it (and now owns it). */
-  take(b: number): unknown {
+  take(b: number, idle?: () => boolean): unknown {
     Atomics.store(this.state, POSITION, b);
     Atomics.notify(this.state, POSITION);
     const cell = FIRST_BATCH + b;
     if (Atomics.compareExchange(this.state, cell, FREE, TAKEN_HERE) === FREE) return null;
     const deadline = Date.now() + BATCH_TIMEOUT_MS;
     while (Atomics.load(this.state, cell) !== DELIVERED) {
+      // Deferred work of the pass fills the wait, a slice at a time.
+      if (idle?.()) continue;
       const left = deadline - Date.now();
       if (left <= 0) return null;
       Atomics.wait(this.state, cell, TAKEN_BY_WORKER, left);

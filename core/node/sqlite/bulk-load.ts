@@ -11,6 +11,12 @@ import type { FolderListing, SyncPlan } from '../../sync/types';
  * than one row (an upsert, INSERT OR REPLACE) opens a statement savepoint, and FTS5 writes out its
  * pending terms at every savepoint, so interleaving them with text rows multiplies its work.
  */
+/** An idea's text row: rowid, title, summary, tags, body. */
+type TextRow = [number, string, string, string, string];
+
+/** Text rows a write may leave queued for the pass's idle moments (about two batches). */
+const TEXT_BACKLOG = 400;
+
 export class BulkLoader {
   private readonly insertFile: Database.Statement;
   private readonly insertIdea: Database.Statement;
@@ -21,6 +27,8 @@ export class BulkLoader {
   private readonly insertError: Database.Statement;
   private readonly insertListing: Database.Statement;
   private readonly knownTags = new Set<string>();
+  private text: TextRow[] = [];
+  private textAt = 0;
 
   /** Non-unique indexes dropped for the load and built again at its end (see `dropLateIndexes`). */
   private lateIndexes: string[] = [];
@@ -103,6 +111,26 @@ export class BulkLoader {
     this.lateIndexes = [];
   }
 
+  /**
+   * Writes queued text rows until at most `keep` are left. Indexing text is the largest single
+   * cost of a first sync; rows queue here so that the pass can index them while it would otherwise
+   * wait for a reader thread (`readInOrder`'s `idle`), and never more than a couple of batches'
+   * worth is held. Returns true while rows are left.
+   */
+  writeText(keep = 0, slice = Number.POSITIVE_INFINITY): boolean {
+    let written = 0;
+    while (this.text.length - this.textAt > keep && written < slice) {
+      const row = this.text[this.textAt++] as TextRow;
+      this.insertFts.run(...row);
+      written++;
+    }
+    if (this.textAt > 1024 && this.textAt * 2 > this.text.length) {
+      this.text = this.text.slice(this.textAt);
+      this.textAt = 0;
+    }
+    return this.text.length > this.textAt;
+  }
+
   /** Records the listings of folders walked while they were read (see `walkWithListings`). */
   recordListings(listings: readonly FolderListing[]): void {
     for (const l of listings) this.insertListing.run(l.path, l.mtimeMs, l.ctimeMs, l.subfolders.join('\n'), l.files);
@@ -154,10 +182,11 @@ export class BulkLoader {
       for (const r of m.relationships) links.set(`${r.target}\u0000${r.type}`, r);
       for (const r of links.values()) this.insertRelationship.run(m.slug, r.target, r.type, r.strength, r.reason);
     }
-    // The text rows of the batch in one run, after the other rows.
+    // The text rows go after the other rows, and may wait (see `writeText`).
     plan.upsertIdeas.forEach((row, i) => {
-      this.insertFts.run(rowids[i], row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText);
+      this.text.push([rowids[i] as number, row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText]);
     });
+    this.writeText(TEXT_BACKLOG);
     for (const error of plan.setErrors) {
       const slug = error.path.split('/')[1] ?? '';
       this.insertError.run(error.path, slug, error.reason, now);

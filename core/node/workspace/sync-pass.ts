@@ -183,8 +183,12 @@ export function runSyncPass(
           } else applySyncPlan(db, plan, { now: stamp, tagCategory: taxonomy.tagCategory });
           mergeInto(total, plan);
         },
-        { trustBefore: input.fromEmpty ? input.trustBefore : undefined },
+        {
+          trustBefore: input.fromEmpty ? input.trustBefore : undefined,
+          idle: bulk ? () => bulk.writeText(0, IDLE_TEXT_ROWS) : undefined,
+        },
       );
+      bulk?.writeText();
       bulk?.buildLateIndexes();
       // Listings go with the rows they describe: recorded by a full pass, forgotten by any other.
       const { listings } = input;
@@ -207,6 +211,9 @@ export function runSyncPass(
   };
   return { plan: total, report };
 }
+
+/** Text rows indexed per look at whether the awaited batch has come (about a millisecond's work). */
+const IDLE_TEXT_ROWS = 8;
 
 /** Folders per batch of a pass: enough to keep SQLite busy, few enough to bound memory and to share out. */
 const BATCH = 200;
