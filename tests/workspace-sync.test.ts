@@ -245,6 +245,11 @@ describe('reconcile at start', () => {
     // A pass over some folders (the watcher's) forgets their listings: the next restart compares them.
     ws.syncSlugs(['alpha']);
     expect(listed()).toEqual(['ideas/beta']);
+    // A thorough pass (the watcher's first) lists every folder, finds a change a folder's times would
+    // not show, and forgets the listing of the folder it changed in.
+    writeFileSync(join(root, 'ideas/beta/README.md'), readme('Beta, again'));
+    expect(ws.sync({ thorough: true }).slugs.changed).toEqual(['beta']);
+    expect(listed()).toEqual([]);
   });
 
   it('reports each kind of malformed file with its path and reason, and syncs the rest', () => {

@@ -56,14 +56,12 @@ export function loadFolderListings(db: Database.Database): Map<string, ListingRo
   return out;
 }
 
-/** Records listings and forgets others; `replaceAll` first forgets every recorded one. */
+/** Records some listings and forgets others. */
 export function writeFolderListings(
   db: Database.Database,
   record: readonly FolderListing[],
   forget: readonly string[],
-  replaceAll = false,
 ): void {
-  if (replaceAll) db.prepare('DELETE FROM folder_listings').run();
   const remove = db.prepare('DELETE FROM folder_listings WHERE path = ?');
   for (const path of forget) remove.run(path);
   const upsert = db.prepare(

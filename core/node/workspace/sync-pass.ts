@@ -51,8 +51,8 @@ export interface PassInput {
   compare: ReadonlySet<string> | null;
   /** A full pass over an index with no rows at all (a first sync, a rebuild): it only inserts. */
   fromEmpty: boolean;
-  /** Listings a full pass records or forgets with its rows (`all`: forget every other one). */
-  listings: { record: FolderListing[]; forget: string[]; all: boolean } | null;
+  /** Listings a full pass records or forgets with its rows (`forgetChanged`: also those of changed folders). */
+  listings: { record: FolderListing[]; forget: string[]; forgetChanged: boolean } | null;
   /** Folders unchanged since this (wall clock) may have their listings recorded. */
   trustBefore: number;
   /** When the work for this pass began (the walk may come before the pass itself). */
@@ -97,8 +97,14 @@ export function passInput(
       startedAt,
     };
   }
+  // A thorough pass lists every folder and records nothing: the listings it would write are the
+  // ones already kept, except for folders found changed, which it forgets (below).
   const thorough = options.thorough === true;
-  const walk = walkWithListings(root, thorough ? new Map() : loadFolderListings(db), trustBefore);
+  const walk = walkWithListings(
+    root,
+    thorough ? new Map() : loadFolderListings(db),
+    thorough ? Number.NEGATIVE_INFINITY : trustBefore,
+  );
   // Compare what the walk could not confirm, and what the index has but the folder no longer does.
   const compare = new Set(walk.unconfirmed);
   const onDisk = new Set(walk.folders);
@@ -113,7 +119,7 @@ export function passInput(
     indexed,
     compare,
     fromEmpty: false,
-    listings: { record: walk.record, forget: walk.stale, all: thorough },
+    listings: { record: walk.record, forget: walk.stale, forgetChanged: thorough },
     trustBefore,
     startedAt,
   };
@@ -192,8 +198,13 @@ export function runSyncPass(
       bulk?.buildLateIndexes();
       // Listings go with the rows they describe: recorded by a full pass, forgotten by any other.
       const { listings } = input;
-      if (listings) writeFolderListings(db, listings.record, listings.forget, listings.all);
-      else if (scope) forgetFolderListings(db, scope);
+      if (listings) writeFolderListings(db, listings.record, listings.forget);
+      if (scope) forgetFolderListings(db, scope);
+      else if (listings?.forgetChanged)
+        forgetFolderListings(
+          db,
+          tasks.map((t) => t.slug),
+        );
     })();
   } finally {
     bulk?.end();
