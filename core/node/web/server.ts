@@ -87,12 +87,27 @@ class Refusal extends Error {
 const refuse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
   new Refusal({ code, message }, headers);
 
+/**
+ * Answers that cannot change (frozen: the library or the leaderboard while the index is unchanged)
+ * are serialized once; the next request for the same answer sends the same bytes.
+ */
+const frozenAnswers = new WeakMap<object, Buffer>();
+
+function okBody(value: unknown): Buffer {
+  const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
+  const known = frozen ? frozenAnswers.get(value) : undefined;
+  if (known) return known;
+  const bytes = Buffer.from(JSON.stringify({ ok: true, value }));
+  if (frozen) frozenAnswers.set(value, bytes);
+  return bytes;
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     ...SECURITY_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
+    'Content-Length': String(text.length),
     'Cache-Control': 'no-store',
     ...headers,
   });
@@ -216,7 +231,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     try {
       const value = await options.app.invoke(name, input);
-      sendJson(res, 200, { ok: true, value });
+      sendJson(res, 200, okBody(value));
     } catch (error) {
       const wire = toWireError(error);
       if (wire.code === 'internal') {
