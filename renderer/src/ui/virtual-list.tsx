@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { type ReactNode, useImperativeHandle } from 'react';
+import { useWindow } from './use-window';
 
 export interface VirtualListHandle {
   scrollToIndex(index: number): void;
@@ -21,17 +22,7 @@ interface Props<T> {
  * rows scroll as smoothly as 10. The container must have a height (CSS).
  */
 export function VirtualList<T>({ items, rowHeight, render, overscan = 8, className, ariaLabel, handle }: Props<T>) {
-  const ref = useRef<HTMLElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(600);
-
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setHeight(element.clientHeight || 600));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const { ref, first, last, onScroll } = useWindow<HTMLElement>(items.length, rowHeight, overscan);
 
   useImperativeHandle(handle, () => ({
     scrollToIndex(index: number) {
@@ -40,8 +31,6 @@ export function VirtualList<T>({ items, rowHeight, render, overscan = 8, classNa
     },
   }));
 
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + overscan);
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
     rows.push(
@@ -59,7 +48,7 @@ export function VirtualList<T>({ items, rowHeight, render, overscan = 8, classNa
       ref={ref}
       className={`virtual-list ${className ?? ''}`}
       aria-label={ariaLabel}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={onScroll}
       style={{ overflowY: 'auto', position: 'relative' }}
     >
       <div style={{ height: items.length * rowHeight, position: 'relative' }}>{rows}</div>

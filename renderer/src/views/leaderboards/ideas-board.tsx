@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { LeaderboardRowView } from '../../../../core/contract';
 import { href } from '../../router';
 import { toCsv, downloadText } from '../../ui/csv';
+import { useWindow } from '../../ui/use-window';
 import { categoryVar, pct, score } from '../evaluation/format';
 import { ariaSort, nextSort, type Sort, sortRows } from './sort';
 
@@ -128,18 +129,7 @@ export function IdeasBoard({
 
   // A windowed table: only the rows in view (and a few around) are drawn, between two spacer rows
   // that keep the scroll height of all of them.
-  const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(640);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => setHeight(el.clientHeight || 640));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(shown.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const { ref: scroller, first, last, onScroll } = useWindow<HTMLDivElement>(shown.length, ROW_HEIGHT, OVERSCAN);
   const exportCsv = () => {
     const header = [
       'rank',
@@ -224,7 +214,7 @@ export function IdeasBoard({
         className="board-table"
         data-testid="leaderboard-ideas"
         data-rows={shown.length}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onScroll={onScroll}
       >
         <table className="data board" aria-label="Ideas leaderboard" aria-rowcount={shown.length + 1}>
           <colgroup>

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ChannelOutput } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { useWindow } from '../../ui/use-window';
 import { categoryVar, score } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle, LOW_CONFIDENCE } from './score-cell';
 import './matrix.css';
@@ -52,18 +53,7 @@ export function MatrixView({ route }: { route: Route }) {
     return kept;
   }, [data, text, evaluatedOnly, order]);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(600);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => setHeight(el.clientHeight || 600));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const { ref: scroller, first, last, onScroll } = useWindow<HTMLDivElement>(rows.length, ROW_HEIGHT, OVERSCAN);
 
   const criteria = data?.criteria ?? [];
   const categories = data?.categories ?? [];
@@ -153,13 +143,7 @@ export function MatrixView({ route }: { route: Route }) {
       <ErrorNotice error={matrix.error} />
       {!data && !matrix.error && <p className="muted">Loading…</p>}
       {data && (
-        <div
-          ref={scroller}
-          className="matrix-scroll"
-          data-testid="matrix"
-          data-rows={rows.length}
-          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-        >
+        <div ref={scroller} className="matrix-scroll" data-testid="matrix" data-rows={rows.length} onScroll={onScroll}>
           <table className="matrix" aria-label="Ideas by criteria" aria-rowcount={rows.length + 2}>
             <thead>
               <tr>
