@@ -44,21 +44,13 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
         {m.kind === 'blocked' && <span className="badge danger">blocked: {m.reason}</span>}
         {m.intervention && <span className="badge accent">{m.intervention}</span>}
         {m.replyTo && <span className="muted small">↩ {m.replyTo}</span>}
-        <span className="row-actions">
-          {isLong(m) && (
-            <button type="button" className="link small" onClick={() => p.onExpand(m.index)}>
-              Read all
-            </button>
-          )}
-          <button
-            type="button"
-            className="link small"
-            onClick={() => p.onCopy(m.index)}
-            aria-label={`Copy a link to message ${m.index}`}
-          >
-            {p.copied ? 'Link copied' : 'Copy link'}
-          </button>
-        </span>
+        <RowActions
+          long={isLong(m)}
+          what={`message ${m.index}`}
+          copied={p.copied}
+          onExpand={() => p.onExpand(m.index)}
+          onCopy={() => p.onCopy(m.index)}
+        />
       </header>
       <p className="transcript-content">{highlight(m.content, p.words)}</p>
     </article>
@@ -126,21 +118,13 @@ export const EntryRow = memo(function EntryRow(p: EntryProps) {
           </span>
         )}
         {e.dropped && <span className="badge">dropped: {e.dropped.replace('_', ' ')}</span>}
-        <span className="row-actions">
-          {isLongEntry(e) && (
-            <button type="button" className="link small" onClick={() => p.onExpand(e.seq)}>
-              Read all
-            </button>
-          )}
-          <button
-            type="button"
-            className="link small"
-            onClick={() => p.onCopy(e.seq)}
-            aria-label={`Copy a link to entry ${e.seq}`}
-          >
-            {p.copied ? 'Link copied' : 'Copy link'}
-          </button>
-        </span>
+        <RowActions
+          long={isLongEntry(e)}
+          what={`entry ${e.seq}`}
+          copied={p.copied}
+          onExpand={() => p.onExpand(e.seq)}
+          onCopy={() => p.onCopy(e.seq)}
+        />
       </header>
       <p className="transcript-content">
         <strong>{highlight(e.title, p.words)}</strong>
@@ -149,3 +133,19 @@ export const EntryRow = memo(function EntryRow(p: EntryProps) {
     </article>
   );
 });
+
+/** A row's own actions: read a clamped text in full, and copy the row's link. */
+function RowActions(p: { long: boolean; what: string; copied: boolean; onExpand: () => void; onCopy: () => void }) {
+  return (
+    <span className="row-actions">
+      {p.long && (
+        <button type="button" className="link small" onClick={p.onExpand}>
+          Read all
+        </button>
+      )}
+      <button type="button" className="link small" onClick={p.onCopy} aria-label={`Copy a link to ${p.what}`}>
+        {p.copied ? 'Link copied' : 'Copy link'}
+      </button>
+    </span>
+  );
+}
