@@ -5,6 +5,7 @@ import { renderIndex } from '../core/idea/index-md';
 import { getIdea, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
 import { WorkspaceWatcher } from '../core/node/workspace/watcher';
 import { Workspace } from '../core/node/workspace/workspace';
+import { damageFullTextBlock } from './helpers/damage';
 import { eventually, readme, sleep, tempWorkspace, writeFile } from './helpers/temp-workspace';
 
 let root: string;
@@ -155,6 +156,70 @@ describe('reconcile at start', () => {
     ws.close();
     ws = Workspace.open(root);
     expect(ws.rebuilt).toBeNull();
+  });
+
+  it('checks the full-text index before searching or changing ideas, not before a restart that changes nothing', () => {
+    for (const name of ['alpha', 'beta', 'gamma'])
+      writeFile(root, `ideas/${name}/README.md`, readme(name, {}, `Notes on ${name} and tidal kites.`));
+    ws = Workspace.open(root);
+    ws.sync();
+    const before = listIdeas(ws.db);
+    ws.close();
+    const dbPath = join(root, '.crucible', 'index.db');
+    const slugsFor = (w: Workspace, query: string) =>
+      w
+        .search(query)
+        .map((h) => h.slug)
+        .sort();
+
+    // Damage only the full-text index's own check sees: the tables pass, so a restart that finds
+    // nothing changed goes ahead on them; the first search waits for the rest and rebuilds.
+    damageFullTextBlock(dbPath, 'ideas_fts');
+    ws = Workspace.open(root);
+    expect(ws.sync()).toMatchObject({ ideas: 3, added: 0, changed: 0, removed: 0 });
+    expect(ws.rebuilt).toBeNull();
+    expect(listIdeas(ws.db)).toEqual(before);
+    expect(slugsFor(ws, 'tidal')).toEqual(['alpha', 'beta', 'gamma']);
+    expect(ws.rebuilt).toBe('corrupt');
+    ws.close();
+
+    // A pass that changes an idea waits for the whole check too, and the change survives the rebuild.
+    damageFullTextBlock(dbPath, 'ideas_fts');
+    ws = Workspace.open(root);
+    writeFile(root, 'ideas/beta/README.md', readme('beta', {}, 'Notes on beta and solar sails.'));
+    const report = ws.sync();
+    expect(ws.rebuilt).toBe('corrupt');
+    expect(report.ideas).toBe(3);
+    expect(slugsFor(ws, 'solar')).toEqual(['beta']);
+    expect(slugsFor(ws, 'tidal')).toEqual(['alpha', 'gamma']);
+    ws.close();
+    ws = Workspace.open(root);
+    expect(ws.rebuilt).toBeNull();
+    expect(slugsFor(ws, 'tidal')).toEqual(['alpha', 'gamma']);
+    expect(ws.rebuilt).toBeNull();
+  });
+
+  it('repairs damage only the full-text check sees once the watcher is up, before any search', async () => {
+    for (const name of ['alpha', 'beta'])
+      writeFile(root, `ideas/${name}/README.md`, readme(name, {}, `Notes on ${name} and tidal kites.`));
+    ws = Workspace.open(root);
+    ws.sync();
+    ws.close();
+    damageFullTextBlock(join(root, '.crucible', 'index.db'), 'ideas_fts');
+    const passes: number[] = [];
+    ws = Workspace.open(root);
+    ws.sync();
+    expect(ws.rebuilt).toBeNull();
+    watcher = new WorkspaceWatcher(ws, { onPass: (report) => passes.push(report.added) });
+    await watcher.start();
+    expect(ws.rebuilt).toBe('corrupt');
+    expect(passes).toEqual([2]);
+    expect(
+      ws
+        .search('tidal')
+        .map((h) => h.slug)
+        .sort(),
+    ).toEqual(['alpha', 'beta']);
   });
 
   it('builds the same index from empty (insert-only) as by updating an existing one', () => {

@@ -90,7 +90,10 @@ export const workspaceCommands: Command[] = [
       options: { workspace: workspaceOption, json },
     },
     run(args, io) {
-      return withWorkspace(args, (ws, report) => {
+      return withWorkspace(args, (ws, first) => {
+        // A restart that found nothing changed did not wait for the full-text index's check; asked
+        // to sync, the command does, and reports the rebuild if that found damage.
+        const report = ws.checkFully() ?? first;
         if (args.options.json) printJson(io, syncJson(report));
         else {
           const note = ws.rebuilt === 'corrupt' ? ' (the index was damaged and has been rebuilt from the folder)' : '';

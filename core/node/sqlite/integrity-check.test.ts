@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { damageFullTextBlock } from '../../../tests/helpers/damage';
 import { BackgroundCheck } from './integrity-check';
 import { openIndexDeferred, settleIndex } from './open';
 
@@ -45,5 +46,32 @@ describe('the background integrity check', () => {
     if (!('check' in abandoned)) throw new Error('expected a pending index');
     abandoned.check.stop();
     abandoned.db.close();
+  });
+
+  it('answers for the tables first and for the full-text index after; damage only the latter sees waits for it', () => {
+    const path = join(dir, 'fts.db');
+    const db = new Database(path);
+    db.exec("CREATE TABLE t (a TEXT PRIMARY KEY); CREATE VIRTUAL TABLE f USING fts5(body, content = '');");
+    const insert = db.prepare('INSERT INTO f (rowid, body) VALUES (?, ?)');
+    for (let i = 1; i <= 300; i++) insert.run(i, `tidal kites, note ${i}, words ${i * 7}`);
+    db.close();
+
+    const sound = BackgroundCheck.start(path, undefined);
+    expect([sound.wait('core'), sound.wait('full')]).toEqual([{ kind: 'ok' }, { kind: 'ok' }]);
+
+    damageFullTextBlock(path, 'f');
+    const check = BackgroundCheck.start(path, undefined);
+    expect(check.wait('core')).toEqual({ kind: 'ok' });
+    expect(check.wait('full')).toMatchObject({ kind: 'corrupt', detail: expect.stringMatching(/fts5: corruption/) });
+    // Asked again (or after a stop), the answer stays what it was, without waiting.
+    check.stop();
+    expect(check.wait('full')).toMatchObject({ kind: 'corrupt' });
+
+    // A check stopped before its answers came says it does not know, at once.
+    const stopped = BackgroundCheck.start(path, undefined);
+    stopped.stop();
+    const started = performance.now();
+    expect(stopped.wait('full', 60_000).kind).not.toBe('ok');
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

@@ -11,34 +11,52 @@ export type CheckVerdict =
 
 /**
  * The worker's whole program, plain JavaScript so that it runs the same under every loader (the
- * CLI's, the tests', the desktop bundle's). It opens the index read-only on its own connection, runs
- * the full `PRAGMA quick_check`, and raises a shared flag so that the opening thread can block on
- * the answer without an event loop turn.
+ * CLI's, the tests', the desktop bundle's). It opens the index read-only on its own connection and
+ * answers twice, raising a shared flag each time so that the opening thread can block on an answer
+ * without an event loop turn:
+ *  - `core`: `PRAGMA quick_check(T)` of every ordinary table T, each with its indexes. The full-text
+ *    index's shadow tables are among them as B-trees, so this is everything but the full-text index's
+ *    own consistency check and the file's page accounting, in a fifth of the time.
+ *  - `full`: the whole `PRAGMA quick_check`, which adds those two (~80 % of its time is the full-text
+ *    index's check).
  */
 const WORKER_SOURCE = `
 'use strict';
 const { workerData } = require('node:worker_threads');
 const { path, sqlite, binding, flag, port } = workerData;
-let message;
+const state = new Int32Array(flag);
+const answer = (cell, message) => {
+  port.postMessage(message);
+  Atomics.store(state, cell, 1);
+  Atomics.notify(state, cell);
+};
+const failed = (error) => ({ ran: false, code: String((error && error.code) || ''), detail: String((error && error.message) || error) });
+const verdict = (rows) => rows.map((row) => row.quick_check).filter((line) => line !== 'ok').join('; ') || 'ok';
+let db = null;
 try {
   const Database = require(sqlite);
   const options = { readonly: true, fileMustExist: true };
   if (binding) options.nativeBinding = binding;
-  const db = new Database(path, options);
-  try {
-    db.pragma('busy_timeout = 5000');
-    const rows = db.pragma('quick_check');
-    message = { ran: true, verdict: rows.map((row) => row.quick_check).join('; ') };
-  } finally {
-    db.close();
-  }
+  db = new Database(path, options);
+  db.pragma('busy_timeout = 5000');
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+    .pluck()
+    .all();
+  const rows = [];
+  for (const name of tables) rows.push(...db.pragma("quick_check('" + name.replaceAll("'", "''") + "')"));
+  answer(0, { phase: 'core', ran: true, verdict: verdict(rows) });
 } catch (error) {
-  message = { ran: false, code: String((error && error.code) || ''), detail: String((error && error.message) || error) };
+  answer(0, { phase: 'core', ...failed(error) });
 }
-port.postMessage(message);
-const state = new Int32Array(flag);
-Atomics.store(state, 0, 1);
-Atomics.notify(state, 0);
+try {
+  if (!db) throw new Error('the index could not be opened for its check');
+  answer(1, { phase: 'full', ran: true, verdict: verdict(db.pragma('quick_check')) });
+} catch (error) {
+  answer(1, { phase: 'full', ...failed(error) });
+} finally {
+  if (db) db.close();
+}
 `;
 
 /** SQLite's own words for a damaged file (as opposed to a lock, a permission or a missing module). */
@@ -47,16 +65,26 @@ const CORRUPTION_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
 /** Longest the opening thread waits for the background check before asking in-thread. */
 const WAIT_LIMIT_MS = 120_000;
 
-type WorkerMessage = { ran: true; verdict: string } | { ran: false; code: string; detail: string };
+type WorkerMessage = { phase: Phase } & ({ ran: true; verdict: string } | { ran: false; code: string; detail: string });
+
+/**
+ * The two answers of one check: `core` (every ordinary table and its indexes) and `full` (the whole
+ * `quick_check`, which adds the full-text index and the page accounting).
+ */
+export type Phase = 'core' | 'full';
+const CELL: Record<Phase, number> = { core: 0, full: 1 };
 
 /**
  * `PRAGMA quick_check` of an index file, running on a worker thread while the caller does other
- * work (walking the folder). Most of the check's time goes to the full-text index, and the walk
- * needs no database, so the two overlap instead of adding up. `wait()` blocks until the verdict is
- * in; nothing read from the index may be trusted before it says `ok`.
+ * work (walking the folder). It answers in two phases: `core` soon (the tables a restart reads),
+ * `full` later (the whole check, most of whose time goes to the full-text index). `wait(phase)`
+ * blocks until that answer is in; nothing read from the index may be trusted before `core` says
+ * `ok`, and nothing in the full-text index before `full` does.
  */
 export class BackgroundCheck {
-  private verdict: CheckVerdict | null = null;
+  private readonly verdicts: Partial<Record<Phase, CheckVerdict>> = {};
+  private readonly inbox: Partial<Record<Phase, WorkerMessage>> = {};
+  private stopped = false;
 
   private constructor(
     private readonly worker: Worker | null,
@@ -64,11 +92,15 @@ export class BackgroundCheck {
     private readonly flag: Int32Array,
     startError: string | null,
   ) {
-    if (startError !== null) this.verdict = { kind: 'unknown', detail: startError };
+    if (startError !== null) {
+      const verdict: CheckVerdict = { kind: 'unknown', detail: startError };
+      this.verdicts.core = verdict;
+      this.verdicts.full = verdict;
+    }
   }
 
   static start(path: string, nativeBinding: string | undefined): BackgroundCheck {
-    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const flag = new Int32Array(new SharedArrayBuffer(8));
     let channel: MessageChannel | null = null;
     try {
       channel = new MessageChannel();
@@ -92,28 +124,44 @@ export class BackgroundCheck {
     }
   }
 
-  /** True once the verdict is in (without blocking). */
-  get settled(): boolean {
-    return this.verdict !== null || Atomics.load(this.flag, 0) === 1;
+  /** True once the answer of `phase` is in (without blocking). */
+  settled(phase: Phase = 'full'): boolean {
+    return this.verdicts[phase] !== undefined || Atomics.load(this.flag, CELL[phase]) === 1;
   }
 
-  /** Blocks until the background check has answered (or gave up), then returns its verdict. */
-  wait(limitMs: number = WAIT_LIMIT_MS): CheckVerdict {
-    if (this.verdict) return this.verdict;
-    const result = Atomics.wait(this.flag, 0, 0, limitMs);
-    const received = result === 'timed-out' ? undefined : this.port ? receiveMessageOnPort(this.port) : undefined;
-    const message = received?.message as WorkerMessage | undefined;
-    if (!message) this.verdict = { kind: 'unknown', detail: `no answer from the background check (${result})` };
+  /** Blocks until the answer of `phase` is in (or the check gave up), then returns it. */
+  wait(phase: Phase = 'full', limitMs: number = WAIT_LIMIT_MS): CheckVerdict {
+    const known = this.verdicts[phase];
+    if (known) return known;
+    // A stopped check will not answer any more: only what already came counts.
+    const result = this.stopped ? 'stopped' : Atomics.wait(this.flag, CELL[phase], 0, limitMs);
+    if (result !== 'timed-out') this.drain();
+    const message = this.inbox[phase];
+    let verdict: CheckVerdict;
+    if (!message) verdict = { kind: 'unknown', detail: `no answer from the background check (${result})` };
     else if (message.ran)
-      this.verdict = message.verdict === 'ok' ? { kind: 'ok' } : { kind: 'corrupt', detail: message.verdict };
-    else if (CORRUPTION_CODES.test(message.code)) this.verdict = { kind: 'corrupt', detail: message.detail };
-    else this.verdict = { kind: 'unknown', detail: message.detail };
-    this.stop();
-    return this.verdict;
+      verdict = message.verdict === 'ok' ? { kind: 'ok' } : { kind: 'corrupt', detail: message.verdict };
+    else if (CORRUPTION_CODES.test(message.code)) verdict = { kind: 'corrupt', detail: message.detail };
+    else verdict = { kind: 'unknown', detail: message.detail };
+    this.verdicts[phase] = verdict;
+    // Nothing more to hear once the whole check has answered, or once the first answer was bad.
+    if (phase === 'full' || verdict.kind !== 'ok') this.stop();
+    return verdict;
   }
 
-  /** Stops the worker (used when the index is closed before anyone asked for the verdict). */
+  private drain(): void {
+    if (!this.port || this.stopped) return;
+    for (let received = receiveMessageOnPort(this.port); received; received = receiveMessageOnPort(this.port)) {
+      const message = received.message as WorkerMessage;
+      this.inbox[message.phase] = message;
+    }
+  }
+
+  /** Stops the worker (the index was closed before anyone asked for the verdict). */
   stop(): void {
+    if (this.stopped) return;
+    this.drain();
+    this.stopped = true;
     this.port?.close();
     void this.worker?.terminate();
   }

@@ -68,29 +68,21 @@ function replaceDamaged(path: string, db: Database.Database | undefined, error: 
 }
 
 /**
- * Opens `<workspace>/.crucible/index.db`, checks it with `PRAGMA quick_check` and migrates it. A
- * missing or corrupt index is replaced by an empty one; the caller then reconciles it from the
- * folder. Nothing is lost: the index never holds anything the folder does not.
- */
-export function openIndex(path: string): OpenedIndex {
-  const opened = openIndexDeferred(path, { background: false });
-  return 'check' in opened ? settleIndex(opened) : opened;
-}
-
-/**
- * Like `openIndex`, but an existing index at the current schema version is checked on a worker
- * thread: the caller gets a `PendingIndex` at once, may do work that needs no trusted data (walk
- * the folder) and must call `settleIndex` before using what it read. An index that needs a
+ * Opens `<workspace>/.crucible/index.db`. A missing index is created empty (the caller then
+ * reconciles it from the folder; nothing is lost, the index never holds anything the folder does
+ * not). An existing index at the current schema version is checked with `PRAGMA quick_check` on a
+ * worker thread: the caller gets a `PendingIndex` at once, may do work that needs no trusted data
+ * (walk the folder) and must call `settleIndex` before using what it read. An index that needs a
  * migration is checked first, in-thread, because a migration must not run on a damaged file.
  */
-export function openIndexDeferred(path: string, options: { background?: boolean } = {}): OpenedIndex | PendingIndex {
+export function openIndexDeferred(path: string): OpenedIndex | PendingIndex {
   mkdirSync(dirname(path), { recursive: true });
   if (!existsSync(path)) return fresh(path, 'missing');
   let db: Database.Database | undefined;
   try {
     db = openRaw(path);
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (options.background !== false && version === LATEST_VERSION) {
+    if (version === LATEST_VERSION) {
       return { path, db, check: BackgroundCheck.start(path, nativeBinding()) };
     }
     quickCheckInThread(db);
@@ -102,14 +94,33 @@ export function openIndexDeferred(path: string, options: { background?: boolean 
 }
 
 /**
- * Waits for the background check of a pending index. A damaged index is closed, deleted and
- * replaced by an empty one (`rebuilt: 'corrupt'`); when the background check could not run at all,
- * the check runs here instead, so an index is never trusted unchecked.
+ * Waits for the first answer of a pending index's background check: its ordinary tables. A damaged
+ * index is closed, deleted and replaced by an empty one (`rebuilt: 'corrupt'`); when the background
+ * check could not run at all, the whole check runs here instead, so an index is never trusted
+ * unchecked. `rest` is the check still running over the full-text index (see `settleRest`), or
+ * null when nothing is left to hear.
  */
-export function settleIndex(pending: PendingIndex): OpenedIndex {
-  const verdict = pending.check.wait();
+export function settleIndex(pending: PendingIndex): OpenedIndex & { rest: PendingIndex | null } {
+  const verdict = pending.check.wait('core');
+  if (verdict.kind === 'ok') return { db: pending.db, rebuilt: null, rest: pending };
+  if (verdict.kind === 'corrupt')
+    return { ...replaceDamaged(pending.path, pending.db, new Error(verdict.detail)), rest: null };
+  return { ...checkHere(pending), rest: null };
+}
+
+/**
+ * Waits for the rest of the check (the full-text index and the file's page accounting) of an index
+ * whose tables `settleIndex` already passed. A damaged index is replaced by an empty one, as there.
+ */
+export function settleRest(pending: PendingIndex): OpenedIndex {
+  const verdict = pending.check.wait('full');
   if (verdict.kind === 'ok') return { db: pending.db, rebuilt: null };
   if (verdict.kind === 'corrupt') return replaceDamaged(pending.path, pending.db, new Error(verdict.detail));
+  return checkHere(pending);
+}
+
+function checkHere(pending: PendingIndex): OpenedIndex {
+  pending.check.stop();
   try {
     quickCheckInThread(pending.db);
     return { db: pending.db, rebuilt: null };

@@ -5,6 +5,7 @@ import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { type ReadTask, readInOrder } from '../fs/read-pool';
 import { ideaFolderNames, LISTING_SETTLE_MS, scanIdea, walkWithListings } from '../fs/scan';
 import { nodeHasher } from '../hasher';
+import { BulkLoader } from '../sqlite/bulk-load';
 import {
   applySyncPlan,
   forgetFolderListings,
@@ -19,7 +20,6 @@ import {
   syncErrors,
   writeFolderListings,
 } from '../sqlite/index-sql';
-import { BulkLoader } from '../sqlite/bulk-load';
 
 export interface SyncReport {
   ideas: number;
@@ -126,6 +126,32 @@ export function passInput(
 }
 
 /**
+ * The folders a pass reads: every idea folder for a pass into an empty index, otherwise those whose
+ * files differ from the index's record of them. An empty list means the pass changes no idea.
+ */
+export function passTasks(root: string, input: PassInput): ReadTask[] {
+  const { scanned, indexed } = input;
+  if (scanned === null) {
+    return ideaFolderNames(root)
+      .sort()
+      .map((slug) => ({ slug, files: null }));
+  }
+  const { dirty } = planScan(indexed, scanned, input.compare ?? undefined);
+  const bySlug = new Map<string, ScannedFile[]>();
+  if (dirty.size > 0) {
+    for (const file of scanned) {
+      const slug = file.path.split('/')[1] as string;
+      if (!dirty.has(slug)) continue;
+      const list = bySlug.get(slug);
+      if (list) list.push(file);
+      else bySlug.set(slug, [file]);
+    }
+  }
+  // A dirty folder with no files left is read as empty (its rows go), never walked again.
+  return [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
+}
+
+/**
  * One sync pass: walk (all of `ideas/`, or only some folders), plan in core, apply in one transaction.
  * Returns the plan so callers can tell whether anything changed. `input` is the walk and index
  * record when the caller already took them.
@@ -137,28 +163,9 @@ export function runSyncPass(
   scope: ReadonlySet<string> | null,
   now: () => Date,
   input: PassInput = passInput(root, db, scope),
+  tasks: ReadTask[] = passTasks(root, input),
 ): { plan: SyncPlan; report: SyncReport } {
-  const { scanned, indexed, startedAt: started } = input;
-  let tasks: ReadTask[];
-  if (scanned === null) {
-    tasks = ideaFolderNames(root)
-      .sort()
-      .map((slug) => ({ slug, files: null }));
-  } else {
-    const { dirty } = planScan(indexed, scanned, input.compare ?? undefined);
-    const bySlug = new Map<string, ScannedFile[]>();
-    if (dirty.size > 0) {
-      for (const file of scanned) {
-        const slug = file.path.split('/')[1] as string;
-        if (!dirty.has(slug)) continue;
-        const list = bySlug.get(slug);
-        if (list) list.push(file);
-        else bySlug.set(slug, [file]);
-      }
-    }
-    // A dirty folder with no files left is read as empty (its rows go), never walked again.
-    tasks = [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
-  }
+  const { indexed, startedAt: started } = input;
   const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
   const total = emptyPlan();

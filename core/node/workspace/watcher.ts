@@ -69,6 +69,11 @@ export class WorkspaceWatcher {
     // than trusting recorded listings, so that a file system that does not keep folder times
     // (some network and cloud drives) still has everything found within seconds of the start.
     try {
+      // The index's integrity check has long finished its full-text part by now (a restart that
+      // found nothing changed did not wait for it): a damaged index is rebuilt here, not at the
+      // researcher's first search.
+      const rebuilt = this.workspace.checkFully();
+      if (rebuilt) this.options.onPass?.(rebuilt);
       const report = this.workspace.sync({ thorough: true });
       if (report.added + report.changed + report.removed > 0) this.options.onPass?.(report);
     } catch (error) {

@@ -29,9 +29,9 @@ import {
   setMeta,
   syncErrors,
 } from '../sqlite/index-sql';
-import { openIndexDeferred, type PendingIndex, settleIndex } from '../sqlite/open';
+import { openIndexDeferred, type PendingIndex, settleIndex, settleRest } from '../sqlite/open';
 import { loadTaxonomy, loadTemplates, type Templates } from '../taxonomy-loader';
-import { foldersToRetry, type PassInput, passInput, runSyncPass, type SyncReport } from './sync-pass';
+import { foldersToRetry, type PassInput, passInput, passTasks, runSyncPass, type SyncReport } from './sync-pass';
 
 /** A mistake in what the user asked for (unknown idea, bad stage …): one line, exit code 1. */
 export class UserError extends Error {
@@ -72,6 +72,12 @@ export class Workspace {
    * pass: a watcher following a burst of edits then rewrites it once, and no edit waits for it.
    */
   deferIndexMs: number | null = null;
+  /**
+   * The rest of the integrity check (the full-text index, the file's page accounting) once the
+   * index's tables have passed theirs: awaited before the full-text index is read or a pass may
+   * change ideas (see `checkFully`).
+   */
+  private unverified: PendingIndex | null = null;
 
   private constructor(
     readonly root: string,
@@ -114,15 +120,20 @@ export class Workspace {
   }
 
   /**
-   * The index, once `PRAGMA quick_check` has passed (a damaged index is rebuilt empty first and the
-   * next `sync` fills it from the folder). The first use waits for the background check.
+   * The index, once `PRAGMA quick_check` has passed its tables (a damaged index is rebuilt empty
+   * first and the next `sync` fills it from the folder). The first use waits for that part of the
+   * background check; the full-text index's part goes on until `checkFully` needs it.
    */
   get db(): Database.Database {
     this.settle();
     return this.handle;
   }
 
-  /** Why the index was (re)built from scratch when the workspace opened, or null when it was reused. */
+  /**
+   * Why the index was (re)built from scratch since the workspace opened, or null while it is the one
+   * that was there. Damage only the full-text part of the check sees turns it to 'corrupt' later,
+   * when `checkFully` meets it.
+   */
   get rebuilt(): null | 'missing' | 'corrupt' {
     this.settle();
     return this.rebuiltAs;
@@ -132,8 +143,26 @@ export class Workspace {
     if (!this.pending) return;
     const opened = settleIndex(this.pending);
     this.pending = null;
+    this.unverified = opened.rest;
     this.handle = opened.db;
     this.rebuiltAs = opened.rebuilt;
+  }
+
+  /**
+   * Waits for the whole integrity check of the index, the full-text index included. Until then a
+   * restart that finds nothing changed needs only the tables (a fifth of the check); search and every
+   * pass that changes ideas wait here. An index found damaged is rebuilt empty and filled from the
+   * folder at once: the report of that sync is returned, null when the index was sound.
+   */
+  checkFully(): SyncReport | null {
+    this.settle();
+    if (!this.unverified) return null;
+    const opened = settleRest(this.unverified);
+    this.unverified = null;
+    if (opened.rebuilt === null) return null;
+    this.handle = opened.db;
+    this.rebuiltAs = opened.rebuilt;
+    return this.sync();
   }
 
   close(): void {
@@ -144,6 +173,8 @@ export class Workspace {
       this.pending.check.stop();
       this.pending = null;
     }
+    this.unverified?.check.stop();
+    this.unverified = null;
     if (this.indexDirty && this.handle.open) this.writeIndexNow();
     if (this.handle.open) this.handle.close();
   }
@@ -209,7 +240,11 @@ export class Workspace {
     const now = () => this.clock.now();
     const early = scope === null ? this.inputBeforeCheck(thorough) : undefined;
     const input = early ?? passInput(this.root, this.db, scope, { thorough });
-    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input);
+    const tasks = passTasks(this.root, input);
+    // A pass that changes ideas waits for the whole check; one that found damage has already rebuilt
+    // and filled the index from the folder, which covers this pass too.
+    if (this.unverified && tasks.length > 0 && this.checkFully() !== null) return this.pass(scope, thorough);
+    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);
@@ -297,6 +332,7 @@ export class Workspace {
   search(query: string): SearchHit[] {
     if (query.trim() === '') throw new UserError('search needs some words to look for');
     const terms = queryTerms(query);
+    this.checkFully();
     return searchIdeas(this.db, query).map((hit) => ({ ...hit, snippet: snippetOf(this.ideaText(hit.slug), terms) }));
   }
 
