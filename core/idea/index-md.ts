@@ -12,7 +12,12 @@ export interface IndexEntry {
   stale: boolean;
 }
 
+/** Anything `cell` would change: a pipe, whitespace other than single inner spaces. */
+const NEEDS_CLEANING = /[|]|[^\S ]| {2}|^ | $/;
+
 function cell(text: string): string {
+  // Nearly every title and tag list is clean already; the test is a fraction of the rewrite.
+  if (!NEEDS_CLEANING.test(text)) return text;
   return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
 }
 
