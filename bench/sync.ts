@@ -7,9 +7,11 @@
  *
  * Progress goes to stderr; stdout carries only the result (one JSON object with --json).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadTaxonomy } from '../core/node/taxonomy-loader';
 import { generateWorkspace, type Vocabulary } from './lib/generate';
@@ -25,6 +27,8 @@ interface Options {
   ideas: number;
   runs: number;
   json: boolean;
+  /** Set only in a phase's own process (see `runPhase`). */
+  phase: { name: PhaseName; root: string } | null;
 }
 
 interface Result {
@@ -38,6 +42,8 @@ interface Result {
   editToIndexP50Ms: number;
   editToIndexP95Ms: number;
   peakRssMb: number;
+  /** Each phase's process: floor and cold, restarts, edits while watching, a first launch. */
+  peakRssByPhaseMb: { cold: number; warm: number; edits: number; firstLaunch: number };
   runs: number;
   coldOverFloor: number;
   node: string;
@@ -61,11 +67,17 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 }
 
 function parseOptions(argv: string[]): Options {
-  let values: { ideas?: string; runs?: string; json?: boolean };
+  let values: { ideas?: string; runs?: string; json?: boolean; phase?: string; root?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { ideas: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        ideas: { type: 'string' },
+        runs: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        phase: { type: 'string' },
+        root: { type: 'string' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -75,6 +87,10 @@ function parseOptions(argv: string[]): Options {
     ideas: positiveInt('ideas', values.ideas, 10_000),
     runs: positiveInt('runs', values.runs, 3),
     json: values.json === true,
+    phase:
+      values.phase && values.root && values.phase in PHASES
+        ? { name: values.phase as PhaseName, root: values.root }
+        : null,
   };
 }
 
@@ -113,6 +129,96 @@ async function series(label: string, runs: number, once: (run: number) => number
   return values;
 }
 
+/** What the parent hands each phase's process: the generated workspace and what was generated. */
+interface Manifest {
+  ideas: number;
+  runs: number;
+  files: string[];
+  slugs: string[];
+}
+
+type PhaseName = 'cold' | 'warm' | 'edits' | 'launch';
+type PhaseResult = Record<string, number | number[]> & { peakRssMb: number };
+
+/**
+ * Each phase runs in a process of its own, as an app start does. All of them in one process would
+ * measure, besides the phase, what the C allocator keeps from the phases before it (the threads of
+ * eleven index checks and two reading bursts): 360-450 MB here, against 210-330 MB for any single
+ * phase (see docs/performance.md).
+ */
+const PHASES: Record<PhaseName, (root: string, m: Manifest) => Promise<Omit<PhaseResult, 'peakRssMb'>>> = {
+  // The two sides of the ratio run in turns (floor, cold, floor, cold …) after one warm-up of each,
+  // in one process, so that whatever else the machine does at the time weighs on both alike.
+  async cold(root, { ideas, runs, files }) {
+    progress(`floor warm-up: ${timeFloor(root, files).toFixed(1)} ms`);
+    progress(`cold warm-up: ${timeCold(root, ideas).toFixed(1)} ms`);
+    const floor: number[] = [];
+    const cold: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      floor.push(timeFloor(root, files));
+      cold.push(timeCold(root, ideas));
+      progress(`run ${run}/${runs}: floor ${floor.at(-1)?.toFixed(1)} ms, cold ${cold.at(-1)?.toFixed(1)} ms`);
+    }
+    return { floor, cold };
+  },
+  async warm(root, { runs }) {
+    const warm = await series('warm', runs, () => timeWarm(root));
+    const checked = await series('warm, full check awaited', runs, () => timeWarm(root, { checkFully: true }));
+    return { warm, checked };
+  },
+  async edits(root, { runs, slugs }) {
+    const p50s: number[] = [];
+    const p95s: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const edits = await timeEdits(root, slugs, EDITS_PER_RUN, run);
+      p50s.push(edits.p50);
+      p95s.push(edits.p95);
+      progress(
+        `edit run ${run}/${runs}: p50 ${edits.p50.toFixed(1)} ms, p95 ${edits.p95.toFixed(1)} ms, ` +
+          `max ${Math.max(...edits.latencies).toFixed(1)} ms (watcher ready in ${edits.watchReadyMs.toFixed(0)} ms)`,
+      );
+    }
+    return { p50s, p95s };
+  },
+  // A first launch on this library, for its memory: empty index, full sync, watcher, edits.
+  async launch(root, { slugs }) {
+    rmSync(join(root, '.crucible'), { recursive: true, force: true });
+    const edits = await timeEdits(root, slugs, EDITS_PER_RUN, 0);
+    progress(
+      `first launch: edit p95 ${edits.p95.toFixed(1)} ms (watcher ready in ${edits.watchReadyMs.toFixed(0)} ms)`,
+    );
+    return { p95: edits.p95 };
+  },
+};
+
+/** Runs one phase in a child process of this script and returns what it measured. */
+function runPhase(name: PhaseName, root: string): Promise<PhaseResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--phase', name, '--root', root], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    let result: PhaseResult | null = null;
+    child.on('message', (message) => {
+      result = message as PhaseResult;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (result && code === 0) resolve(result);
+      else reject(new Error(`the ${name} phase failed (exit code ${code})`));
+    });
+  });
+}
+
+async function runChild(name: PhaseName, root: string): Promise<void> {
+  const manifest = JSON.parse(readFileSync(join(root, MANIFEST), 'utf8')) as Manifest;
+  const result = await PHASES[name](root, manifest);
+  progress(`${name} done (${memory()})`);
+  process.send?.({ ...result, peakRssMb: peakRssMb() });
+}
+
+const MANIFEST = '.bench-manifest.json';
+
 async function measure(root: string, options: Options): Promise<Result> {
   const { ideas, runs } = options;
   progress(`generating ${ideas} ideas in ${root}`);
@@ -122,48 +228,30 @@ async function measure(root: string, options: Options): Promise<Result> {
     `generated ${ws.files.length} files, ${(ws.bytes / 1024 / 1024).toFixed(1)} MB, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   warmPageCache(root, ws.files);
-  progress(`page cache warm (${memory()})`);
+  progress('page cache warm');
+  const manifest: Manifest = { ideas, runs, files: ws.files, slugs: ws.slugs };
+  writeFileSync(join(root, MANIFEST), JSON.stringify(manifest));
 
-  // The two sides of the ratio run in turns (floor, cold, floor, cold …) after one warm-up of each,
-  // so that whatever else the machine does at the time weighs on both alike.
-  progress(`floor warm-up: ${timeFloor(root, ws.files).toFixed(1)} ms`);
-  progress(`cold warm-up: ${timeCold(root, ideas).toFixed(1)} ms`);
-  const floor: number[] = [];
-  const cold: number[] = [];
-  for (let run = 1; run <= runs; run++) {
-    floor.push(timeFloor(root, ws.files));
-    cold.push(timeCold(root, ideas));
-    progress(`run ${run}/${runs}: floor ${floor.at(-1)?.toFixed(1)} ms, cold ${cold.at(-1)?.toFixed(1)} ms`);
-  }
-  progress(`floor and cold done (${memory()})`);
-  const warm = await series('warm', runs, () => timeWarm(root));
-  const checked = await series('warm, full check awaited', runs, () => timeWarm(root, { checkFully: true }));
+  const cold = await runPhase('cold', root);
+  const warm = await runPhase('warm', root);
+  const edits = await runPhase('edits', root);
+  const launch = await runPhase('launch', root);
+  const values = (phase: PhaseResult, key: string) => phase[key] as number[];
 
-  const p50s: number[] = [];
-  const p95s: number[] = [];
-  for (let run = 1; run <= runs; run++) {
-    const edits = await timeEdits(root, ws.slugs, EDITS_PER_RUN, run);
-    p50s.push(edits.p50);
-    p95s.push(edits.p95);
-    progress(
-      `edit run ${run}/${runs}: p50 ${edits.p50.toFixed(1)} ms, p95 ${edits.p95.toFixed(1)} ms, ` +
-        `max ${Math.max(...edits.latencies).toFixed(1)} ms (watcher ready in ${edits.watchReadyMs.toFixed(0)} ms)`,
-    );
-  }
-  progress(`edits done (${memory()})`);
-
-  const floorMs = median(floor);
-  const coldMs = median(cold);
+  const floorMs = median(values(cold, 'floor'));
+  const coldMs = median(values(cold, 'cold'));
+  const peaks = { cold: cold.peakRssMb, warm: warm.peakRssMb, edits: edits.peakRssMb, firstLaunch: launch.peakRssMb };
   return {
     ideas,
     files: ws.files.length,
     coldMs: round1(coldMs),
-    warmMs: round1(median(warm)),
-    warmCheckedMs: round1(median(checked)),
+    warmMs: round1(median(values(warm, 'warm'))),
+    warmCheckedMs: round1(median(values(warm, 'checked'))),
     floorMs: round1(floorMs),
-    editToIndexP50Ms: round1(median(p50s)),
-    editToIndexP95Ms: round1(median(p95s)),
-    peakRssMb: round1(peakRssMb()),
+    editToIndexP50Ms: round1(median(values(edits, 'p50s'))),
+    editToIndexP95Ms: round1(median(values(edits, 'p95s'))),
+    peakRssMb: round1(Math.max(...Object.values(peaks))),
+    peakRssByPhaseMb: Object.fromEntries(Object.entries(peaks).map(([k, v]) => [k, round1(v)])) as typeof peaks,
     runs,
     coldOverFloor: Math.round((coldMs / floorMs) * 100) / 100,
     node: process.version,
@@ -190,9 +278,16 @@ function table(result: Result): string {
       `≤ ${TARGETS.editToIndexP95Ms} ms: ${verdict(result.editToIndexP95Ms <= TARGETS.editToIndexP95Ms)}`,
     ],
     [
-      'peak RSS',
+      'peak RSS (highest phase)',
       `${result.peakRssMb} MB`,
       `≤ ${TARGETS.peakRssMb} MB: ${verdict(result.peakRssMb <= TARGETS.peakRssMb)}`,
+    ],
+    [
+      '  by phase',
+      Object.entries(result.peakRssByPhaseMb)
+        .map(([phase, mb]) => `${phase} ${mb}`)
+        .join(' · '),
+      '',
     ],
   ];
   const width = (i: 0 | 1) => Math.max(...rows.map((r) => r[i].length));
@@ -205,6 +300,10 @@ function table(result: Result): string {
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.phase) {
+    await runChild(options.phase.name, options.phase.root);
+    return 0;
+  }
   const root = mkdtempSync(join(tmpdir(), 'crucible-bench-'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   // Interrupted runs must not leave tens of thousands of files in the temp folder either.
