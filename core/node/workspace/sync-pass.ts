@@ -3,7 +3,7 @@ import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
 import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { type ReadTask, readInOrder } from '../fs/read-pool';
-import { ideaFolderNames, LISTING_SETTLE_MS, type StatShare, scanIdea, walkWithListings } from '../fs/scan';
+import { ideaFolderNames, LISTING_SETTLE_MS, scanIdea, walkWithListings } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import { BulkLoader } from '../sqlite/bulk-load';
 import {
@@ -70,7 +70,7 @@ export function passInput(
   root: string,
   db: Database.Database,
   scope: ReadonlySet<string> | null,
-  options: { thorough?: boolean; share?: StatShare } = {},
+  options: { thorough?: boolean } = {},
 ): PassInput {
   const startedAt = performance.now();
   const trustBefore = Date.now() - LISTING_SETTLE_MS;
@@ -104,7 +104,6 @@ export function passInput(
     root,
     thorough ? new Map() : loadFolderListings(db),
     thorough ? Number.NEGATIVE_INFINITY : trustBefore,
-    options.share,
   );
   // Compare what the walk could not confirm, and what the index has but the folder no longer does.
   const compare = new Set(walk.unconfirmed);

@@ -226,8 +226,7 @@ export class Workspace {
     if (!this.pending) return undefined;
     let input: PassInput | undefined;
     try {
-      const check = this.pending.check;
-      input = passInput(this.root, this.handle, null, { thorough, share: { to: (job) => check.shareStats(job) } });
+      input = passInput(this.root, this.handle, null, { thorough });
     } catch {
       // A damaged index may fail to answer at all; the check will say so.
     }
