@@ -256,6 +256,8 @@ describe('reconcile at start', () => {
         relationships: all('SELECT * FROM relationships ORDER BY source_slug, target_slug, type'),
         errors: all('SELECT path, slug, reason FROM sync_errors ORDER BY path, reason'),
         search: ['council', 'photovoltaic', 'kites', 'beta', 'energy'].map((q) => w.search(q).map((h) => h.slug)),
+        // A first sync writes it from what it loaded, the other path reads it back from the index.
+        index: readFileSync(join(root, 'ideas/_index.md'), 'utf8'),
       };
     };
     ws = Workspace.open(root);

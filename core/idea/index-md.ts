@@ -21,6 +21,32 @@ function cell(text: string): string {
   return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The index's order, exactly as SQLite sorts `ORDER BY title COLLATE NOCASE, slug`: NOCASE folds
+ * ASCII letters only, and both compare by code point (UTF-8 byte order), not by UTF-16 unit. A first
+ * sync builds its entries as it loads them and sorts them here instead of reading them back.
+ */
+export function compareIndexEntries(a: IndexEntry, b: IndexEntry): number {
+  return compareCodePoints(a.title, b.title, true) || compareCodePoints(a.slug, b.slug, false);
+}
+
+function compareCodePoints(x: string, y: string, foldAscii: boolean): number {
+  let i = 0;
+  let j = 0;
+  while (i < x.length && j < y.length) {
+    let p = x.codePointAt(i) as number;
+    let q = y.codePointAt(j) as number;
+    i += p > 0xffff ? 2 : 1;
+    j += q > 0xffff ? 2 : 1;
+    if (foldAscii) {
+      if (p >= 65 && p <= 90) p += 32;
+      if (q >= 65 && q <= 90) q += 32;
+    }
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return i < x.length ? 1 : j < y.length ? -1 : 0;
+}
+
 export function renderIndex(entries: readonly IndexEntry[]): string {
   const byStage = new Map<string, number>();
   for (const e of entries) byStage.set(e.stage, (byStage.get(e.stage) ?? 0) + 1);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { IndexEntry } from '../../idea/index-md';
 import type { FolderListing, SyncPlan } from '../../sync/types';
 
 /**
@@ -27,6 +28,8 @@ export class BulkLoader {
   private readonly insertError: Database.Statement;
   private readonly insertListing: Database.Statement;
   private readonly knownTags = new Set<string>();
+  /** What `ideas/_index.md` shows of each idea written, as `indexEntries` would read it back. */
+  readonly entries: IndexEntry[] = [];
   private text: TextRow[] = [];
   private textAt = 0;
 
@@ -170,6 +173,16 @@ export class BulkLoader {
         row.recommendation,
       );
       rowids.push(Number(result.lastInsertRowid));
+      this.entries.push({
+        slug: m.slug,
+        title: m.title,
+        type: m.type,
+        stage: m.stage,
+        tags: [...m.tags],
+        updated: m.updated,
+        overallScore: row.overallScore,
+        stale: row.evaluatedHash !== null && row.evaluatedHash !== row.contentHash,
+      });
       m.tags.forEach((tag, i) => {
         if (!this.knownTags.has(tag)) {
           this.knownTags.add(tag);

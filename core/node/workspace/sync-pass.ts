@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { compareIndexEntries, type IndexEntry } from '../../idea/index-md';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
 import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
@@ -164,7 +165,7 @@ export function runSyncPass(
   now: () => Date,
   input: PassInput = passInput(root, db, scope),
   tasks: ReadTask[] = passTasks(root, input),
-): { plan: SyncPlan; report: SyncReport } {
+): { plan: SyncPlan; report: SyncReport; entries?: IndexEntry[] } {
   const { indexed, startedAt: started } = input;
   const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
@@ -227,6 +228,8 @@ export function runSyncPass(
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     slugs: { added: total.added, changed: total.changed, removed: total.removed },
   };
+  // A first sync knows every idea it wrote: `_index.md` needs no reading back (see `compareIndexEntries`).
+  if (bulk) return { plan: total, report, entries: bulk.entries.sort(compareIndexEntries) };
   return { plan: total, report };
 }
 

@@ -3,7 +3,7 @@ import { basename, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstHeading, normalizeDate } from '../../idea/frontmatter';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
-import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
+import { INDEX_MARKER, type IndexEntry, renderIndex } from '../../idea/index-md';
 import { IDEAS_DIR, INDEX_FILE, ideaFile } from '../../idea/layout';
 import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
@@ -179,10 +179,11 @@ export class Workspace {
     if (this.handle.open) this.handle.close();
   }
 
-  private indexChanged(): void {
+  /** `entries`: what `_index.md` shows, when the pass already has them (a first sync). */
+  private indexChanged(entries?: IndexEntry[]): void {
     this.indexDirty = true;
     if (this.deferIndexMs === null) {
-      this.writeIndexNow();
+      this.writeIndexNow(entries);
       return;
     }
     if (this.indexTimer) clearTimeout(this.indexTimer);
@@ -193,9 +194,9 @@ export class Workspace {
     this.indexTimer.unref();
   }
 
-  private writeIndexNow(): void {
+  private writeIndexNow(entries?: IndexEntry[]): void {
     this.indexDirty = false;
-    this.regenerateIndex();
+    this.regenerateIndex(entries);
   }
 
   /** Called with the report of every pass that changed the index. */
@@ -244,7 +245,7 @@ export class Workspace {
     // A pass that changes ideas waits for the whole check; one that found damage has already rebuilt
     // and filled the index from the folder, which covers this pass too.
     if (this.unverified && tasks.length > 0 && this.checkFully() !== null) return this.pass(scope, thorough);
-    let { plan, report } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
+    let { plan, report, entries } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);
@@ -260,9 +261,10 @@ export class Workspace {
         },
       };
       plan = again.plan;
+      entries = undefined;
     }
     if (report.added + report.changed + report.removed > 0) {
-      this.indexChanged();
+      this.indexChanged(entries);
       for (const listener of this.listeners) listener(report);
     }
     return report;
@@ -514,8 +516,8 @@ export class Workspace {
   }
 
   /** Rewrites `ideas/_index.md` from the index, unless it already says the same. */
-  regenerateIndex(): { path: string; written: boolean; conflict: boolean } {
-    const content = renderIndex(indexEntries(this.db));
+  regenerateIndex(entries?: readonly IndexEntry[]): { path: string; written: boolean; conflict: boolean } {
+    const content = renderIndex(entries ?? indexEntries(this.db));
     const abs = join(this.root, INDEX_FILE);
     const existing = existsSync(abs) ? readFileSync(abs, 'utf8') : null;
     if (existing === content) return { path: INDEX_FILE, written: false, conflict: false };
