@@ -71,4 +71,27 @@ describe('reading folders on worker threads', () => {
     );
     expect(errors).toEqual({ huge: expect.stringMatching(/^too large to index/), latin1: 'is not valid UTF-8 text' });
   });
+
+  it('reads ahead here while it would wait for a reader, and still hands out every batch in order', () => {
+    for (let i = 0; i < 160; i++) {
+      writeFile(root, `ideas/idea-${String(i).padStart(3, '0')}/README.md`, readme(`Idea ${i}`));
+      if (i % 2 === 0) writeFile(root, `ideas/idea-${String(i).padStart(3, '0')}/research/r.md`, 'Findings.\n');
+    }
+    const tasks = ideaFolderNames(root)
+      .sort()
+      .map((slug) => ({ slug, files: null }));
+    const here = tasks.map((t) => readFolder(root, t.slug, t.files));
+    // With nothing to do per batch this thread is the faster side and waits on the readers: it
+    // should read some batches itself. Whether it does in one pass is up to the scheduler, so a
+    // few passes are allowed to show it.
+    let stolen = 0;
+    for (let attempt = 0; attempt < 5 && stolen === 0; attempt++) {
+      const got: FolderSnapshot[] = [];
+      const stats = readInOrder(root, tasks, 4, (folders) => got.push(...folders), { minFolders: 1 });
+      expect(got).toEqual(here);
+      stolen = stats.stolen;
+      expect(stats.byWorkers + stolen).toBeLessThanOrEqual(40);
+    }
+    expect(stolen).toBeGreaterThan(0);
+  });
 });

@@ -203,36 +203,50 @@ export function readInOrder(
     /** Work the pass can do while a worker finishes the batch it waits for; true while some is left. */
     idle?: () => boolean;
   } = {},
-): { workers: number; byWorkers: number } {
+): { workers: number; byWorkers: number; stolen: number } {
   const { trustBefore } = options;
   const batches = Math.ceil(tasks.length / batchSize);
   const batchOf = (b: number) => tasks.slice(b * batchSize, (b + 1) * batchSize);
   const here = (b: number) => batchOf(b).map((t) => readFolder(root, t.slug, t.files, trustBefore));
   const pass =
     tasks.length >= (options.minFolders ?? MIN_FOLDERS_FOR_WORKERS)
-      ? PooledPass.start({ root, tasks, batchSize, trustBefore }, batches)
+      ? PooledPass.start({ root, tasks, batchSize, trustBefore }, batches, here)
       : null;
-  let byWorkers = 0;
   try {
     for (let b = 0; b < batches; b++) {
-      const fromWorker = (pass?.take(b, options.idle) ?? null) as FolderSnapshot[] | null;
-      if (fromWorker !== null) byWorkers++;
-      consume(fromWorker ?? here(b));
+      const ready = (pass?.take(b, options.idle) ?? null) as FolderSnapshot[] | null;
+      consume(ready ?? here(b));
     }
   } finally {
     pass?.finish();
   }
-  return { workers: pass?.size ?? 0, byWorkers };
+  return { workers: pass?.size ?? 0, byWorkers: pass?.byWorkers ?? 0, stolen: pass?.stolenCount ?? 0 };
 }
 
-/** One pass's share-out of batches between this thread and the reader threads. */
+/**
+ * One pass's share-out of batches between this thread and the reader threads. The readers take
+ * batches in order, a few ahead of the one this thread is at. When this thread would wait for one
+ * of theirs with nothing else to do, it reads the last batch no one has taken instead (the readers
+ * skip it when they get there): on two cores the pass is bound by whichever side is slower, and
+ * this evens them out.
+ */
 class PooledPass {
   private readonly results = new Map<number, unknown>();
+  /** Batches this thread read ahead while it waited, by batch, until the pass gets to them. */
+  private readonly stolen = new Map<number, unknown>();
+  byWorkers = 0;
+  stolenCount = 0;
+  /** Batches from here down are looked at when stealing (they only get taken, never freed). */
+  private stealFrom: number;
 
   private constructor(
     private readonly ports: MessagePort[],
     private readonly state: Int32Array,
-  ) {}
+    private readonly batches: number,
+    private readonly readHere: (b: number) => unknown,
+  ) {
+    this.stealFrom = batches - 1;
+  }
 
   get size(): number {
     return this.ports.length;
@@ -241,6 +255,7 @@ class PooledPass {
   static start(
     job: { root: string; tasks: readonly ReadTask[]; batchSize: number; trustBefore: number | undefined },
     batches: number,
+    readHere: (b: number) => unknown,
   ): PooledPass | null {
     const state = new Int32Array(new SharedArrayBuffer(4 * (FIRST_BATCH + batches)));
     const ports: MessagePort[] = [];
@@ -256,7 +271,7 @@ class PooledPass {
       threads.release();
       return null;
     }
-    const pass = new PooledPass(ports, state);
+    const pass = new PooledPass(ports, state, batches, readHere);
     // When this thread has other work per batch (planning, writing), an idle worker should read
     // the first one: it takes it within a millisecond or two. One still starting does not, and
     // then this thread begins on its own.
@@ -268,12 +283,17 @@ class PooledPass {
   take(b: number, idle?: () => boolean): unknown {
     Atomics.store(this.state, POSITION, b);
     Atomics.notify(this.state, POSITION);
+    const early = this.stolen.get(b);
+    if (early !== undefined) {
+      this.stolen.delete(b);
+      return early;
+    }
     const cell = FIRST_BATCH + b;
     if (Atomics.compareExchange(this.state, cell, FREE, TAKEN_HERE) === FREE) return null;
     const deadline = Date.now() + BATCH_TIMEOUT_MS;
     while (Atomics.load(this.state, cell) !== DELIVERED) {
-      // Deferred work of the pass fills the wait, a slice at a time.
-      if (idle?.()) continue;
+      // Deferred work of the pass fills the wait, a slice at a time, then reading ahead.
+      if (idle?.() || this.steal(b)) continue;
       const left = deadline - Date.now();
       if (left <= 0) return null;
       Atomics.wait(this.state, cell, TAKEN_BY_WORKER, left);
@@ -292,7 +312,20 @@ class PooledPass {
     }
     const result = this.results.get(b) ?? null;
     this.results.delete(b);
+    if (result !== null) this.byWorkers++;
     return result;
+  }
+
+  /** Reads the last batch after `b` that no one has taken; false when there is none. */
+  private steal(b: number): boolean {
+    while (this.stealFrom > b) {
+      const s = this.stealFrom--;
+      if (Atomics.compareExchange(this.state, FIRST_BATCH + s, FREE, TAKEN_HERE) !== FREE) continue;
+      this.stolen.set(s, this.readHere(s));
+      this.stolenCount++;
+      return true;
+    }
+    return false;
   }
 
   finish(): void {
