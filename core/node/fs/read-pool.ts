@@ -226,7 +226,7 @@ export function readInOrder(
 /**
  * One pass's share-out of batches between this thread and the reader threads. The readers take
  * batches in order, a few ahead of the one this thread is at. When this thread would wait for one
- * of theirs with nothing else to do, it reads the last batch no one has taken instead (the readers
+ * of theirs with nothing else to do, it reads the next batch no one has taken instead (the readers
  * skip it when they get there): on two cores the pass is bound by whichever side is slower, and
  * this evens them out.
  */
@@ -236,17 +236,13 @@ class PooledPass {
   private readonly stolen = new Map<number, unknown>();
   byWorkers = 0;
   stolenCount = 0;
-  /** Batches from here down are looked at when stealing (they only get taken, never freed). */
-  private stealFrom: number;
 
   private constructor(
     private readonly ports: MessagePort[],
     private readonly state: Int32Array,
     private readonly batches: number,
     private readonly readHere: (b: number) => unknown,
-  ) {
-    this.stealFrom = batches - 1;
-  }
+  ) {}
 
   get size(): number {
     return this.ports.length;
@@ -316,10 +312,14 @@ class PooledPass {
     return result;
   }
 
-  /** Reads the last batch after `b` that no one has taken; false when there is none. */
+  /**
+   * Reads the first batch after `b` that no one has taken, within reach of the readers' own
+   * read-ahead (so that what is read here waits in memory no longer than theirs); false when there
+   * is none.
+   */
   private steal(b: number): boolean {
-    while (this.stealFrom > b) {
-      const s = this.stealFrom--;
+    const end = Math.min(this.batches, b + 1 + 2 * AHEAD);
+    for (let s = b + 1; s < end; s++) {
       if (Atomics.compareExchange(this.state, FIRST_BATCH + s, FREE, TAKEN_HERE) !== FREE) continue;
       this.stolen.set(s, this.readHere(s));
       this.stolenCount++;
