@@ -50,7 +50,7 @@ interface Result {
   cpus: number;
 }
 
-const USAGE = 'usage: npm run bench:sync -- [--ideas N (10000)] [--runs R (3)] [--json]';
+const USAGE = 'usage: npm run bench:sync -- [--ideas N (10000)] [--runs R (5)] [--json]';
 
 /** A bad command line: reported as one line plus the usage, without a stack trace. */
 class UsageError extends Error {}
@@ -85,7 +85,7 @@ function parseOptions(argv: string[]): Options {
   }
   return {
     ideas: positiveInt('ideas', values.ideas, 10_000),
-    runs: positiveInt('runs', values.runs, 3),
+    runs: positiveInt('runs', values.runs, 5),
     json: values.json === true,
     phase:
       values.phase && values.root && values.phase in PHASES
