@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
 import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
+import { statAllInHelper } from '../../../tests/helpers/stat-helper';
 import { readFolder } from './read-folder';
 import { scanIdeas, walkWithListings } from './scan';
 
@@ -81,6 +82,35 @@ describe('a restart walk with recorded folder listings', () => {
     rmSync(join(root, 'ideas/alpha'), { recursive: true });
     const after = walkWithListings(root, asMap([...first, ...next.record]), LATER());
     expect(after.stale.sort()).toEqual(['ideas/alpha', 'ideas/alpha/assets', 'ideas/alpha/research']);
+  });
+
+  it('walks the same when a helper thread took its stats', () => {
+    const recorded = asMap(walkWithListings(root, new Map(), LATER()).record);
+    writeFileSync(join(root, 'ideas/beta/README.md'), readme('Beta, longer title'));
+    writeFile(root, 'ideas/alpha/research/two.md', 'Two.\n');
+    writeFile(root, 'ideas/gamma/README.md', readme('Gamma'));
+    rmSync(join(root, 'ideas/alpha/assets'), { recursive: true });
+    const sorted = (walk: ReturnType<typeof walkWithListings>) => ({
+      ...walk,
+      unconfirmed: [...walk.unconfirmed].sort(),
+      files: [...walk.files].sort(byPath),
+      record: [...walk.record].sort(byPath),
+      stale: [...walk.stale].sort(),
+    });
+    let shared = 0;
+    const helped = walkWithListings(root, recorded, LATER(), {
+      to: (job) => {
+        shared = job.paths.length;
+        statAllInHelper(job);
+      },
+      minPaths: 0,
+    });
+    // Every recorded folder and file: alpha, its README, assets, the photo, research, its note, beta
+    // and its README (gamma was never recorded, the swap file never is).
+    expect(shared).toBe(8);
+    expect(sorted(helped)).toEqual(sorted(walkWithListings(root, recorded, LATER())));
+    expect(helped.unconfirmed.sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(helped.stale).toEqual(['ideas/alpha/assets']);
   });
 
   it('sees a file rewritten to the same size with its mtime set back', () => {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
 import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
+import { createStatJob, type PathStat, type StatJob, statShared } from './shared-stats';
 
 /** Everything a walker uses, handed in so that `createWalker` itself needs no imports. */
 export interface WalkerDeps {
@@ -97,14 +98,78 @@ export interface ListedWalk {
   stale: string[];
 }
 
+/** Below this many recorded paths a walk stats them itself: sharing them out costs more than it saves. */
+const MIN_PATHS_TO_SHARE = 4000;
+
+/** A helper thread's offer to take part of a walk's stats (see `shared-stats.ts`). */
+export interface StatShare {
+  /** Hands the job over; the walk stats whatever the helper does not take. */
+  to(job: StatJob): void;
+  /** Fewer recorded paths than this are statted here alone (default `MIN_PATHS_TO_SHARE`). */
+  minPaths?: number;
+}
+
+/**
+ * The absolute path of every folder and file that confirming `folders` against their recorded
+ * listings will stat, in walk order.
+ */
+function recordedPaths(root: string, folders: readonly string[], listings: ReadonlyMap<string, ListingRow>): string[] {
+  const out: string[] = [];
+  const add = (rel: string): void => {
+    const recorded = listings.get(rel);
+    if (!recorded) return;
+    const dir = `${root}/${rel}`;
+    out.push(dir);
+    const files = recorded[4];
+    for (let at = 0; at < files.length; ) {
+      const tab = files.indexOf('\t', at);
+      const end = files.indexOf('\n', tab);
+      out.push(`${dir}/${files.slice(at, tab)}`);
+      at = end < 0 ? files.length : end + 1;
+    }
+    if (recorded[3] !== '') for (const sub of recorded[3].split('\n')) add(`${rel}/${sub}`);
+  };
+  for (const slug of folders) add(`${IDEAS_DIR}/${slug}`);
+  return out;
+}
+
+/**
+ * A full walk of `ideas/` that confirms each idea folder against its recorded listing where it can
+ * (see `confirm` below) and lists the others afresh. With `share`, a large library's stats are
+ * shared out with a helper thread that `share` hands the job to (see `shared-stats.ts`).
+ */
 export function walkWithListings(
   root: string,
   listings: ReadonlyMap<string, ListingRow>,
   trustBefore: number,
+  share?: StatShare,
 ): ListedWalk {
   const folders = ideaFolderNames(root);
   const result: ListedWalk = { folders, unconfirmed: [], files: [], record: [], stale: [] };
   const visited = new Set<string>();
+  let statOf: (path: string) => PathStat | null | undefined = () => undefined;
+  if (share && listings.size > 0) {
+    const paths = recordedPaths(root, folders, listings);
+    if (paths.length >= (share.minPaths ?? MIN_PATHS_TO_SHARE)) {
+      const job = createStatJob(paths);
+      share.to(job);
+      statOf = statShared(fs.statSync, job);
+    }
+  }
+  /** A stat taken ahead (shared out) when there is one, else taken now. */
+  const statNow = (path: string): PathStat | null => {
+    const ahead = statOf(path);
+    if (ahead !== undefined) return ahead;
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    if (!stat) return null;
+    return {
+      isFile: stat.isFile(),
+      isDirectory: stat.isDirectory(),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+    };
+  };
 
   /**
    * True when a folder and everything under it is exactly as recorded: its times match its
@@ -118,13 +183,13 @@ export function walkWithListings(
     visited.add(rel);
     const [, mtimeMs, ctimeMs, subfolders, files] = recorded;
     const dir = `${root}/${rel}`;
-    const stat = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!stat || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || !stat.isDirectory()) return false;
+    const stat = statNow(dir);
+    if (!stat || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || !stat.isDirectory) return false;
     for (let at = 0; at < files.length; ) {
       const tab = files.indexOf('\t', at);
       const name = files.slice(at, tab);
-      const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-      if (!file?.isFile()) return false;
+      const file = statNow(`${dir}/${name}`);
+      if (!file?.isFile) return false;
       const line = `${name}\t${file.size}\t${file.mtimeMs}`;
       const end = at + line.length;
       if (!files.startsWith(line, at) || (end < files.length && files.charCodeAt(end) !== 10)) return false;

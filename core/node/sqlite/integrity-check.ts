@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { runStatJob, type StatJob } from '../fs/shared-stats';
 
 /** What `PRAGMA quick_check` said about an index, or why it could not be asked. */
 export type CheckVerdict =
@@ -19,12 +20,33 @@ export type CheckVerdict =
  *    own consistency check and the file's page accounting, in a fifth of the time.
  *  - `full`: the whole `PRAGMA quick_check`, which adds those two (~80 % of its time is the full-text
  *    index's check).
+ * Before the second it takes a share of the opening walk's stats when asked (`shareStats`): the
+ * walk is what a restart waits for, and this thread is the one already running.
  */
-const WORKER_SOURCE = `
+function workerSource(): string {
+  return `
 'use strict';
-const { workerData } = require('node:worker_threads');
+// Some TypeScript loaders wrap named functions in a helper of this name.
+const __name = (target) => target;
+const { workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { statSync } = require('node:fs');
 const { path, sqlite, binding, flag, port } = workerData;
 const state = new Int32Array(flag);
+const runStatJob = (${runStatJob.toString()});
+// Lends a hand with the opening walk's stats once they are posted (see \`shareStats\`): the walk
+// starts while the tables are checked, and waits on its stats, so they come first.
+let helped = false;
+const help = () => {
+  if (helped || Atomics.load(state, ${JOB_CELL}) === 0) return;
+  helped = true;
+  const received = receiveMessageOnPort(port);
+  if (!received) return;
+  try {
+    runStatJob(statSync, received.message);
+  } catch {
+    // The opening thread stats whatever this thread does not finish.
+  }
+};
 const answer = (cell, message) => {
   port.postMessage(message);
   Atomics.store(state, cell, 1);
@@ -44,11 +66,17 @@ try {
     .pluck()
     .all();
   const rows = [];
-  for (const name of tables) rows.push(...db.pragma("quick_check('" + name.replaceAll("'", "''") + "')"));
+  for (const name of tables) {
+    help();
+    rows.push(...db.pragma("quick_check('" + name.replaceAll("'", "''") + "')"));
+  }
   answer(0, { phase: 'core', ran: true, verdict: verdict(rows) });
 } catch (error) {
   answer(0, { phase: 'core', ...failed(error) });
 }
+// A walk that has not started yet may still post its stats; the opening thread says when it will not.
+Atomics.wait(state, ${JOB_CELL}, 0, ${JOB_WAIT_MS});
+help();
 try {
   if (!db) throw new Error('the index could not be opened for its check');
   answer(1, { phase: 'full', ran: true, verdict: verdict(db.pragma('quick_check')) });
@@ -58,6 +86,7 @@ try {
   if (db) db.close();
 }
 `;
+}
 
 /** SQLite's own words for a damaged file (as opposed to a lock, a permission or a missing module). */
 const CORRUPTION_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
@@ -73,6 +102,10 @@ type WorkerMessage = { phase: Phase } & ({ ran: true; verdict: string } | { ran:
  */
 export type Phase = 'core' | 'full';
 const CELL: Record<Phase, number> = { core: 0, full: 1 };
+/** The cell that tells the worker a stat job was posted. */
+const JOB_CELL = 2;
+/** How long the worker waits after its first answer for the opening walk's stats (then checks on). */
+const JOB_WAIT_MS = 250;
 
 /**
  * `PRAGMA quick_check` of an index file, running on a worker thread while the caller does other
@@ -100,12 +133,12 @@ export class BackgroundCheck {
   }
 
   static start(path: string, nativeBinding: string | undefined): BackgroundCheck {
-    const flag = new Int32Array(new SharedArrayBuffer(8));
+    const flag = new Int32Array(new SharedArrayBuffer(12));
     let channel: MessageChannel | null = null;
     try {
       channel = new MessageChannel();
       const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-      const worker = new Worker(WORKER_SOURCE, {
+      const worker = new Worker(workerSource(), {
         eval: true,
         workerData: { path, sqlite, binding: nativeBinding ?? null, flag: flag.buffer, port: channel.port2 },
         transferList: [channel.port2],
@@ -124,6 +157,26 @@ export class BackgroundCheck {
     }
   }
 
+  /**
+   * Hands the worker a share of the opening walk's stats (see `shared-stats.ts`). It takes them up
+   * between its two answers; if it is past that point, the walk simply stats everything itself.
+   */
+  shareStats(job: StatJob): void {
+    if (this.stopped || !this.port || Atomics.load(this.flag, JOB_CELL) !== 0) return;
+    this.port.postMessage(job);
+    this.signal(1);
+  }
+
+  /** Tells the worker no stats are coming, so that it goes on with the rest of the check. */
+  private noStats(): void {
+    if (Atomics.load(this.flag, JOB_CELL) === 0) this.signal(2);
+  }
+
+  private signal(value: number): void {
+    Atomics.store(this.flag, JOB_CELL, value);
+    Atomics.notify(this.flag, JOB_CELL);
+  }
+
   /** True once the answer of `phase` is in (without blocking). */
   settled(phase: Phase = 'full'): boolean {
     return this.verdicts[phase] !== undefined || Atomics.load(this.flag, CELL[phase]) === 1;
@@ -133,6 +186,8 @@ export class BackgroundCheck {
   wait(phase: Phase = 'full', limitMs: number = WAIT_LIMIT_MS): CheckVerdict {
     const known = this.verdicts[phase];
     if (known) return known;
+    // Whoever waits for an answer has walked already, or never will.
+    this.noStats();
     // A stopped check will not answer any more: only what already came counts.
     const result = this.stopped ? 'stopped' : Atomics.wait(this.flag, CELL[phase], 0, limitMs);
     if (result !== 'timed-out') this.drain();

@@ -4,7 +4,7 @@ import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
 import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { type ReadTask, readInOrder } from '../fs/read-pool';
-import { ideaFolderNames, LISTING_SETTLE_MS, scanIdea, walkWithListings } from '../fs/scan';
+import { ideaFolderNames, LISTING_SETTLE_MS, type StatShare, scanIdea, walkWithListings } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import { BulkLoader } from '../sqlite/bulk-load';
 import {
@@ -71,7 +71,7 @@ export function passInput(
   root: string,
   db: Database.Database,
   scope: ReadonlySet<string> | null,
-  options: { thorough?: boolean } = {},
+  options: { thorough?: boolean; share?: StatShare } = {},
 ): PassInput {
   const startedAt = performance.now();
   const trustBefore = Date.now() - LISTING_SETTLE_MS;
@@ -105,6 +105,7 @@ export function passInput(
     root,
     thorough ? new Map() : loadFolderListings(db),
     thorough ? Number.NEGATIVE_INFINITY : trustBefore,
+    options.share,
   );
   // Compare what the walk could not confirm, and what the index has but the folder no longer does.
   const compare = new Set(walk.unconfirmed);

@@ -227,7 +227,8 @@ export class Workspace {
     if (!this.pending) return undefined;
     let input: PassInput | undefined;
     try {
-      input = passInput(this.root, this.handle, null, { thorough });
+      const check = this.pending.check;
+      input = passInput(this.root, this.handle, null, { thorough, share: { to: (job) => check.shareStats(job) } });
     } catch {
       // A damaged index may fail to answer at all; the check will say so.
     }
