@@ -1,8 +1,11 @@
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderIndex } from '../core/idea/index-md';
 import { getIdea, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
+import { migrate } from '../core/node/sqlite/migrations';
+import { NEW_INDEX_PAGE_SIZE } from '../core/node/sqlite/open';
 import { WorkspaceWatcher } from '../core/node/workspace/watcher';
 import { Workspace } from '../core/node/workspace/workspace';
 import { damageFullTextBlock } from './helpers/damage';
@@ -122,6 +125,25 @@ describe('reconcile at start', () => {
     expect(ws.rebuilt).toBe('corrupt');
     ws.sync();
     expect(listIdeas(ws.db)).toEqual(before);
+  });
+
+  it('creates a new index with large pages and leaves an existing file at the size it has', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    ws = Workspace.open(root);
+    ws.sync();
+    expect(ws.db.pragma('page_size', { simple: true })).toBe(NEW_INDEX_PAGE_SIZE);
+    ws.close();
+
+    // An index made before the page size was chosen: SQLite's default size, every migration run.
+    rmSync(join(root, '.crucible'), { recursive: true });
+    mkdirSync(join(root, '.crucible'));
+    const old = new Database(join(root, '.crucible', 'index.db'));
+    old.pragma('journal_mode = WAL');
+    migrate(old);
+    old.close();
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect([ws.rebuilt, report.added, ws.db.pragma('page_size', { simple: true })]).toEqual([null, 1, 4096]);
   });
 
   it('rebuilds an index whose damage only the integrity check sees, though the walk ran beside the check', () => {
