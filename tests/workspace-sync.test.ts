@@ -127,6 +127,34 @@ describe('reconcile at start', () => {
     expect(listIdeas(ws.db)).toEqual(before);
   });
 
+  it('leaves HTML comments out of search, and rewrites an index made before that rule (migration 8)', () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha', {}, 'Tidal kites.\n<!-- guidance: zebra -->'));
+    writeFile(
+      root,
+      'ideas/alpha/development.md',
+      '---\nkind: development\n---\n### Q: Who pays?\n<!-- asked: 2026-01-02; source: ai; gap: giraffe -->\n\nThe council.\n',
+    );
+    ws = Workspace.open(root);
+    ws.sync();
+    const found = (w: Workspace) => ['zebra', 'giraffe', 'council', 'kites'].map((q) => w.search(q).length);
+    expect(found(ws)).toEqual([0, 0, 1, 1]);
+
+    // What the rule before it wrote: the comments' words indexed, a row hash made without the rule.
+    const rowid = ws.db.prepare("SELECT rowid FROM ideas WHERE slug = 'alpha'").pluck().get() as number;
+    ws.db.prepare('DELETE FROM ideas_fts WHERE rowid = ?').run(rowid);
+    ws.db
+      .prepare("INSERT INTO ideas_fts (rowid, title, summary, tags, body) VALUES (?, 'Alpha', '', '', ?)")
+      .run(rowid, 'Tidal kites. guidance: zebra. Who pays? asked: source: ai; gap: giraffe. The council.');
+    ws.db.prepare("UPDATE ideas SET row_hash = 'made before the rule'").run();
+    ws.db.pragma('user_version = 7');
+    expect(found(ws)).toEqual([1, 1, 1, 1]);
+    ws.close();
+
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect([ws.db.pragma('user_version', { simple: true }), report.changed, found(ws)]).toEqual([8, 1, [0, 0, 1, 1]]);
+  });
+
   it('creates a new index with large pages and leaves an existing file at the size it has', () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
     ws = Workspace.open(root);

@@ -3,6 +3,7 @@ import { readIdeaFrontmatter } from '../idea/frontmatter';
 import { classifyPath, ideaFolder } from '../idea/layout';
 import type { Hasher } from '../ports/hash';
 import type { Taxonomy } from '../taxonomy/taxonomy';
+import { searchableText } from '../text/searchable-text';
 import type { FolderSnapshot, IdeaRow, IndexedIdea, IndexedStat, ScannedFile, SyncErrorRow, SyncPlan } from './types';
 
 /**
@@ -113,6 +114,12 @@ function synthesisSummary(data: unknown): EvaluationSummary {
 }
 
 /**
+ * Which rule made the search text (see `searchableText`). A new rule needs a migration that has every
+ * folder read again (as step 8 did) and a new value here, so that the rows it rereads are rewritten.
+ */
+const SEARCH_TEXT_RULE = 'search-text:2 (without HTML comments)';
+
+/**
  * Step two: from the freshly read dirty folders, the exact rows to write and delete. Pure: the same
  * folders and index always give the same plan, which is what the tests pin.
  */
@@ -220,10 +227,11 @@ function planIdea(
         (f.kind === 'readme' || f.kind === 'development' || f.kind === 'research' || f.kind === 'note'),
     )
     .sort((a, b) => (a.inner < b.inner ? -1 : a.inner > b.inner ? 1 : 0));
-  const searchText = textFiles.map((f) => f.doc?.body ?? '').join('\n\n');
-  // The search text is a function of the text files' bytes, so their paths and hashes stand for it
-  // in the row hash (hashing the text itself again cost as much as planning the rest of the row).
-  const textSources = textFiles.map((f) => `${f.inner}\t${f.hash}`);
+  const searchText = textFiles.map((f) => searchableText(f.doc?.body ?? '')).join('\n\n');
+  // The search text is a function of the text files' bytes and of how they are made searchable, so
+  // their paths and hashes and the rule's version stand for it in the row hash (hashing the text
+  // itself again cost as much as planning the rest of the row).
+  const textSources = [SEARCH_TEXT_RULE, ...textFiles.map((f) => `${f.inner}\t${f.hash}`)];
 
   const rowHash = context.hasher.sha256(JSON.stringify([meta, contentHash, evaluation, textSources]));
   return { meta, folder: ideaFolder(folder.slug), contentHash, rowHash, ...evaluation, searchText };

@@ -233,6 +233,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 8,
+    name: 'search text without HTML comments: every folder is read once more',
+    sql: `
+      -- The full-text index no longer holds the words of HTML comments (the development log's
+      -- metadata lines, template guidance). It keeps no text to rebuild from, so the next sync reads
+      -- every folder again: no recorded listing is trusted, and no recorded file size matches.
+      -- Each idea's row hash names the search-text rule, so every idea it rereads is rewritten.
+      DELETE FROM folder_listings;
+      UPDATE files SET size = -1;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

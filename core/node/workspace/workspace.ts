@@ -9,6 +9,7 @@ import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
 import type { Ids } from '../../ports/ids';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
+import { searchableText } from '../../text/searchable-text';
 import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
@@ -345,7 +346,7 @@ export class Workspace {
     for (const file of ideaFiles(this.db, slug)) {
       if (!['readme', 'development', 'research', 'note'].includes(file.kind)) continue;
       try {
-        parts.push(parseMarkdown(readFileSync(join(this.root, file.path), 'utf8')).body);
+        parts.push(searchableText(parseMarkdown(readFileSync(join(this.root, file.path), 'utf8')).body));
       } catch {
         // A file that cannot be read just gives no snippet text; sync reports it.
       }
