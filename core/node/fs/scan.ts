@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
 import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
-import { createStatJob, type PathStat, type StatJob, statShared } from './shared-stats';
+import { createStatJob, type StatJob, type StatTable, statShared } from './shared-stats';
 
 /** Everything a walker uses, handed in so that `createWalker` itself needs no imports. */
 export interface WalkerDeps {
@@ -111,26 +111,33 @@ export interface StatShare {
 
 /**
  * The absolute path of every folder and file that confirming `folders` against their recorded
- * listings will stat, in walk order.
+ * listings will stat, in walk order (a folder, its files, then its subfolders the same way), and
+ * where each recorded folder's own path is in that list.
  */
-function recordedPaths(root: string, folders: readonly string[], listings: ReadonlyMap<string, ListingRow>): string[] {
-  const out: string[] = [];
+function recordedPaths(
+  root: string,
+  folders: readonly string[],
+  listings: ReadonlyMap<string, ListingRow>,
+): { paths: string[]; startOf: Map<string, number> } {
+  const paths: string[] = [];
+  const startOf = new Map<string, number>();
   const add = (rel: string): void => {
     const recorded = listings.get(rel);
     if (!recorded) return;
     const dir = `${root}/${rel}`;
-    out.push(dir);
+    startOf.set(rel, paths.length);
+    paths.push(dir);
     const files = recorded[4];
     for (let at = 0; at < files.length; ) {
       const tab = files.indexOf('\t', at);
       const end = files.indexOf('\n', tab);
-      out.push(`${dir}/${files.slice(at, tab)}`);
+      paths.push(`${dir}/${files.slice(at, tab)}`);
       at = end < 0 ? files.length : end + 1;
     }
     if (recorded[3] !== '') for (const sub of recorded[3].split('\n')) add(`${rel}/${sub}`);
   };
   for (const slug of folders) add(`${IDEAS_DIR}/${slug}`);
-  return out;
+  return { paths, startOf };
 }
 
 /**
@@ -147,52 +154,41 @@ export function walkWithListings(
   const folders = ideaFolderNames(root);
   const result: ListedWalk = { folders, unconfirmed: [], files: [], record: [], stale: [] };
   const visited = new Set<string>();
-  let statOf: (path: string) => PathStat | null | undefined = () => undefined;
-  if (share && listings.size > 0) {
-    const paths = recordedPaths(root, folders, listings);
-    if (paths.length >= (share.minPaths ?? MIN_PATHS_TO_SHARE)) {
-      const job = createStatJob(paths);
-      share.to(job);
-      statOf = statShared(fs.statSync, job);
-    }
+  // Every recorded path is statted first, in one go (shared out with a helper thread for a large
+  // library), then the listings are compared with the results by position: no path is built or
+  // looked up twice, and nothing is allocated per path.
+  let stats: StatTable | null = null;
+  let startOf = new Map<string, number>();
+  if (listings.size > 0) {
+    const recorded = recordedPaths(root, folders, listings);
+    startOf = recorded.startOf;
+    const job = createStatJob(recorded.paths);
+    if (share && recorded.paths.length >= (share.minPaths ?? MIN_PATHS_TO_SHARE)) share.to(job);
+    stats = statShared(fs.statSync, job);
   }
-  /** A stat taken ahead (shared out) when there is one, else taken now. */
-  const statNow = (path: string): PathStat | null => {
-    const ahead = statOf(path);
-    if (ahead !== undefined) return ahead;
-    const stat = fs.statSync(path, { throwIfNoEntry: false });
-    if (!stat) return null;
-    return {
-      isFile: stat.isFile(),
-      isDirectory: stat.isDirectory(),
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
-      ctimeMs: stat.ctimeMs,
-    };
-  };
 
   /**
    * True when a folder and everything under it is exactly as recorded: its times match its
    * listing, every recorded file has the recorded size and mtime, and the same holds below. It
-   * stops at the first difference (the idea folder is then walked afresh) and creates nothing for
-   * a folder that matches, since that is nearly every folder of a restart.
+   * stops at the first difference (the idea folder is then walked afresh) and builds no path and no
+   * object for a folder that matches, since that is nearly every folder of a restart.
    */
   const confirm = (rel: string): boolean => {
     const recorded = listings.get(rel);
     if (!recorded) return false;
     visited.add(rel);
+    let i = startOf.get(rel);
+    if (i === undefined || stats === null) return false;
     const [, mtimeMs, ctimeMs, subfolders, files] = recorded;
-    const dir = `${root}/${rel}`;
-    const stat = statNow(dir);
-    if (!stat || stat.mtimeMs !== mtimeMs || stat.ctimeMs !== ctimeMs || !stat.isDirectory) return false;
+    if (!stats.isDirectory(i) || stats.mtimeMs(i) !== mtimeMs || stats.ctimeMs(i) !== ctimeMs) return false;
+    // Each line is `name<TAB>size<TAB>mtime`; the name's path was statted at the next position.
     for (let at = 0; at < files.length; ) {
+      i++;
+      if (!stats.isFile(i)) return false;
       const tab = files.indexOf('\t', at);
-      const name = files.slice(at, tab);
-      const file = statNow(`${dir}/${name}`);
-      if (!file?.isFile) return false;
-      const line = `${name}\t${file.size}\t${file.mtimeMs}`;
-      const end = at + line.length;
-      if (!files.startsWith(line, at) || (end < files.length && files.charCodeAt(end) !== 10)) return false;
+      const rest = `\t${stats.size(i)}\t${stats.mtimeMs(i)}`;
+      const end = tab + rest.length;
+      if (!files.startsWith(rest, tab) || (end < files.length && files.charCodeAt(end) !== 10)) return false;
       at = end + 1;
     }
     if (subfolders !== '') for (const sub of subfolders.split('\n')) if (!confirm(`${rel}/${sub}`)) return false;

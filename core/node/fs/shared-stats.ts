@@ -28,15 +28,6 @@ export interface StatJob {
   results: SharedArrayBuffer;
 }
 
-/** One path's stat as the walk needs it; null when there is nothing (or nothing readable) there. */
-export interface PathStat {
-  isFile: boolean;
-  isDirectory: boolean;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
 /**
  * Claims and stats chunks of `job` until none is left. Self-contained (nothing but its arguments
  * and globals): a helper thread runs its source text (see `integrity-check.ts`).
@@ -78,62 +69,66 @@ export function createStatJob(paths: string[]): StatJob {
 }
 
 /**
- * Stats every path of `job` here, except what a helper (handed `job` beforehand, or never) does
- * meanwhile, and returns a lookup by path. A path the lookup was not made for answers `undefined`.
+ * The stats of a job's paths by position in `job.paths`: what `statShared` returns. Read by index
+ * (no object per path), because a restart looks up ~37,000 of them in walk order.
  */
-export function statShared(
-  statSync: typeof fs.statSync,
-  job: StatJob,
-  helperWaitMs = HELPER_WAIT_MS,
-): (path: string) => PathStat | null | undefined {
+export class StatTable {
+  constructor(private readonly values: Float64Array) {}
+
+  isFile(i: number): boolean {
+    return this.values[i * FIELDS] === 1;
+  }
+
+  isDirectory(i: number): boolean {
+    return this.values[i * FIELDS] === 2;
+  }
+
+  size(i: number): number {
+    return this.values[i * FIELDS + 1] as number;
+  }
+
+  mtimeMs(i: number): number {
+    return this.values[i * FIELDS + 2] as number;
+  }
+
+  ctimeMs(i: number): number {
+    return this.values[i * FIELDS + 3] as number;
+  }
+}
+
+/**
+ * Stats every path of `job` here, except what a helper (handed `job` beforehand, or never) does
+ * meanwhile. A chunk the helper took and has not finished within `helperWaitMs` is statted here
+ * again, into a copy of the results, so a helper that is only slow cannot write under the reader.
+ */
+export function statShared(statSync: typeof fs.statSync, job: StatJob, helperWaitMs = HELPER_WAIT_MS): StatTable {
   runStatJob(statSync, job);
   const cells = new Int32Array(job.cells);
   const chunks = cells.length - FIRST_CHUNK;
+  const deadline = Date.now() + helperWaitMs;
+  const unfinished: number[] = [];
   for (let chunk = 0; chunk < chunks; chunk++) {
     const cell = FIRST_CHUNK + chunk;
     if (Atomics.load(cells, cell) === DONE) continue;
-    // Taken by the helper and not finished: give it a moment, then take the chunk back.
-    if (Atomics.wait(cells, cell, TAKEN, helperWaitMs) === 'timed-out' && Atomics.load(cells, cell) !== DONE) {
-      return statLookup(statSync, job, chunk);
+    // Taken by the helper and not finished: give it until the deadline, then take the chunk back.
+    Atomics.wait(cells, cell, TAKEN, Math.max(0, deadline - Date.now()));
+    if (Atomics.load(cells, cell) !== DONE) unfinished.push(chunk);
+  }
+  if (unfinished.length === 0) return new StatTable(new Float64Array(job.results));
+  const values = new Float64Array(job.results.byteLength / 8);
+  values.set(new Float64Array(job.results));
+  for (const chunk of unfinished) {
+    const end = Math.min(job.paths.length, (chunk + 1) * CHUNK);
+    for (let i = chunk * CHUNK; i < end; i++) {
+      const stat = statSync(job.paths[i] as string, { throwIfNoEntry: false });
+      const at = i * FIELDS;
+      values[at] = !stat ? 0 : stat.isFile() ? 1 : stat.isDirectory() ? 2 : 3;
+      if (stat) {
+        values[at + 1] = stat.size;
+        values[at + 2] = stat.mtimeMs;
+        values[at + 3] = stat.ctimeMs;
+      }
     }
   }
-  return statLookup(statSync, job, chunks);
-}
-
-/** A lookup over the results; chunks from `unfinished` on are not trusted and stat afresh. */
-function statLookup(
-  statSync: typeof fs.statSync,
-  job: StatJob,
-  unfinished: number,
-): (path: string) => PathStat | null | undefined {
-  const results = new Float64Array(job.results);
-  const index = new Map<string, number>();
-  const trusted = Math.min(job.paths.length, unfinished * CHUNK);
-  for (let i = 0; i < job.paths.length; i++) index.set(job.paths[i] as string, i);
-  return (path) => {
-    const i = index.get(path);
-    if (i === undefined) return undefined;
-    if (i >= trusted) {
-      const stat = statSync(path, { throwIfNoEntry: false });
-      return stat
-        ? {
-            isFile: stat.isFile(),
-            isDirectory: stat.isDirectory(),
-            size: stat.size,
-            mtimeMs: stat.mtimeMs,
-            ctimeMs: stat.ctimeMs,
-          }
-        : null;
-    }
-    const at = i * FIELDS;
-    const kind = results[at];
-    if (kind === 0) return null;
-    return {
-      isFile: kind === 1,
-      isDirectory: kind === 2,
-      size: results[at + 1] as number,
-      mtimeMs: results[at + 2] as number,
-      ctimeMs: results[at + 3] as number,
-    };
-  };
+  return new StatTable(values);
 }
