@@ -8,7 +8,7 @@
  */
 export function searchableText(body: string): string {
   let at = body.indexOf('<!--');
-  // Most bodies have no comment at all: they are returned as they are, without a copy.
+  // A body without a comment (most READMEs and notes) is returned as it is, without a copy.
   if (at < 0) return body;
   let out = '';
   let from = 0;
