@@ -67,6 +67,23 @@ describe('the background integrity check', () => {
     check.stop();
     expect(check.wait('full')).toMatchObject({ kind: 'corrupt' });
 
+    // The rest waits for the word to go on (the opening pass is over, or its answer is needed).
+    const held = BackgroundCheck.start(path, undefined, { fullDelayMs: 60_000 });
+    expect(held.wait('core')).toEqual({ kind: 'ok' });
+    const heldSince = performance.now();
+    while (performance.now() - heldSince < 300) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    expect(held.settled('full')).toBe(false);
+    held.proceed();
+    expect(held.wait('full', 30_000)).toMatchObject({ kind: 'corrupt' });
+    // Not even asked: it goes on by itself after a while.
+    const unasked = BackgroundCheck.start(path, undefined, { fullDelayMs: 0 });
+    expect(unasked.wait('core')).toEqual({ kind: 'ok' });
+    const unaskedSince = performance.now();
+    while (!unasked.settled('full') && performance.now() - unaskedSince < 30_000)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    expect(unasked.settled('full')).toBe(true);
+    unasked.stop();
+
     // A check stopped before its answers came says it does not know, at once.
     const stopped = BackgroundCheck.start(path, undefined);
     stopped.stop();

@@ -19,7 +19,8 @@ export type CheckVerdict =
  *    index's shadow tables are among them as B-trees, so this is everything but the full-text index's
  *    own consistency check and the file's page accounting, in a fifth of the time.
  *  - `full`: the whole `PRAGMA quick_check`, which adds those two (~80 % of its time is the full-text
- *    index's check).
+ *    index's check). It starts once the opener says its first pass is over (`proceed`), or asks for
+ *    the answer, or after `FULL_DELAY_MS`: run beside the pass, it took a core from it.
  * Before the second it takes a share of the opening walk's stats when asked (`shareStats`): the
  * walk is what a restart waits for, and this thread is the one already running.
  */
@@ -30,7 +31,7 @@ function workerSource(): string {
 const __name = (target) => target;
 const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { statSync } = require('node:fs');
-const { path, sqlite, binding, flag, port } = workerData;
+const { path, sqlite, binding, flag, port, fullDelayMs } = workerData;
 const state = new Int32Array(flag);
 const runStatJob = (${runStatJob.toString()});
 // Lends a hand with the opening walk's stats once they are posted (see \`shareStats\`): the walk
@@ -77,13 +78,21 @@ try {
 // A walk that has not started yet may still post its stats; the opening thread says when it will not.
 Atomics.wait(state, ${JOB_CELL}, 0, ${JOB_WAIT_MS});
 help();
-try {
-  if (!db) throw new Error('the index could not be opened for its check');
-  answer(1, { phase: 'full', ran: true, verdict: verdict(db.pragma('quick_check')) });
-} catch (error) {
-  answer(1, { phase: 'full', ...failed(error) });
-} finally {
+// The rest is most of the check's work. It waits until the opening pass is over, or someone needs
+// its answer, or a while has passed, so that it never competes with the pass for the processor;
+// and a check stopped meanwhile (the index was closed) ends here without starting it.
+Atomics.wait(state, ${GO_CELL}, 0, fullDelayMs);
+if (Atomics.load(state, ${GO_CELL}) === ${STOP}) {
   if (db) db.close();
+} else {
+  try {
+    if (!db) throw new Error('the index could not be opened for its check');
+    answer(1, { phase: 'full', ran: true, verdict: verdict(db.pragma('quick_check')) });
+  } catch (error) {
+    answer(1, { phase: 'full', ...failed(error) });
+  } finally {
+    if (db) db.close();
+  }
 }
 `;
 }
@@ -104,6 +113,12 @@ export type Phase = 'core' | 'full';
 const CELL: Record<Phase, number> = { core: 0, full: 1 };
 /** The cell that tells the worker a stat job was posted. */
 const JOB_CELL = 2;
+/** The cell that lets the worker go on with the rest of the check (`GO`) or tells it to end (`STOP`). */
+const GO_CELL = 3;
+const GO = 1;
+const STOP = 2;
+/** How long the rest of the check waits for the word to go on before it goes on anyway. */
+const FULL_DELAY_MS = 1_000;
 /** How long the worker waits after its first answer for the opening walk's stats (then checks on). */
 const JOB_WAIT_MS = 250;
 
@@ -132,15 +147,26 @@ export class BackgroundCheck {
     }
   }
 
-  static start(path: string, nativeBinding: string | undefined): BackgroundCheck {
-    const flag = new Int32Array(new SharedArrayBuffer(12));
+  static start(
+    path: string,
+    nativeBinding: string | undefined,
+    options: { fullDelayMs?: number } = {},
+  ): BackgroundCheck {
+    const flag = new Int32Array(new SharedArrayBuffer(16));
     let channel: MessageChannel | null = null;
     try {
       channel = new MessageChannel();
       const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
       const worker = new Worker(workerSource(), {
         eval: true,
-        workerData: { path, sqlite, binding: nativeBinding ?? null, flag: flag.buffer, port: channel.port2 },
+        workerData: {
+          path,
+          sqlite,
+          binding: nativeBinding ?? null,
+          flag: flag.buffer,
+          port: channel.port2,
+          fullDelayMs: options.fullDelayMs ?? FULL_DELAY_MS,
+        },
         transferList: [channel.port2],
         // The check's own thread must never keep a short command alive.
         stdout: false,
@@ -172,9 +198,17 @@ export class BackgroundCheck {
     if (Atomics.load(this.flag, JOB_CELL) === 0) this.signal(2);
   }
 
-  private signal(value: number): void {
-    Atomics.store(this.flag, JOB_CELL, value);
-    Atomics.notify(this.flag, JOB_CELL);
+  private signal(value: number, cell = JOB_CELL): void {
+    Atomics.store(this.flag, cell, value);
+    Atomics.notify(this.flag, cell);
+  }
+
+  /**
+   * Lets the rest of the check (the full-text index) start now: the opening pass is over, or its
+   * answer is needed. Until then it waits, for at most `FULL_DELAY_MS`.
+   */
+  proceed(): void {
+    if (Atomics.load(this.flag, GO_CELL) === 0) this.signal(GO, GO_CELL);
   }
 
   /** True once the answer of `phase` is in (without blocking). */
@@ -188,6 +222,7 @@ export class BackgroundCheck {
     if (known) return known;
     // Whoever waits for an answer has walked already, or never will.
     this.noStats();
+    if (phase === 'full') this.proceed();
     // A stopped check will not answer any more: only what already came counts.
     const result = this.stopped ? 'stopped' : Atomics.wait(this.flag, CELL[phase], 0, limitMs);
     if (result !== 'timed-out') this.drain();
@@ -217,6 +252,8 @@ export class BackgroundCheck {
     if (this.stopped) return;
     this.drain();
     this.stopped = true;
+    // A worker waiting to go on ends by itself; one inside a check ends when the check returns.
+    if (Atomics.load(this.flag, GO_CELL) === 0) this.signal(STOP, GO_CELL);
     this.port?.close();
     void this.worker?.terminate();
   }

@@ -269,6 +269,8 @@ export class Workspace {
       this.indexChanged(entries);
       for (const listener of this.listeners) listener(report);
     }
+    // The opening pass is over: the rest of the index's check may have the processor now.
+    this.unverified?.check.proceed();
     return report;
   }
 
