@@ -46,6 +46,8 @@ interface Result {
   peakRssByPhaseMb: { cold: number; warm: number; edits: number; firstLaunch: number };
   runs: number;
   coldOverFloor: number;
+  /** Each run's cold sync over the floor taken just before it: how far single pairs spread. */
+  coldOverFloorPerRun: number[];
   node: string;
   cpus: number;
 }
@@ -254,6 +256,9 @@ async function measure(root: string, options: Options): Promise<Result> {
     peakRssByPhaseMb: Object.fromEntries(Object.entries(peaks).map(([k, v]) => [k, round1(v)])) as typeof peaks,
     runs,
     coldOverFloor: Math.round((coldMs / floorMs) * 100) / 100,
+    coldOverFloorPerRun: values(cold, 'cold').map(
+      (ms, i) => Math.round((ms / (values(cold, 'floor')[i] as number)) * 100) / 100,
+    ),
     node: process.version,
     cpus: cpus().length,
   };
