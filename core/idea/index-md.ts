@@ -12,69 +12,89 @@ export interface IndexEntry {
   stale: boolean;
 }
 
-/** Anything `cell` would change: a pipe, whitespace other than single inner spaces. */
-const NEEDS_CLEANING = /[|]|[^\S ]| {2}|^ | $/;
+/**
+ * The rendering of `_index.md`, made by one self-contained function (it uses nothing but its argument
+ * and JavaScript's globals): a first sync hands its entries to a reader thread, which runs this
+ * function's source text while the index commits (see `fs/read-pool.ts`). Do not reach for a
+ * module-level name in here.
+ */
+export function createIndexRenderer(marker: string): {
+  compare(a: IndexEntry, b: IndexEntry): number;
+  render(entries: readonly IndexEntry[]): string;
+} {
+  /** Anything `cell` would change: a pipe, whitespace other than single inner spaces. */
+  const needsCleaning = /[|]|[^\S ]| {2}|^ | $/;
 
-function cell(text: string): string {
-  // Nearly every title and tag list is clean already; the test is a fraction of the rewrite.
-  if (!NEEDS_CLEANING.test(text)) return text;
-  return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
+  const cell = (text: string): string => {
+    // Nearly every title and tag list is clean already; the test is a fraction of the rewrite.
+    if (!needsCleaning.test(text)) return text;
+    return text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
+  };
+
+  // NOCASE folds ASCII letters only, and both keys compare by code point (UTF-8 byte order), not by
+  // UTF-16 unit.
+  const compareCodePoints = (x: string, y: string, foldAscii: boolean): number => {
+    let i = 0;
+    let j = 0;
+    while (i < x.length && j < y.length) {
+      let p = x.codePointAt(i) as number;
+      let q = y.codePointAt(j) as number;
+      i += p > 0xffff ? 2 : 1;
+      j += q > 0xffff ? 2 : 1;
+      if (foldAscii) {
+        if (p >= 65 && p <= 90) p += 32;
+        if (q >= 65 && q <= 90) q += 32;
+      }
+      if (p !== q) return p < q ? -1 : 1;
+    }
+    return i < x.length ? 1 : j < y.length ? -1 : 0;
+  };
+
+  const compare = (a: IndexEntry, b: IndexEntry): number =>
+    compareCodePoints(a.title, b.title, true) || compareCodePoints(a.slug, b.slug, false);
+
+  const render = (entries: readonly IndexEntry[]): string => {
+    const byStage = new Map<string, number>();
+    for (const e of entries) byStage.set(e.stage, (byStage.get(e.stage) ?? 0) + 1);
+    const lines = [
+      '---',
+      'kind: index',
+      `ideas: ${entries.length}`,
+      '---',
+      marker,
+      '',
+      '# Ideas',
+      '',
+      entries.length === 0
+        ? 'No ideas yet.'
+        : `${entries.length} idea${entries.length === 1 ? '' : 's'}: ${[...byStage]
+            .map(([stage, n]) => `${n} ${stage}`)
+            .join(', ')}.`,
+      '',
+      '| Idea | Type | Stage | Tags | Updated | Score |',
+      '| --- | --- | --- | --- | --- | --- |',
+    ];
+    for (const e of entries) {
+      const score = e.overallScore === null ? '—' : `${e.overallScore.toFixed(1)}${e.stale ? ' (stale)' : ''}`;
+      lines.push(
+        `| [${cell(e.title)}](${encodeURI(e.slug)}/README.md) | ${cell(e.type ?? '—')} | ${e.stage} | ${cell(
+          e.tags.join(', '),
+        )} | ${e.updated ?? '—'} | ${score} |`,
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  };
+
+  return { compare, render };
 }
+
+const renderer = createIndexRenderer(INDEX_MARKER);
 
 /**
- * The index's order, exactly as SQLite sorts `ORDER BY title COLLATE NOCASE, slug`: NOCASE folds
- * ASCII letters only, and both compare by code point (UTF-8 byte order), not by UTF-16 unit. A first
- * sync builds its entries as it loads them and sorts them here instead of reading them back.
+ * The index's order, exactly as SQLite sorts `ORDER BY title COLLATE NOCASE, slug`. A first sync
+ * builds its entries as it loads them and sorts them with this instead of reading them back.
  */
-export function compareIndexEntries(a: IndexEntry, b: IndexEntry): number {
-  return compareCodePoints(a.title, b.title, true) || compareCodePoints(a.slug, b.slug, false);
-}
+export const compareIndexEntries = renderer.compare;
 
-function compareCodePoints(x: string, y: string, foldAscii: boolean): number {
-  let i = 0;
-  let j = 0;
-  while (i < x.length && j < y.length) {
-    let p = x.codePointAt(i) as number;
-    let q = y.codePointAt(j) as number;
-    i += p > 0xffff ? 2 : 1;
-    j += q > 0xffff ? 2 : 1;
-    if (foldAscii) {
-      if (p >= 65 && p <= 90) p += 32;
-      if (q >= 65 && q <= 90) q += 32;
-    }
-    if (p !== q) return p < q ? -1 : 1;
-  }
-  return i < x.length ? 1 : j < y.length ? -1 : 0;
-}
-
-export function renderIndex(entries: readonly IndexEntry[]): string {
-  const byStage = new Map<string, number>();
-  for (const e of entries) byStage.set(e.stage, (byStage.get(e.stage) ?? 0) + 1);
-  const lines = [
-    '---',
-    'kind: index',
-    `ideas: ${entries.length}`,
-    '---',
-    INDEX_MARKER,
-    '',
-    '# Ideas',
-    '',
-    entries.length === 0
-      ? 'No ideas yet.'
-      : `${entries.length} idea${entries.length === 1 ? '' : 's'}: ${[...byStage]
-          .map(([stage, n]) => `${n} ${stage}`)
-          .join(', ')}.`,
-    '',
-    '| Idea | Type | Stage | Tags | Updated | Score |',
-    '| --- | --- | --- | --- | --- | --- |',
-  ];
-  for (const e of entries) {
-    const score = e.overallScore === null ? '—' : `${e.overallScore.toFixed(1)}${e.stale ? ' (stale)' : ''}`;
-    lines.push(
-      `| [${cell(e.title)}](${encodeURI(e.slug)}/README.md) | ${cell(e.type ?? '—')} | ${e.stage} | ${cell(
-        e.tags.join(', '),
-      )} | ${e.updated ?? '—'} | ${score} |`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
+/** The text of `ideas/_index.md` for entries in the index's order. */
+export const renderIndex = renderer.render;

@@ -1,10 +1,11 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compareIndexEntries, type IndexEntry, renderIndex } from '../../idea/index-md';
 import type { FolderSnapshot } from '../../sync/types';
 import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
 import { readFolder } from './read-folder';
-import { readInOrder } from './read-pool';
+import { readInOrder, renderIndexAside } from './read-pool';
 import { ideaFolderNames, scanIdeas } from './scan';
 
 let root: string;
@@ -93,5 +94,31 @@ describe('reading folders on worker threads', () => {
       expect(stats.byWorkers + stolen).toBeLessThanOrEqual(40);
     }
     expect(stolen).toBeGreaterThan(0);
+  });
+
+  it('renders ideas/_index.md on a reader thread a pass left idle, exactly as this thread does', () => {
+    for (let i = 0; i < 12; i++) writeFile(root, `ideas/idea-${i}/README.md`, readme(`Idea ${i}`));
+    const tasks = ideaFolderNames(root).map((slug) => ({ slug, files: null }));
+    expect(readInOrder(root, tasks, 2, () => busy(5), { minFolders: 1 }).workers).toBeGreaterThan(0);
+
+    // Titles that only the index's own order tells apart: case, accents, emoji, equal titles.
+    const titles = ['alpha', 'Alpha', 'Émile', 'émile', 'zed 🙂', 'Zed', 'pipe | title', '  spaced  out '];
+    const entries: IndexEntry[] = Array.from({ length: 700 }, (_, i) => ({
+      slug: `idea-${(i * 7919) % 700}`,
+      title: `${titles[i % titles.length]} ${i % 50}`,
+      type: i % 3 === 0 ? null : 'product',
+      stage: i % 2 === 0 ? 'SPARK' : 'EVALUATED',
+      tags: i % 4 === 0 ? [] : ['energy', `t${i % 9}`],
+      updated: i % 5 === 0 ? null : '2026-03-04',
+      overallScore: i % 6 === 0 ? null : (i % 100) / 10,
+      stale: i % 12 === 1,
+    }));
+    const before = structuredClone(entries);
+    const expected = renderIndex([...entries].sort(compareIndexEntries));
+
+    expect(renderIndexAside(entries)()).toEqual({ text: expected, aside: true });
+    expect(entries).toEqual(before);
+    // A few ideas are rendered where they are written.
+    expect(renderIndexAside(entries.slice(0, 20))().aside).toBe(false);
   });
 });

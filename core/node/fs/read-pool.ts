@@ -2,6 +2,13 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import matter from 'gray-matter';
+import {
+  compareIndexEntries,
+  createIndexRenderer,
+  INDEX_MARKER,
+  type IndexEntry,
+  renderIndex,
+} from '../../idea/index-md';
 import { classifyPath, IDEAS_DIR, isTransientName, MARKDOWN_KINDS, MAX_MARKDOWN_BYTES } from '../../idea/layout';
 import type { FolderSnapshot, ScannedFile } from '../../sync/types';
 import { parseMarkdownWith } from '../markdown';
@@ -49,6 +56,39 @@ const PROBES = [
   'ideas/a/notes/#tmp#',
 ];
 const SAMPLE = '---\ntitle: "Probe"\ntags: [a, b]\ncreated: 2026-01-02\n---\n# Probe\n\nText.\n';
+/** Entries whose `_index.md` a worker must render exactly as this thread does before it renders any. */
+const SAMPLE_ENTRIES: IndexEntry[] = [
+  {
+    slug: 'b',
+    title: 'Émile | two  spaces',
+    type: null,
+    stage: 'SPARK',
+    tags: ['x', 'y'],
+    updated: null,
+    overallScore: 7.25,
+    stale: true,
+  },
+  {
+    slug: 'a',
+    title: 'émile 🙂',
+    type: 'product',
+    stage: 'ABANDONED',
+    tags: [],
+    updated: '2026-01-02',
+    overallScore: null,
+    stale: false,
+  },
+  {
+    slug: 'c d',
+    title: 'Zed\ttab',
+    type: 'research',
+    stage: 'SPARK',
+    tags: ['a|b'],
+    updated: '2026-01-03',
+    overallScore: 3,
+    stale: false,
+  },
+];
 
 /**
  * The worker's program: the reader's own source (`createFolderReader` and the few functions it is
@@ -73,6 +113,7 @@ const isTransientName = (${isTransientName.toString()});
 const classifyPath = (${classifyPath.toString()});
 const parseMarkdownWith = (${parseMarkdownWith.toString()});
 const createFolderReader = (${createFolderReader.toString()});
+const createIndexRenderer = (${createIndexRenderer.toString()});
 const sha256 = typeof crypto.hash === 'function'
   ? (bytes) => crypto.hash('sha256', bytes)
   : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
@@ -94,6 +135,32 @@ try {
   if (!agrees) declined = 'the worker reads differently from the main thread';
 } catch (error) {
   declined = String((error && error.stack) || error);
+}
+let indexRenderer = null;
+try {
+  indexRenderer = createIndexRenderer(${JSON.stringify(INDEX_MARKER)});
+  if (indexRenderer.render(workerData.sampleEntries.slice().sort(indexRenderer.compare)) !== expected.rendered) {
+    indexRenderer = null;
+  }
+} catch {
+  indexRenderer = null;
+}
+
+function renderIndexJob({ entries, shared, port }) {
+  let message;
+  if (indexRenderer === null) message = { declined: 'the worker renders differently from the main thread' };
+  else {
+    try {
+      message = { text: indexRenderer.render(entries.sort(indexRenderer.compare)) };
+    } catch (error) {
+      message = { declined: String((error && error.stack) || error) };
+    }
+  }
+  port.postMessage(message);
+  port.close();
+  const done = new Int32Array(shared);
+  Atomics.store(done, 0, 1);
+  Atomics.notify(done, 0);
 }
 
 function runPass({ root, tasks, batchSize, trustBefore, shared, port }) {
@@ -125,7 +192,7 @@ function runPass({ root, tasks, batchSize, trustBefore, shared, port }) {
   }
   port.close();
 }
-parentPort.on('message', runPass);
+parentPort.on('message', (job) => (job.entries ? renderIndexJob(job) : runPass(job)));
 `;
 }
 
@@ -142,22 +209,23 @@ class ReaderThreads {
   private workers: Worker[] = [];
   private idleTimer: NodeJS.Timeout | null = null;
 
-  /** The live workers, started if there are none. */
-  acquire(): Worker[] {
+  /** The live workers, started if there are none (unless `start` is false). */
+  acquire(start = true): Worker[] {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    if (this.workers.length > 0) return this.workers;
+    if (this.workers.length > 0 || !start) return this.workers;
     const count = Math.max(1, Math.min(availableParallelism() - 1, 3));
     const grayMatter = createRequire(import.meta.url).resolve('gray-matter');
     const expected = {
       classified: JSON.stringify(PROBES.map((p) => classifyPath(p))),
       parsed: JSON.stringify(parseMarkdownWith(matter, SAMPLE)),
+      rendered: renderIndex([...SAMPLE_ENTRIES].sort(compareIndexEntries)),
     };
     const source = workerSource();
     for (let i = 0; i < count; i++) {
       const worker = new Worker(source, {
         eval: true,
-        workerData: { grayMatter, probes: PROBES, expected, sample: SAMPLE },
+        workerData: { grayMatter, probes: PROBES, expected, sample: SAMPLE, sampleEntries: SAMPLE_ENTRIES },
         stdout: false,
         stderr: false,
       });
@@ -221,6 +289,48 @@ export function readInOrder(
     pass?.finish();
   }
   return { workers: pass?.size ?? 0, byWorkers: pass?.byWorkers ?? 0, stolen: pass?.stolenCount ?? 0 };
+}
+
+/** Below this many ideas `_index.md` is rendered where it is written: handing it over costs more. */
+const MIN_ENTRIES_ASIDE = 600;
+/** How long the text of `_index.md` may take on a reader thread before it is rendered here instead. */
+const RENDER_TIMEOUT_MS = 2_000;
+
+/** The text of `ideas/_index.md`, and whether a reader thread rendered it. */
+export interface RenderedIndex {
+  text: string;
+  aside: boolean;
+}
+
+/**
+ * Sorts `entries` into the index's order and renders `ideas/_index.md` on a reader thread that a
+ * large pass has left idle, so that the rendering (~50 ms at 10,000 ideas) overlaps what the pass
+ * still does on this thread (its last indexes and the commit). Returns the function that gives the
+ * text: the thread's answer, or the text rendered here when no live thread could take the job
+ * (none left, one that renders differently, no answer in time). `entries` is not changed.
+ */
+export function renderIndexAside(entries: readonly IndexEntry[]): () => RenderedIndex {
+  const here = (): RenderedIndex => ({ text: renderIndex([...entries].sort(compareIndexEntries)), aside: false });
+  if (entries.length < MIN_ENTRIES_ASIDE) return here;
+  const worker = threads.acquire(false)[0];
+  if (!worker) return here;
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const channel = new MessageChannel();
+  try {
+    worker.postMessage({ entries, shared: done.buffer, port: channel.port2 }, [channel.port2]);
+  } catch {
+    channel.port1.close();
+    return here;
+  } finally {
+    // The thread's idle time counts from here: the job takes a fraction of it.
+    threads.release();
+  }
+  return () => {
+    Atomics.wait(done, 0, 0, RENDER_TIMEOUT_MS);
+    const answer = receiveMessageOnPort(channel.port1)?.message as { text?: string } | undefined;
+    channel.port1.close();
+    return typeof answer?.text === 'string' ? { text: answer.text, aside: true } : here();
+  };
 }
 
 /**

@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
-import { compareIndexEntries, type IndexEntry } from '../../idea/index-md';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
 import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
-import { type ReadTask, readInOrder } from '../fs/read-pool';
+import { type ReadTask, type RenderedIndex, readInOrder, renderIndexAside } from '../fs/read-pool';
 import { ideaFolderNames, LISTING_SETTLE_MS, type StatShare, scanIdea, walkWithListings } from '../fs/scan';
 import { nodeHasher } from '../hasher';
 import { BulkLoader } from '../sqlite/bulk-load';
@@ -166,12 +165,13 @@ export function runSyncPass(
   now: () => Date,
   input: PassInput = passInput(root, db, scope),
   tasks: ReadTask[] = passTasks(root, input),
-): { plan: SyncPlan; report: SyncReport; entries?: IndexEntry[] } {
+): { plan: SyncPlan; report: SyncReport; indexText?: () => RenderedIndex } {
   const { indexed, startedAt: started } = input;
   const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
   const total = emptyPlan();
   const bulk = input.fromEmpty ? new BulkLoader(db, { now: stamp, tagCategory: taxonomy.tagCategory }) : null;
+  let indexText: (() => RenderedIndex) | undefined;
   // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
   // threads when there are many) so a first sync of a large library never holds every parsed file
   // in memory at once.
@@ -203,6 +203,9 @@ export function runSyncPass(
           idle: bulk ? () => bulk.writeText(0, IDLE_TEXT_ROWS) : undefined,
         },
       );
+      // A first sync knows every idea it wrote, so `_index.md` needs no reading back, and a reader
+      // thread the load has left idle renders it while this one finishes the load and commits.
+      if (bulk) indexText = renderIndexAside(bulk.entries);
       bulk?.writeText();
       bulk?.buildLateIndexes();
       // Listings go with the rows they describe: recorded by a full pass, forgotten by any other.
@@ -229,9 +232,7 @@ export function runSyncPass(
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     slugs: { added: total.added, changed: total.changed, removed: total.removed },
   };
-  // A first sync knows every idea it wrote: `_index.md` needs no reading back (see `compareIndexEntries`).
-  if (bulk) return { plan: total, report, entries: bulk.entries.sort(compareIndexEntries) };
-  return { plan: total, report };
+  return { plan: total, report, indexText };
 }
 
 /** Text rows indexed per look at whether the awaited batch has come (about a millisecond's work). */

@@ -3,7 +3,7 @@ import { basename, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstHeading, normalizeDate } from '../../idea/frontmatter';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
-import { INDEX_MARKER, type IndexEntry, renderIndex } from '../../idea/index-md';
+import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
 import { IDEAS_DIR, INDEX_FILE, ideaFile } from '../../idea/layout';
 import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
@@ -13,6 +13,7 @@ import { searchableText } from '../../text/searchable-text';
 import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import type { RenderedIndex } from '../fs/read-pool';
 import { ulidIds } from '../ids';
 import { parseMarkdown } from '../markdown';
 import {
@@ -180,11 +181,11 @@ export class Workspace {
     if (this.handle.open) this.handle.close();
   }
 
-  /** `entries`: what `_index.md` shows, when the pass already has them (a first sync). */
-  private indexChanged(entries?: IndexEntry[]): void {
+  /** `text`: gives the text of `_index.md`, when the pass already has it on the way (a first sync). */
+  private indexChanged(text?: () => RenderedIndex): void {
     this.indexDirty = true;
     if (this.deferIndexMs === null) {
-      this.writeIndexNow(entries);
+      this.writeIndexNow(text);
       return;
     }
     if (this.indexTimer) clearTimeout(this.indexTimer);
@@ -195,9 +196,10 @@ export class Workspace {
     this.indexTimer.unref();
   }
 
-  private writeIndexNow(entries?: IndexEntry[]): void {
+  private writeIndexNow(text?: () => RenderedIndex): void {
     this.indexDirty = false;
-    this.regenerateIndex(entries);
+    if (text) this.writeIndex(text().text);
+    else this.regenerateIndex();
   }
 
   /** Called with the report of every pass that changed the index. */
@@ -247,7 +249,7 @@ export class Workspace {
     // A pass that changes ideas waits for the whole check; one that found damage has already rebuilt
     // and filled the index from the folder, which covers this pass too.
     if (this.unverified && tasks.length > 0 && this.checkFully() !== null) return this.pass(scope, thorough);
-    let { plan, report, entries } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
+    let { plan, report, indexText } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);
@@ -263,10 +265,10 @@ export class Workspace {
         },
       };
       plan = again.plan;
-      entries = undefined;
+      indexText = undefined;
     }
     if (report.added + report.changed + report.removed > 0) {
-      this.indexChanged(entries);
+      this.indexChanged(indexText);
       for (const listener of this.listeners) listener(report);
     }
     // The opening pass is over: the rest of the index's check may have the processor now.
@@ -520,8 +522,11 @@ export class Workspace {
   }
 
   /** Rewrites `ideas/_index.md` from the index, unless it already says the same. */
-  regenerateIndex(entries?: readonly IndexEntry[]): { path: string; written: boolean; conflict: boolean } {
-    const content = renderIndex(entries ?? indexEntries(this.db));
+  regenerateIndex(): { path: string; written: boolean; conflict: boolean } {
+    return this.writeIndex(renderIndex(indexEntries(this.db)));
+  }
+
+  private writeIndex(content: string): { path: string; written: boolean; conflict: boolean } {
     const abs = join(this.root, INDEX_FILE);
     const existing = existsSync(abs) ? readFileSync(abs, 'utf8') : null;
     if (existing === content) return { path: INDEX_FILE, written: false, conflict: false };
