@@ -61,7 +61,7 @@ describe('reading folders on worker threads', () => {
         { minFolders: 1 },
       );
       const here = tasks.map((t) => readFolder(root, t.slug, t.files));
-      expect(got).toEqual(here);
+      expect(got).toStrictEqual(here);
       expect(stats.workers).toBeGreaterThan(0);
       expect(stats.byWorkers).toBeGreaterThan(0);
     }

@@ -12,6 +12,7 @@ import {
 import { classifyPath, IDEAS_DIR, isTransientName, MARKDOWN_KINDS, MAX_MARKDOWN_BYTES } from '../../idea/layout';
 import type { FolderSnapshot, ScannedFile } from '../../sync/types';
 import { parseMarkdownWith } from '../markdown';
+import { type PackedFolder, packFolders, unpackFolders } from './pack-folders';
 import { createFolderReader, readFolder } from './read-folder';
 
 /** One idea folder to read: with the files of an earlier walk, or `null` to walk it while reading. */
@@ -113,6 +114,7 @@ const isTransientName = (${isTransientName.toString()});
 const classifyPath = (${classifyPath.toString()});
 const parseMarkdownWith = (${parseMarkdownWith.toString()});
 const createFolderReader = (${createFolderReader.toString()});
+const packFolders = (${packFolders.toString()});
 const createIndexRenderer = (${createIndexRenderer.toString()});
 const sha256 = typeof crypto.hash === 'function'
   ? (bytes) => crypto.hash('sha256', bytes)
@@ -182,7 +184,7 @@ function runPass({ root, tasks, batchSize, trustBefore, shared, port }) {
     let message;
     try {
       const batch = tasks.slice(b * batchSize, (b + 1) * batchSize);
-      message = { batch: b, result: batch.map((t) => readFolder(root, t.slug, t.files, trustBefore)) };
+      message = { batch: b, result: packFolders(batch.map((t) => readFolder(root, t.slug, t.files, trustBefore))) };
     } catch (error) {
       message = { batch: b, failed: String((error && error.stack) || error) };
     }
@@ -197,7 +199,7 @@ parentPort.on('message', (job) => (job.entries ? renderIndexJob(job) : runPass(j
 }
 
 type WorkerMessage =
-  | { batch: number; folders: FolderSnapshot[] }
+  | { batch: number; result: PackedFolder[] }
   | { batch: number; failed: string }
   | { declined: string };
 
@@ -282,7 +284,7 @@ export function readInOrder(
       : null;
   try {
     for (let b = 0; b < batches; b++) {
-      const ready = (pass?.take(b, options.idle) ?? null) as FolderSnapshot[] | null;
+      const ready = pass?.take(b, options.idle) ?? null;
       consume(ready ?? here(b));
     }
   } finally {
@@ -341,9 +343,9 @@ export function renderIndexAside(entries: readonly IndexEntry[]): () => Rendered
  * this evens them out.
  */
 class PooledPass {
-  private readonly results = new Map<number, unknown>();
+  private readonly results = new Map<number, PackedFolder[] | null>();
   /** Batches this thread read ahead while it waited, by batch, until the pass gets to them. */
-  private readonly stolen = new Map<number, unknown>();
+  private readonly stolen = new Map<number, FolderSnapshot[]>();
   byWorkers = 0;
   stolenCount = 0;
 
@@ -351,7 +353,7 @@ class PooledPass {
     private readonly ports: MessagePort[],
     private readonly state: Int32Array,
     private readonly batches: number,
-    private readonly readHere: (b: number) => unknown,
+    private readonly readHere: (b: number) => FolderSnapshot[],
   ) {}
 
   get size(): number {
@@ -361,7 +363,7 @@ class PooledPass {
   static start(
     job: { root: string; tasks: readonly ReadTask[]; batchSize: number; trustBefore: number | undefined },
     batches: number,
-    readHere: (b: number) => unknown,
+    readHere: (b: number) => FolderSnapshot[],
   ): PooledPass | null {
     const state = new Int32Array(new SharedArrayBuffer(4 * (FIRST_BATCH + batches)));
     const ports: MessagePort[] = [];
@@ -386,7 +388,7 @@ class PooledPass {
   }
 
   /** Batch `b` done by a worker, or null when this thread should do it (and now owns it). */
-  take(b: number, idle?: () => boolean): unknown {
+  take(b: number, idle?: () => boolean): FolderSnapshot[] | null {
     Atomics.store(this.state, POSITION, b);
     Atomics.notify(this.state, POSITION);
     const early = this.stolen.get(b);
@@ -418,8 +420,9 @@ class PooledPass {
     }
     const result = this.results.get(b) ?? null;
     this.results.delete(b);
-    if (result !== null) this.byWorkers++;
-    return result;
+    if (result === null) return null;
+    this.byWorkers++;
+    return unpackFolders(result);
   }
 
   /**
