@@ -15,6 +15,9 @@ import type { FolderListing, SyncPlan } from '../../sync/types';
 /** An idea's text row: rowid, title, summary, tags, body. */
 type TextRow = [number, string, string, string, string];
 
+/** What a text row's slot holds once the row is written. */
+const WRITTEN: TextRow = [0, '', '', '', ''];
+
 /** Text rows a write may leave queued for the pass's idle moments (about two batches). */
 const TEXT_BACKLOG = 400;
 
@@ -134,7 +137,10 @@ export class BulkLoader {
   writeText(keep = 0, slice = Number.POSITIVE_INFINITY): boolean {
     let written = 0;
     while (this.text.length - this.textAt > keep && written < slice) {
-      const row = this.text[this.textAt++] as TextRow;
+      const row = this.text[this.textAt] as TextRow;
+      // A written row lets go of its text at once (an idea's is a few KB): held until the queue is
+      // compacted, ~1,000 of them outlived every young-generation collection of a first sync.
+      this.text[this.textAt++] = WRITTEN;
       this.insertFts.run(...row);
       written++;
     }
