@@ -313,6 +313,12 @@ describe('reconcile at start', () => {
     ws = Workspace.open(root);
     ws.sync();
     const fromEmpty = dump(ws);
+    // The load ran through a rollback journal without waiting for the disk; the index is back in
+    // the mode every other write expects.
+    expect([ws.db.pragma('journal_mode', { simple: true }), ws.db.pragma('synchronous', { simple: true })]).toEqual([
+      'wal',
+      1,
+    ]);
     ws.close();
 
     rmSync(join(root, '.crucible'), { recursive: true });
