@@ -97,7 +97,10 @@ const SAMPLE_ENTRIES: IndexEntry[] = [
  * source text under the names their bodies use; before reading anything the worker classifies
  * `PROBES` and parses a sample, and declines all work unless it agrees with this thread (a bundler
  * that renamed something, say). Within a pass, batches are claimed through shared memory, so the
- * pass, which is synchronous, never needs its event loop to hand out work.
+ * pass, which is synchronous, never needs its event loop to hand out work. Read folders go back
+ * packed (`packFolders`, embedded the same way). The worker also renders `_index.md` for a first
+ * sync (`renderIndexAside`) with `createIndexRenderer`'s source, once it has rendered sample
+ * entries exactly as this thread does.
  */
 function workerSource(): string {
   return `
