@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderIndex } from '../core/idea/index-md';
-import { getIdea, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
+import { getIdea, ideaRelationships, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
 import { migrate } from '../core/node/sqlite/migrations';
 import { NEW_INDEX_PAGE_SIZE } from '../core/node/sqlite/open';
 import { WorkspaceWatcher } from '../core/node/workspace/watcher';
@@ -335,6 +335,86 @@ describe('reconcile at start', () => {
       2,
       [['alpha'], ['alpha'], ['alpha'], ['beta'], ['beta', 'alpha']],
     ]);
+  });
+
+  it('rewrites a reread idea exactly when something it stores changed, and leaves it when nothing did', () => {
+    const body = 'Kites over the lagoon.';
+    writeFile(root, 'ideas/a/README.md', readme('Tidal kites', { tags: '[energy]' }, body));
+    writeFile(root, 'ideas/a/development.md', '---\nkind: development\n---\n### Q: Who pays?\n\nThe council.\n');
+    writeFile(root, 'ideas/a/synthesis.md', '---\nkind: synthesis\noverallScore: 6.4\n---\n');
+    ws = Workspace.open(root);
+    ws.sync();
+    const stored = () => {
+      const idea = getIdea((ws as Workspace).db, 'a');
+      const links = ideaRelationships((ws as Workspace).db, 'a').length;
+      return [idea?.title, idea?.summary, idea?.stage, idea?.tags, links, idea?.overallScore];
+    };
+    const readmeNow = () => readFileSync(join(root, 'ideas/a/README.md'), 'utf8');
+    // Each step changes one thing the row holds; the last rewrites the same bytes.
+    const steps: [string, () => void, string[] | null][] = [
+      [
+        'title',
+        () => writeFile(root, 'ideas/a/README.md', readmeNow().replace('title: "Tidal kites"', 'title: "Tidal sails"')),
+        null,
+      ],
+      ['summary', () => writeFile(root, 'ideas/a/README.md', readmeNow().replace('in one line.', 'in a line.')), null],
+      [
+        'stage',
+        () => writeFile(root, 'ideas/a/README.md', readmeNow().replace('stage: SPARK', 'stage: RESEARCH')),
+        null,
+      ],
+      [
+        'tags',
+        () => writeFile(root, 'ideas/a/README.md', readmeNow().replace('tags: [energy]', 'tags: [energy, sea]')),
+        null,
+      ],
+      [
+        'relationships',
+        () =>
+          writeFile(
+            root,
+            'ideas/a/README.md',
+            readmeNow().replace('---\n# ', 'relationships: [{target: b, type: related}]\n---\n# '),
+          ),
+        null,
+      ],
+      [
+        'body',
+        () => writeFile(root, 'ideas/a/README.md', readmeNow().replace(body, 'Sails over the lagoon.')),
+        ['sails'],
+      ],
+      [
+        'development',
+        () => writeFile(root, 'ideas/a/development.md', '### Q: Who pays?\n\nThe harbour.\n'),
+        ['harbour'],
+      ],
+      ['research', () => writeFile(root, 'ideas/a/research/r.md', 'Photovoltaic cooperatives.\n'), ['photovoltaic']],
+      [
+        'synthesis',
+        () => writeFile(root, 'ideas/a/synthesis.md', '---\nkind: synthesis\noverallScore: 7.1\n---\n'),
+        null,
+      ],
+    ];
+    let before = stored();
+    for (const [what, change, words] of steps) {
+      change();
+      const report = ws.syncSlugs(['a']);
+      const after = stored();
+      expect({
+        what,
+        changed: report.changed,
+        differs: JSON.stringify(after) !== JSON.stringify(before) || words !== null,
+      }).toEqual({
+        what,
+        changed: 1,
+        differs: true,
+      });
+      for (const word of words ?? []) expect(ws.search(word).map((h) => h.slug)).toEqual(['a']);
+      before = after;
+    }
+    writeFile(root, 'ideas/a/README.md', readmeNow());
+    expect(ws.syncSlugs(['a']).changed).toBe(0);
+    expect(stored()).toEqual(['Tidal sails', 'Tidal kites in a line.', 'RESEARCH', ['energy', 'sea'], 1, 7.1]);
   });
 
   it('confirms unchanged folders on a restart from their recorded listings, and still finds every change', async () => {
