@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -412,7 +422,9 @@ describe('reconcile at start', () => {
       for (const word of words ?? []) expect(ws.search(word).map((h) => h.slug)).toEqual(['a']);
       before = after;
     }
+    // The same bytes with a new modification time: the folder is read again and found unchanged.
     writeFile(root, 'ideas/a/README.md', readmeNow());
+    utimesSync(join(root, 'ideas/a/README.md'), new Date(), new Date(Date.now() + 60_000));
     expect(ws.syncSlugs(['a']).changed).toBe(0);
     expect(stored()).toEqual(['Tidal sails', 'Tidal kites in a line.', 'RESEARCH', ['energy', 'sea'], 1, 7.1]);
   });
