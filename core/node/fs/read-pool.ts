@@ -27,8 +27,6 @@ const MIN_FOLDERS_FOR_WORKERS = 600;
 const AHEAD = 6;
 /** A batch a worker took but did not deliver within this long is read here instead. */
 const BATCH_TIMEOUT_MS = 30_000;
-/** How long the pass waits for an idle worker to take the first batch before reading it itself. */
-const FIRST_TAKE_MS = 25;
 /** Threads are kept this long after a pass, so that a burst of large passes starts warm. */
 const IDLE_MS = 2_000;
 
@@ -382,12 +380,11 @@ class PooledPass {
       threads.release();
       return null;
     }
-    const pass = new PooledPass(ports, state, batches, readHere);
-    // When this thread has other work per batch (planning, writing), an idle worker should read
-    // the first one: it takes it within a millisecond or two. One still starting does not, and
-    // then this thread begins on its own.
-    Atomics.wait(state, FIRST_BATCH, FREE, FIRST_TAKE_MS);
-    return pass;
+    // This thread does not wait for a worker to take the first batch: a worker needs ~10 ms to
+    // receive the job (much longer when it is just starting), and this thread would read the first
+    // batch in that time anyway. (It used to wait up to 25 ms for that, and since taking a batch
+    // wakes no one, it always waited all of them.)
+    return new PooledPass(ports, state, batches, readHere);
   }
 
   /** Batch `b` done by a worker, or null when this thread should do it (and now owns it). */
