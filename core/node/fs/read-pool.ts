@@ -10,16 +10,10 @@ import {
   renderIndex,
 } from '../../idea/index-md';
 import { classifyPath, IDEAS_DIR, isTransientName, MARKDOWN_KINDS, MAX_MARKDOWN_BYTES } from '../../idea/layout';
-import type { FolderSnapshot, ScannedFile } from '../../sync/types';
+import type { FolderSnapshot } from '../../sync/types';
 import { parseMarkdownWith } from '../markdown';
 import { type PackedFolder, packFolders, unpackFolders } from './pack-folders';
-import { createFolderReader, readFolder } from './read-folder';
-
-/** One idea folder to read: with the files of an earlier walk, or `null` to walk it while reading. */
-export interface ReadTask {
-  slug: string;
-  files: ScannedFile[] | null;
-}
+import { createFolderReader, type ReadTask, readFolders } from './read-folder';
 
 /** Below this many folders a pass reads them itself: handing out work costs more than it saves. */
 const MIN_FOLDERS_FOR_WORKERS = 600;
@@ -120,10 +114,10 @@ const createIndexRenderer = (${createIndexRenderer.toString()});
 const sha256 = typeof crypto.hash === 'function'
   ? (bytes) => crypto.hash('sha256', bytes)
   : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
-let readFolder = null;
+let readFolders = null;
 let declined = null;
 try {
-  readFolder = createFolderReader({
+  readFolders = createFolderReader({
     fs,
     sha256,
     parse: (raw) => parseMarkdownWith(matter, raw),
@@ -184,10 +178,10 @@ function runPass({ root, slugs, files, batchSize, trustBefore, shared, port }) {
     if (Atomics.compareExchange(state, ${FIRST_BATCH} + b, ${FREE}, ${TAKEN_BY_WORKER}) !== ${FREE}) continue;
     let message;
     try {
-      const read = [];
+      const tasks = [];
       const end = Math.min(slugs.length, (b + 1) * batchSize);
-      for (let i = b * batchSize; i < end; i++) read.push(readFolder(root, slugs[i], files ? files[i] : null, trustBefore));
-      message = { batch: b, result: packFolders(read) };
+      for (let i = b * batchSize; i < end; i++) tasks.push({ slug: slugs[i], files: files ? files[i] : null });
+      message = { batch: b, result: packFolders(readFolders(root, tasks, trustBefore)) };
     } catch (error) {
       message = { batch: b, failed: String((error && error.stack) || error) };
     }
@@ -280,7 +274,7 @@ export function readInOrder(
   const { trustBefore } = options;
   const batches = Math.ceil(tasks.length / batchSize);
   const batchOf = (b: number) => tasks.slice(b * batchSize, (b + 1) * batchSize);
-  const here = (b: number) => batchOf(b).map((t) => readFolder(root, t.slug, t.files, trustBefore));
+  const here = (b: number) => readFolders(root, batchOf(b), trustBefore);
   const pass =
     tasks.length >= (options.minFolders ?? MIN_FOLDERS_FOR_WORKERS)
       ? PooledPass.start({ root, tasks, batchSize, trustBefore }, batches, here)
