@@ -532,6 +532,41 @@ describe('reconcile at start', () => {
   });
 });
 
+describe('_index.md after a first sync, written later', () => {
+  it('is written from the text the first sync brought, unless a later change came first', async () => {
+    // Enough ideas for the first sync to read on a reader thread and render `_index.md` there.
+    for (let i = 0; i < 620; i++)
+      writeFile(root, `ideas/idea-${String(i).padStart(3, '0')}/README.md`, readme(`Idea ${i}`));
+    const indexFile = join(root, 'ideas/_index.md');
+    const indexText = () => (existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : '');
+
+    ws = Workspace.open(root);
+    // As while watching: `_index.md` follows the pass instead of being written within it.
+    ws.deferIndexMs = 30;
+    expect(ws.sync().added).toBe(620);
+    expect(existsSync(indexFile)).toBe(false);
+    await eventually(() => existsSync(indexFile), '_index.md written');
+    expect(ws.indexRenders).toEqual({ fromPass: 1, fromIndex: 0 });
+    expect(indexText()).toBe(renderIndex(indexEntries(ws.db)));
+    ws.close();
+
+    // The same first sync again, then an edit indexed before `_index.md` is due: the first sync's
+    // text no longer shows the index, so it is read back from the index instead.
+    rmSync(join(root, '.crucible'), { recursive: true });
+    ws = Workspace.open(root);
+    ws.deferIndexMs = 200;
+    ws.sync();
+    writeFile(root, 'ideas/idea-007/README.md', readme('Idea seven, renamed'));
+    expect(ws.syncSlugs(['idea-007']).changed).toBe(1);
+    await eventually(
+      () => indexText().includes('[Idea seven, renamed](idea-007/README.md)'),
+      '_index.md with the edit',
+    );
+    expect(ws.indexRenders).toEqual({ fromPass: 0, fromIndex: 1 });
+    expect(indexText()).toBe(renderIndex(indexEntries(ws.db)));
+  });
+});
+
 describe('watching a real folder', () => {
   it('follows add, edit, rename and delete', async () => {
     const { ws } = await watching();

@@ -70,6 +70,13 @@ export class Workspace {
   private indexDirty = false;
   private indexTimer: NodeJS.Timeout | null = null;
   /**
+   * The text of `_index.md` that the last pass that changed the index brought with it (a first sync
+   * renders it on a reader thread as it loads); null when that pass brought none.
+   */
+  private indexText: (() => RenderedIndex) | null = null;
+  /** How `_index.md` was last made, counted: from a pass's own text, or read back from the index. */
+  readonly indexRenders = { fromPass: 0, fromIndex: 0 };
+  /**
    * When set, `_index.md` is regenerated this long after the last change instead of within the
    * pass: a watcher following a burst of edits then rewrites it once, and no edit waits for it.
    */
@@ -181,11 +188,16 @@ export class Workspace {
     if (this.handle.open) this.handle.close();
   }
 
-  /** `text`: gives the text of `_index.md`, when the pass already has it on the way (a first sync). */
+  /**
+   * `text`: gives the text of `_index.md`, when the pass already has it on the way (a first sync).
+   * It is kept until `_index.md` is written, also when that is deferred (a watcher's first sync), and
+   * dropped by any later change, which it would not show.
+   */
   private indexChanged(text?: () => RenderedIndex): void {
     this.indexDirty = true;
+    this.indexText = text ?? null;
     if (this.deferIndexMs === null) {
-      this.writeIndexNow(text);
+      this.writeIndexNow();
       return;
     }
     if (this.indexTimer) clearTimeout(this.indexTimer);
@@ -196,10 +208,14 @@ export class Workspace {
     this.indexTimer.unref();
   }
 
-  private writeIndexNow(text?: () => RenderedIndex): void {
+  private writeIndexNow(): void {
     this.indexDirty = false;
-    if (text) this.writeIndex(text().text);
-    else this.regenerateIndex();
+    const text = this.indexText;
+    this.indexText = null;
+    if (text) {
+      this.indexRenders.fromPass++;
+      this.writeIndex(text().text);
+    } else this.regenerateIndex();
   }
 
   /** Called with the report of every pass that changed the index. */
@@ -523,6 +539,7 @@ export class Workspace {
 
   /** Rewrites `ideas/_index.md` from the index, unless it already says the same. */
   regenerateIndex(): { path: string; written: boolean; conflict: boolean } {
+    this.indexRenders.fromIndex++;
     return this.writeIndex(renderIndex(indexEntries(this.db)));
   }
 
