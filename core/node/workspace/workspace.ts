@@ -74,7 +74,7 @@ export class Workspace {
    * renders it on a reader thread as it loads); null when that pass brought none.
    */
   private indexText: (() => RenderedIndex) | null = null;
-  /** How `_index.md` was last made, counted: from a pass's own text, or read back from the index. */
+  /** How many times `_index.md` was made from a pass's own text, and from the index (diagnostics). */
   readonly indexRenders = { fromPass: 0, fromIndex: 0 };
   /**
    * When set, `_index.md` is regenerated this long after the last change instead of within the
