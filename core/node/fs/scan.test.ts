@@ -99,11 +99,13 @@ describe('a restart walk with recorded folder listings', () => {
     });
     let shared = 0;
     const helped = walkWithListings(root, recorded, LATER(), {
-      to: (job) => {
-        shared = job.paths.length;
-        statAllInHelper(job);
+      share: {
+        to: (job) => {
+          shared = job.paths.length;
+          statAllInHelper(job);
+        },
+        minPaths: 0,
       },
-      minPaths: 0,
     });
     // Every recorded folder and file: alpha, its README, assets, the photo, research, its note, beta
     // and its README (gamma was never recorded, the swap file never is).
@@ -119,6 +121,34 @@ describe('a restart walk with recorded folder listings', () => {
     writeFileSync(readmePath, readme('Beta'));
     utimesSync(readmePath, new Date('2020-01-01'), new Date('2020-01-01'));
     expect(walkWithListings(root, recorded, LATER()).unconfirmed).toEqual(['beta']);
+  });
+
+  it('lists every folder when asked, and so sees a name its times did not show', () => {
+    // A drive that keeps no folder times: a folder's times match its record, yet the record misses
+    // a name. Here the record is taken after the change and the name cut from it.
+    writeFile(root, 'ideas/beta/notes.md', 'Notes.\n');
+    writeFile(root, 'ideas/alpha/research/deep/more.md', 'More.\n');
+    const recorded = asMap(walkWithListings(root, new Map(), LATER()).record);
+    const cut = (path: string, edit: (row: ListingRow) => ListingRow) =>
+      recorded.set(path, edit(recorded.get(path) as ListingRow));
+    cut('ideas/beta', ([p, m, c, subs, files]) => [p, m, c, subs, files.replace(/\n?notes\.md\t[^\n]*/, '')]);
+    cut('ideas/alpha/research', ([p, m, c, , files]) => [p, m, c, '', files]);
+    recorded.delete('ideas/alpha/research/deep');
+    expect(walkWithListings(root, recorded, LATER()).unconfirmed).toEqual([]);
+
+    const listed = walkWithListings(root, recorded, LATER(), { listEvery: true });
+    expect(listed.unconfirmed.sort()).toEqual(['alpha', 'beta']);
+    expect(listed.files.map((f) => f.path).sort()).toEqual([
+      'ideas/alpha/README.md',
+      'ideas/alpha/assets/photo.bin',
+      'ideas/alpha/research/deep/more.md',
+      'ideas/alpha/research/one.md',
+      'ideas/beta/README.md',
+      'ideas/beta/notes.md',
+    ]);
+    // A folder that holds exactly its record is still confirmed, swap files aside.
+    const whole = asMap(walkWithListings(root, new Map(), LATER()).record);
+    expect(walkWithListings(root, whole, LATER(), { listEvery: true })).toMatchObject({ unconfirmed: [], files: [] });
   });
 
   it('records no folder that changed after the walk began', () => {

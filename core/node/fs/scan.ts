@@ -140,17 +140,62 @@ function recordedPaths(
   return { paths, startOf };
 }
 
+/** The names a recorded listing holds: its subfolders' and its files'. */
+function recordedNames(subfolders: string, files: string): string[] {
+  const names = subfolders === '' ? [] : subfolders.split('\n');
+  for (let at = 0; at < files.length; ) {
+    const tab = files.indexOf('\t', at);
+    const end = files.indexOf('\n', tab);
+    names.push(files.slice(at, tab));
+    at = end < 0 ? files.length : end + 1;
+  }
+  return names;
+}
+
+/**
+ * True when a folder holds exactly the recorded names, transient names aside. Anything the record
+ * leaves out (a link to a folder, a socket) makes the folder differ, so it is listed afresh: more
+ * work for a rare folder, never a missed change.
+ */
+function holdsRecordedNames(dir: string, subfolders: string, files: string): boolean {
+  let listed: string[];
+  try {
+    listed = fs.readdirSync(dir);
+  } catch {
+    return false;
+  }
+  const recorded = recordedNames(subfolders, files);
+  let count = 0;
+  for (const name of listed) if (!isTransientName(name)) count++;
+  if (count !== recorded.length) return false;
+  // Names in a folder are unique, so as many names, each of them recorded, is the same set.
+  const known = new Set(recorded);
+  for (const name of listed) if (!isTransientName(name) && !known.has(name)) return false;
+  return true;
+}
+
+export interface WalkOptions {
+  /** Shares a large library's stats out with a helper thread (see `shared-stats.ts`). */
+  share?: StatShare;
+  /**
+   * Lists every recorded folder as well and compares its names with the record, instead of
+   * trusting the folder's times to show an added or removed name. Some network and cloud drives
+   * keep no folder times; the watcher's first pass uses this so such a drive is caught up too.
+   */
+  listEvery?: boolean;
+}
+
 /**
  * A full walk of `ideas/` that confirms each idea folder against its recorded listing where it can
- * (see `confirm` below) and lists the others afresh. With `share`, a large library's stats are
- * shared out with a helper thread that `share` hands the job to (see `shared-stats.ts`).
+ * (see `confirm` below) and lists the others afresh.
  */
 export function walkWithListings(
   root: string,
   listings: ReadonlyMap<string, ListingRow>,
   trustBefore: number,
-  share?: StatShare,
+  options: WalkOptions = {},
 ): ListedWalk {
+  const { share, listEvery = false } = options;
   const folders = ideaFolderNames(root);
   const result: ListedWalk = { folders, unconfirmed: [], files: [], record: [], stale: [] };
   const visited = new Set<string>();
@@ -181,6 +226,7 @@ export function walkWithListings(
     if (i === undefined || stats === null) return false;
     const [, mtimeMs, ctimeMs, subfolders, files] = recorded;
     if (!stats.isDirectory(i) || stats.mtimeMs(i) !== mtimeMs || stats.ctimeMs(i) !== ctimeMs) return false;
+    if (listEvery && !holdsRecordedNames(`${root}/${rel}`, subfolders, files)) return false;
     // Each line is `name<TAB>size<TAB>mtime`; the name's path was statted at the next position.
     for (let at = 0; at < files.length; ) {
       i++;

@@ -65,7 +65,7 @@ const LOAD_ALL_ABOVE = 2000;
 
 /**
  * Walks what a pass covers and loads what the index says about the same files. A full pass uses
- * the recorded folder listings (see `walkWithListings`) unless `thorough`, which lists every folder.
+ * the recorded folder listings (see `walkWithListings`); a `thorough` one also lists every folder.
  */
 export function passInput(
   root: string,
@@ -98,15 +98,14 @@ export function passInput(
       startedAt,
     };
   }
-  // A thorough pass lists every folder and records nothing: the listings it would write are the
-  // ones already kept, except for folders found changed, which it forgets (below).
+  // A thorough pass lists every folder, comparing the recorded ones name by name, and records
+  // nothing: the listings it would write are the ones already kept, except for folders found
+  // changed, which it forgets (below).
   const thorough = options.thorough === true;
-  const walk = walkWithListings(
-    root,
-    thorough ? new Map() : loadFolderListings(db),
-    thorough ? Number.NEGATIVE_INFINITY : trustBefore,
-    options.share,
-  );
+  const walk = walkWithListings(root, loadFolderListings(db), thorough ? Number.NEGATIVE_INFINITY : trustBefore, {
+    share: options.share,
+    listEvery: thorough,
+  });
   // Compare what the walk could not confirm, and what the index has but the folder no longer does.
   const compare = new Set(walk.unconfirmed);
   const onDisk = new Set(walk.folders);
