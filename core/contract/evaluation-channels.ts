@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { narrativeSchema as protocolNarrativeSchema } from '../evaluation/answers';
+import { conflictSchema, convergenceReportSchema } from '../evaluation/document';
 import {
   DROP_REASONS,
   LOCK_REASONS,
@@ -10,6 +12,7 @@ import {
   WINNERS,
 } from '../evaluation/vocabulary';
 import { PROVIDERS } from './entities';
+import { strictCopy } from './strict-copy';
 
 /**
  * Evaluations: start, progress, records, leaderboards (ideas and personas), the matrix, dispute.
@@ -114,98 +117,16 @@ export const evaluationEntrySchema = z.strictObject({
 });
 export type EvaluationEntry = z.infer<typeof evaluationEntrySchema>;
 
-// The protocol's own shapes (core/evaluation/document.ts), restated as strict objects: what the
-// contract carries names every field.
+// The protocol's own shapes, from core/evaluation, as strict copies: what the contract carries
+// names every field, and each shape is defined once.
 
-const score = z.number().min(1).max(10);
-
-const narrativeSchema = z.strictObject({
-  executiveSummary: z.string(),
-  keyStrengths: z.array(z.string()),
-  keyWeaknesses: z.array(z.string()),
-  criticalAssumptions: z.array(z.string()),
-  unresolvedQuestions: z.array(z.string()),
-  recommendation: z.enum(RECOMMENDATIONS),
-  recommendationReasoning: z.string(),
-});
+const narrativeSchema = strictCopy(protocolNarrativeSchema);
 
 /** One debated challenge: the red team's point, the defence, the ruling and how it ended. */
-export const challengeViewSchema = z.strictObject({
-  id: z.string(),
-  round: z.number().int().min(1),
-  persona: z.enum(RED_TEAM_PERSONAS),
-  criterion: z.string(),
-  category: z.string(),
-  severity: z.enum(SEVERITIES),
-  challenge: z.string(),
-  defense: z.string().nullable(),
-  ruling: z
-    .strictObject({
-      winner: z.enum(WINNERS),
-      scoreAdjustment: z.number().int(),
-      firstPrinciplesBonus: z.boolean(),
-      fallacies: z.array(z.string()),
-      reasoning: z.string(),
-    })
-    .nullable(),
-  scoreBefore: score.nullable(),
-  scoreAfter: score.nullable(),
-  /** The evaluator won, or the red team won and the score moved. */
-  resolved: z.boolean(),
-  /** How the round's synthesis settled the criterion. */
-  resolution: z.strictObject({ prevailingPosition: z.string(), resolutionReasoning: z.string(), score }).nullable(),
-});
-
-const roundMovesSchema = z.strictObject({
-  round: z.number().int(),
-  maxMove: z.number(),
-  sumOfMoves: z.number(),
-  moved: z.array(z.strictObject({ criterion: z.string(), from: z.number(), to: z.number() })),
-});
+export const challengeViewSchema = strictCopy(conflictSchema);
 
 /** The four conditions of convergence after a round, each with its numbers. */
-export const convergenceReportViewSchema = z.strictObject({
-  round: count,
-  roundLimit: z.number().int().min(1),
-  converged: z.boolean(),
-  decision: z.enum(['LOCK', 'CONTINUE']),
-  lockReason: z.enum(['CONVERGENCE', 'MAX_ROUNDS']).nullable(),
-  conditions: z.strictObject({
-    stability: z.strictObject({
-      met: z.boolean(),
-      maxDelta: z.number(),
-      aggregateDelta: z.number(),
-      roundsNeeded: z.number().int(),
-      /** The last rounds examined, newest first. */
-      rounds: z.array(roundMovesSchema),
-    }),
-    confidence: z.strictObject({
-      met: z.boolean(),
-      minimum: share,
-      criticalMinimum: share,
-      lowest: share.nullable(),
-      below: z.array(z.strictObject({ criterion: z.string(), confidence: share, required: share })),
-    }),
-    resolution: z.strictObject({
-      met: z.boolean(),
-      critical: z.strictObject({ resolved: count, total: count, unresolved: z.array(z.string()) }),
-      major: z.strictObject({ resolved: count, total: count, share: share.nullable(), required: share }),
-    }),
-    saturation: z.strictObject({
-      met: z.boolean(),
-      saturated: z.boolean(),
-      newInsights: count,
-      minNewInsights: count,
-      repeats: count,
-      raised: count,
-      repeatShare: share.nullable(),
-      maxRepeatShare: share,
-      roundLimitReached: z.boolean(),
-    }),
-  }),
-  /** One sentence per unmet part. */
-  blockers: z.array(z.string()),
-});
+export const convergenceReportViewSchema = strictCopy(convergenceReportSchema);
 
 const criterionViewSchema = z.strictObject({
   id: z.string(),

@@ -27,6 +27,7 @@ import { DROP_REASONS, LOCK_REASONS, MODES, RED_TEAM_PERSONAS, SEVERITIES, WINNE
 const share = z.number().min(0).max(1);
 const score = z.number().min(1).max(10);
 const nullableShare = share.nullable();
+const count = z.number().int().min(0);
 
 const droppedSchema = z.object({
   persona: z.enum(RED_TEAM_PERSONAS),
@@ -62,6 +63,7 @@ export const roundSummarySchema = z.object({
 });
 export type RoundSummary = z.infer<typeof roundSummarySchema>;
 
+/** One debated challenge: the red team's point, the defence, the ruling and how it ended. */
 export const conflictSchema = z.object({
   id: z.string(),
   round: z.number().int().min(1),
@@ -82,7 +84,9 @@ export const conflictSchema = z.object({
     .nullable(),
   scoreBefore: score.nullable(),
   scoreAfter: score.nullable(),
+  /** The evaluator won, or the red team won and the score moved. */
   resolved: z.boolean(),
+  /** How the round's synthesis settled the criterion. */
   resolution: z.object({ prevailingPosition: z.string(), resolutionReasoning: z.string(), score }).nullable(),
 });
 
@@ -93,6 +97,7 @@ const roundMovesSchema = z.object({
   moved: z.array(z.object({ criterion: z.string(), from: z.number(), to: z.number() })),
 });
 
+/** The four conditions of convergence after a round, each with its numbers. */
 export const convergenceReportSchema = z.object({
   round: z.number().int().min(0),
   roundLimit: z.number().int().min(1),
@@ -105,6 +110,7 @@ export const convergenceReportSchema = z.object({
       maxDelta: z.number(),
       aggregateDelta: z.number(),
       roundsNeeded: z.number().int(),
+      /** The last rounds examined, newest first. */
       rounds: z.array(roundMovesSchema),
     }),
     confidence: z.object({
@@ -116,21 +122,22 @@ export const convergenceReportSchema = z.object({
     }),
     resolution: z.object({
       met: z.boolean(),
-      critical: z.object({ resolved: z.number().int(), total: z.number().int(), unresolved: z.array(z.string()) }),
-      major: z.object({ resolved: z.number().int(), total: z.number().int(), share: nullableShare, required: share }),
+      critical: z.object({ resolved: count, total: count, unresolved: z.array(z.string()) }),
+      major: z.object({ resolved: count, total: count, share: nullableShare, required: share }),
     }),
     saturation: z.object({
       met: z.boolean(),
       saturated: z.boolean(),
-      newInsights: z.number().int(),
-      minNewInsights: z.number().int(),
-      repeats: z.number().int(),
-      raised: z.number().int(),
+      newInsights: count,
+      minNewInsights: count,
+      repeats: count,
+      raised: count,
       repeatShare: nullableShare,
       maxRepeatShare: share,
       roundLimitReached: z.boolean(),
     }),
   }),
+  /** One sentence per unmet part. */
   blockers: z.array(z.string()),
 });
 
