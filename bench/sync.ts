@@ -39,6 +39,13 @@ interface Result {
   /** A restart that also waits for the whole integrity check (full-text index included); no target. */
   warmCheckedMs: number;
   floorMs: number;
+  /**
+   * Processor time of the floor and of a cold sync, every thread of the process counted (medians).
+   * A cold sync spreads its work over two threads; these say how much work it does against the
+   * floor's whatever the machine's speed at the time, which the wall-clock ratio does not.
+   */
+  floorCpuMs: number;
+  coldCpuMs: number;
   editToIndexP50Ms: number;
   editToIndexP95Ms: number;
   peakRssMb: number;
@@ -131,6 +138,15 @@ async function series(label: string, runs: number, once: (run: number) => number
   return values;
 }
 
+/** Runs `timed`, appends the processor time it took (every thread, ms) to `cpu`, returns its result. */
+function withCpu(cpu: number[], timed: () => number): number {
+  const before = process.cpuUsage();
+  const result = timed();
+  const used = process.cpuUsage(before);
+  cpu.push((used.user + used.system) / 1000);
+  return result;
+}
+
 /** What the parent hands each phase's process: the generated workspace and what was generated. */
 interface Manifest {
   ideas: number;
@@ -156,12 +172,17 @@ const PHASES: Record<PhaseName, (root: string, m: Manifest) => Promise<Omit<Phas
     progress(`cold warm-up: ${timeCold(root, ideas).toFixed(1)} ms`);
     const floor: number[] = [];
     const cold: number[] = [];
+    const floorCpu: number[] = [];
+    const coldCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
-      floor.push(timeFloor(root, files));
-      cold.push(timeCold(root, ideas));
-      progress(`run ${run}/${runs}: floor ${floor.at(-1)?.toFixed(1)} ms, cold ${cold.at(-1)?.toFixed(1)} ms`);
+      floor.push(withCpu(floorCpu, () => timeFloor(root, files)));
+      cold.push(withCpu(coldCpu, () => timeCold(root, ideas)));
+      progress(
+        `run ${run}/${runs}: floor ${floor.at(-1)?.toFixed(1)} ms (cpu ${floorCpu.at(-1)?.toFixed(0)}), ` +
+          `cold ${cold.at(-1)?.toFixed(1)} ms (cpu ${coldCpu.at(-1)?.toFixed(0)})`,
+      );
     }
-    return { floor, cold };
+    return { floor, cold, floorCpu, coldCpu };
   },
   async warm(root, { runs }) {
     const warm = await series('warm', runs, () => timeWarm(root));
@@ -250,6 +271,8 @@ async function measure(root: string, options: Options): Promise<Result> {
     warmMs: round1(median(values(warm, 'warm'))),
     warmCheckedMs: round1(median(values(warm, 'checked'))),
     floorMs: round1(floorMs),
+    floorCpuMs: round1(median(values(cold, 'floorCpu'))),
+    coldCpuMs: round1(median(values(cold, 'coldCpu'))),
     editToIndexP50Ms: round1(median(values(edits, 'p50s'))),
     editToIndexP95Ms: round1(median(values(edits, 'p95s'))),
     peakRssMb: round1(Math.max(...Object.values(peaks))),
@@ -274,6 +297,7 @@ function table(result: Result): string {
       `${result.coldMs} ms (${result.coldOverFloor} × floor)`,
       `≤ ${TARGETS.coldOverFloor} × floor: ${verdict(result.coldOverFloor <= TARGETS.coldOverFloor)}`,
     ],
+    ['processor time, floor / cold', `${result.floorCpuMs} / ${result.coldCpuMs} ms (every thread)`, ''],
     ['warm sync', `${result.warmMs} ms`, `≤ ${TARGETS.warmMs} ms: ${verdict(result.warmMs <= TARGETS.warmMs)}`],
     ['warm, full check awaited', `${result.warmCheckedMs} ms`, ''],
     ['edit → index p50', `${result.editToIndexP50Ms} ms`, ''],
