@@ -5,8 +5,8 @@ import { z } from 'zod';
  * own schemas (`core/evaluation`) strip unknown keys, as a reader of documents written by another
  * version should; a contract names every field it carries, so its views of the same shapes are
  * strict. Deriving them keeps one definition of each shape. Objects, arrays, nullables and
- * optionals are copied with everything else they hold (checks, descriptions); any other schema is
- * shared as it is.
+ * optionals are copied with the rest of their definition (an array's length checks, say); any other
+ * schema is shared as it is, with its checks and transforms.
  *
  * The copy is typed as the original: strict and stripping objects parse to the same type.
  */
