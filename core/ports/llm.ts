@@ -95,6 +95,15 @@ export class LlmError extends Error {
   }
 }
 
+/**
+ * One line for the researcher about a call that failed: what kind of failure, and the provider's
+ * own words. Such a failure is the model's or the network's, never a bug, so it is shown as it is.
+ */
+export function describeLlmFailure(error: LlmError): string {
+  const line = error.message.split('\n')[0] ?? error.message;
+  return `the model call failed (${error.kind}): ${line}`;
+}
+
 export interface Llm {
   /** A short label for transcripts: `anthropic`, `openai-compatible`, `simulated`, `replay`. */
   readonly provider: string;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type Channel, type ChannelOutput, type ChannelParsedInput, ContractError, channels } from '../../contract';
 import { UnknownPersonaError } from '../../personas/find';
+import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { issuePath } from '../../text/zod-issues';
 import { UserError } from '../workspace/workspace';
 import { isKept } from './index-memo';
@@ -54,9 +55,10 @@ export function badInput(error: z.ZodError): ContractError {
 }
 
 /**
- * What the caller gets for an error thrown inside a handler: a mistake in what was asked becomes a
- * `user_error` with its one-line message; a ContractError stays as it is; anything else is a bug
- * and goes on unchanged, for the host to log and to answer as `internal`.
+ * What the caller gets for an error thrown inside a handler: a mistake in what was asked, or a model
+ * call that failed (refused key, rate limit, network …), becomes a `user_error` with its one-line
+ * message; a ContractError stays as it is; anything else is a bug and goes on unchanged, for the
+ * host to log and to answer as `internal`.
  */
 export function translateError(error: unknown): unknown {
   if (error instanceof ContractError) return error;
@@ -64,6 +66,7 @@ export function translateError(error: unknown): unknown {
     const line = error.message.split('\n')[0] ?? error.message;
     return new ContractError('user_error', line);
   }
+  if (error instanceof LlmError) return new ContractError('user_error', describeLlmFailure(error));
   return error;
 }
 

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
@@ -24,8 +25,9 @@ function overview(): string {
 }
 
 /**
- * Runs one CLI invocation and returns its exit code: 0 done, 1 a problem with what was asked
- * (one line on stderr, no stack trace), 2 a bad script file, 3 a bug in Crucible.
+ * Runs one CLI invocation and returns its exit code: 0 done, 1 a problem with what was asked or a
+ * model call that failed (one line on stderr, no stack trace), 2 a bad script file, 3 a bug in
+ * Crucible.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -50,6 +52,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       io.err(`error: ${error.message}`);
       return 1;
     }
+    if (error instanceof LlmError) {
+      io.err(`error: ${describeLlmFailure(error)}`);
+      return 1;
+    }
     if (error instanceof TaxonomyError) {
       io.err(`error: the taxonomy or templates are invalid:\n${error.problems.map((p) => `  ${p}`).join('\n')}`);
       return 1;
@@ -59,14 +65,18 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       io.err(`error: ${(error as Error).message}`);
       return exitCode;
     }
-    io.err(`internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    io.err(
+      `internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return 3;
   }
 }
 
 const invokedDirectly = (() => {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+    return (
+      process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+    );
   } catch {
     return false;
   }
