@@ -209,6 +209,14 @@ export const settingsChannels = {
     }),
     output: developmentViewSchema,
   },
+  /**
+   * Stops the development agent's call for an idea, if one is running: its `ideas:develop` then fails
+   * with a `user_error` saying it was cancelled, and nothing is written.
+   */
+  'ideas:developCancel': {
+    input: z.strictObject({ slug }),
+    output: z.strictObject({ cancelled: z.boolean() }),
+  },
   /** Records the answer to development question `number`. */
   'ideas:answer': {
     input: z.strictObject({

@@ -87,6 +87,32 @@ describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings an
     expect(s.problems).toEqual([]);
   });
 
+  it('cancels the development agent while it asks, and nothing is written', async () => {
+    const { page } = s;
+    const folder = join(ws.root, 'ideas', 'community-solar-coop');
+    const before = readdirSync(folder, { recursive: true });
+    const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    // The simulator answers after 20 s unless the call is cancelled (read at each call).
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '20000';
+    try {
+      await go('#/idea/community-solar-coop');
+      await page.getByRole('button', { name: 'Ask what is missing' }).click();
+      await page.getByRole('button', { name: 'Asking…' }).waitFor();
+      const started = Date.now();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Cancelled: nothing was asked or written.' }).waitFor();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await page.getByRole('button', { name: 'Ask what is missing' }).waitFor();
+      expect(await page.locator('#develop .error-notice, #develop [role="alert"]').count()).toBe(0);
+    } finally {
+      if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+      else process.env.CRUCIBLE_SIMULATED_LATENCY_MS = latency;
+    }
+    expect(readdirSync(folder, { recursive: true })).toEqual(before);
+    // The browser logs the cancelled call's refusal (a user_error answers 422); nothing else.
+    expect(s.problems.splice(0)).toEqual([expect.stringMatching(/^console: .*422/)]);
+  });
+
   it('moves an idea to another stage by dragging its card on the pipeline, editing the README frontmatter', async () => {
     const { page } = s;
     await go('#/pipeline');

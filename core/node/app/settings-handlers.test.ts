@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
@@ -364,6 +364,36 @@ describe('idea channels of the library views', () => {
     expect(listed.questions).toEqual(answered.questions);
     expect(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8')).toContain('Twelve households said yes.');
     expect((await refused(call(app, 'ideas:answer', { slug: IDEA, number: 99, text: 'x' }))).code).toBe('user_error');
+  });
+});
+
+describe('cancelling a development call', () => {
+  it('stops the call at once, fails it as cancelled and writes nothing; a second call meanwhile is refused', async () => {
+    // The simulator answers after this long, unless the call is cancelled first.
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '20000';
+    const app = await boot();
+    const folder = join(root, 'ideas', IDEA);
+    const before = readdirSync(folder, { recursive: true });
+    const started = performance.now();
+    const asking = refused(call(app, 'ideas:develop', { slug: IDEA }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await refused(call(app, 'ideas:develop', { slug: IDEA }));
+    expect(again).toMatchObject({
+      code: 'user_error',
+      message: `the development agent is already asking about "${IDEA}"`,
+    });
+
+    expect(await call(app, 'ideas:developCancel', { slug: IDEA })).toEqual({ cancelled: true });
+    expect((await asking).toWire()).toEqual({
+      code: 'user_error',
+      message: 'the development call was cancelled: nothing was written',
+    });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(readdirSync(folder, { recursive: true })).toEqual(before);
+    // Nothing is running now; the idea can be asked about again.
+    expect(await call(app, 'ideas:developCancel', { slug: IDEA })).toEqual({ cancelled: false });
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '0';
+    expect((await call(app, 'ideas:develop', { slug: IDEA })).added.length).toBeGreaterThan(0);
   });
 });
 

@@ -56,6 +56,8 @@ function fileStem(id: string): string {
 export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof settingsChannels> {
   const { ws, open } = ctx;
   const keys: KeyStore = ctx.keyStore;
+  /** The development calls running now, by idea, so that one can be cancelled. */
+  const asking = new Map<string, AbortController>();
 
   const view = async (): Promise<SettingsView> => {
     const settings = readSettings(ws.root);
@@ -205,10 +207,28 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
       },
       'ideas:develop': async ({ slug, provider, seed }) => {
         open();
+        if (asking.has(slug)) throw new UserError(`the development agent is already asking about "${slug}"`);
         const chosen = provider ?? readSettings(ws.root).provider;
-        return developmentView(
-          await development().develop(slug, { provider: chosen, ...(seed !== undefined ? { seed } : {}) }),
-        );
+        const controller = new AbortController();
+        asking.set(slug, controller);
+        try {
+          const result = await development().develop(slug, {
+            provider: chosen,
+            signal: controller.signal,
+            ...(seed !== undefined ? { seed } : {}),
+          });
+          return developmentView(result);
+        } catch (error) {
+          if (controller.signal.aborted) throw new UserError('the development call was cancelled: nothing was written');
+          throw error;
+        } finally {
+          asking.delete(slug);
+        }
+      },
+      'ideas:developCancel': ({ slug }) => {
+        const controller = asking.get(slug);
+        controller?.abort();
+        return { cancelled: controller !== undefined };
       },
       'ideas:answer': ({ slug, number, text }) => {
         open();

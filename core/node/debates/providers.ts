@@ -110,7 +110,17 @@ function withLatency(llm: Llm, ms: number): Llm {
   return {
     provider: llm.provider,
     call: async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      // A cancel ends the wait at once, as it would end a real call in flight.
+      const signal = request.signal;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done);
+      });
       return llm.call(request);
     },
   };

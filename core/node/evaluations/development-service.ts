@@ -4,6 +4,7 @@ import { findGaps } from '../../development/gaps';
 import { appendQuestions, answerQuestion, type DevelopmentQuestion, readQuestions } from '../../development/questions';
 import { developmentRequest } from '../../development/request';
 import { ideaFile } from '../../idea/layout';
+import { type AbortSignalLike, LlmError } from '../../ports/llm';
 import { renderTemplate } from '../../text/template';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
 import { currentHash, safeWrite } from '../fs/atomic-write';
@@ -39,7 +40,11 @@ export class DevelopmentService {
     const abs = join(this.ws.root, rel);
     const text = existsSync(abs)
       ? readFileSync(abs, 'utf8')
-      : renderTemplate(this.ws.templates.development.text, { slug, title: idea.title }, { file: this.ws.templates.development.file });
+      : renderTemplate(
+          this.ws.templates.development.text,
+          { slug, title: idea.title },
+          { file: this.ws.templates.development.file },
+        );
     return { idea, rel, abs, text, expected: existsSync(abs) ? currentHash(abs) : null };
   }
 
@@ -47,27 +52,46 @@ export class DevelopmentService {
     return readQuestions(this.paths(slug).text);
   }
 
-  async develop(slug: string, options: { provider: ProviderName; seed?: number }): Promise<DevelopmentResult> {
+  /**
+   * Asks the development agent what the idea is missing and appends its questions. With `signal`,
+   * a cancel stops the call (it fails as `cancelled`) and nothing is written, even when the answer
+   * arrived just as the cancel did.
+   */
+  async develop(
+    slug: string,
+    options: { provider: ProviderName; seed?: number; signal?: AbortSignalLike },
+  ): Promise<DevelopmentResult> {
     const { idea, rel, text, expected } = this.paths(slug);
     const readme = parseMarkdown(readFileSync(join(this.ws.root, ideaFile(slug, 'README.md')), 'utf8')).body;
     const asked = readQuestions(text);
     const current = new EvaluationService(this.ws).current(slug);
-    const standing = current ? Object.fromEntries(current.scores.map((s) => [s.criterion, { score: s.finalScore, confidence: s.confidence }])) : null;
+    const standing = current
+      ? Object.fromEntries(current.scores.map((s) => [s.criterion, { score: s.finalScore, confidence: s.confidence }]))
+      : null;
     const gaps = findGaps(readme, this.ws.taxonomy, standing, asked);
     if (gaps.length === 0) return { questions: asked, added: [], path: rel, conflict: false };
     const persona = loadPersonas(this.ws.root).personas.find((p) => p.id === 'developer');
     if (!persona) throw new UserError('the "developer" persona did not load (see resources/personas)');
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const ideaText = `# ${idea.title}\n\n${readme}\n\n## Development so far\n\n${asked.map((q) => `Q: ${q.question}\nA: ${q.answer ?? '(unanswered)'}`).join('\n\n')}`;
-    const answer = await provider.llm.call(developmentRequest(persona, ideaText, gaps, asked, this.ws.taxonomy));
+    const request = developmentRequest(persona, ideaText, gaps, asked, this.ws.taxonomy);
+    const answer = await provider.llm.call(options.signal ? { ...request, signal: options.signal } : request);
+    if (options.signal?.aborted) throw new LlmError('cancelled', 'the development call was cancelled', answer.calls);
     const today = new Date().toISOString().slice(0, 10);
     const next = appendQuestions(text, answer.value.questions, today);
     const outcome = safeWrite(this.ws.root, rel, next, expected);
-    const log = this.ws.db.prepare('INSERT INTO development_log (idea_id, question, answer, source, gap, asked_at) VALUES (?, ?, NULL, ?, ?, ?)');
+    const log = this.ws.db.prepare(
+      'INSERT INTO development_log (idea_id, question, answer, source, gap, asked_at) VALUES (?, ?, NULL, ?, ?, ?)',
+    );
     for (const q of answer.value.questions) log.run(idea.id, q.question, 'ai', q.gap, today);
     this.ws.syncSlugs([slug]);
     const questions = readQuestions(outcome.conflict ? text : next);
-    return { questions, added: outcome.conflict ? [] : questions.slice(asked.length).map((q) => q.number), path: outcome.path, conflict: outcome.conflict };
+    return {
+      questions,
+      added: outcome.conflict ? [] : questions.slice(asked.length).map((q) => q.number),
+      path: outcome.path,
+      conflict: outcome.conflict,
+    };
   }
 
   answer(slug: string, number: number, text: string): DevelopmentResult {
@@ -75,13 +99,21 @@ export class DevelopmentService {
     const { idea, rel, text: before, expected } = this.paths(slug);
     const asked = readQuestions(before);
     const question = asked[number - 1];
-    if (!question) throw new UserError(`${rel} has no question ${number} (it has ${asked.length}; see: npm run cli -- develop ${slug})`);
+    if (!question)
+      throw new UserError(
+        `${rel} has no question ${number} (it has ${asked.length}; see: npm run cli -- develop ${slug})`,
+      );
     const after = answerQuestion(before, number, text);
     const outcome = safeWrite(this.ws.root, rel, after, expected);
     this.ws.db
       .prepare('UPDATE development_log SET answer = ?, answered_at = ? WHERE idea_id = ? AND question = ?')
       .run(text.trim(), new Date().toISOString(), idea.id, question.question);
     this.ws.syncSlugs([slug]);
-    return { questions: readQuestions(outcome.conflict ? before : after), added: [], path: outcome.path, conflict: outcome.conflict };
+    return {
+      questions: readQuestions(outcome.conflict ? before : after),
+      added: [],
+      path: outcome.path,
+      conflict: outcome.conflict,
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DevelopmentView } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
@@ -23,7 +23,23 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
   const [drafts, setDrafts] = useState<Record<number, string>>({});
   const shown = view ?? loaded.data;
 
-  const develop = useAction(async () => setView(await client.invoke('ideas:develop', { slug })));
+  const [note, setNote] = useState<string | null>(null);
+  // Set when the researcher cancels, so that the call's failure reads as what it is, not as an error.
+  const cancelled = useRef(false);
+  const develop = useAction(async () => {
+    cancelled.current = false;
+    setNote(null);
+    try {
+      setView(await client.invoke('ideas:develop', { slug }));
+    } catch (error) {
+      if (!cancelled.current) throw error;
+      setNote('Cancelled: nothing was asked or written.');
+    }
+  });
+  const cancel = useAction(async () => {
+    cancelled.current = true;
+    await client.invoke('ideas:developCancel', { slug });
+  });
   const answer = useAction(async (n: number) => {
     const next = await client.invoke('ideas:answer', { slug, number: n, text: drafts[n] ?? '' });
     setView(next);
@@ -48,6 +64,11 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
         >
           {develop.running ? 'Asking…' : 'Ask what is missing'}
         </button>
+        {develop.running && (
+          <button id="develop-cancel" type="button" onClick={() => void cancel.run()} disabled={cancel.running}>
+            Cancel
+          </button>
+        )}
       </div>
       <p className="muted small">
         Questions come from {PROVIDER_WORDS[provider] ?? provider} (change it in Settings) and are kept in
@@ -62,7 +83,18 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
           <div />
         </div>
       )}
-      <ErrorNotice error={develop.error ?? loaded.error} onDismiss={develop.clearError} />
+      {note && (
+        <p className="muted" role="status">
+          {note}
+        </p>
+      )}
+      <ErrorNotice
+        error={develop.error ?? cancel.error ?? loaded.error}
+        onDismiss={() => {
+          develop.clearError();
+          cancel.clearError();
+        }}
+      />
       <ErrorNotice error={answer.error} onDismiss={answer.clearError} />
       {shown?.questions.length === 0 && <p className="muted">No questions yet.</p>}
       <ol className="qa-list">
