@@ -113,6 +113,7 @@ function withLatency(llm: Llm, ms: number): Llm {
       // A cancel ends the wait at once, as it would end a real call in flight.
       const signal = request.signal;
       await new Promise<void>((resolve) => {
+        if (signal?.aborted) return resolve();
         const done = () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', done);
