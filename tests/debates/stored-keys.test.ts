@@ -1,12 +1,9 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ContractError } from '../../core/contract';
-import { appRoot } from '../../core/node/app-root';
-import { type App, createApp } from '../../core/node/app/create-app';
+import { createApp } from '../../core/node/app/create-app';
 import type { KeyStore } from '../../core/node/app/key-store';
-import { FakeAnthropic } from '../fakes/fake-anthropic';
-import { eventually, tempWorkspace } from '../helpers/temp-workspace';
+import { fakeAnthropicWorkspace } from '../helpers/fake-anthropic-workspace';
+import { eventually } from '../helpers/temp-workspace';
 
 const IDEA = 'community-solar-coop';
 const KEY = 'sk-stored-in-the-keychain-0001';
@@ -24,34 +21,21 @@ function memoryKeyStore(): KeyStore & { keys: Map<string, string> } {
   };
 }
 
-let ws: { root: string; cleanup: () => void };
-let fake: FakeAnthropic;
-let app: App | null = null;
-const saved = { ...process.env };
-
-beforeEach(async () => {
-  ws = tempWorkspace('crucible-keys-');
-  cpSync(join(appRoot(), 'ideas', IDEA), join(ws.root, 'ideas', IDEA), { recursive: true });
-  // Only the stored key is accepted: a request with any other (or none) gets 401.
-  fake = new FakeAnthropic({
+// Only the stored key is accepted: a request with any other (or none) gets 401.
+const ws = fakeAnthropicWorkspace({
+  prefix: 'crucible-keys-',
+  idea: IDEA,
+  fake: {
     apiKey: KEY,
     responder: () => ({ kind: 'error', status: 400, type: 'invalid_request_error', message: 'enough' }),
-  });
-  await fake.start();
-  delete process.env.ANTHROPIC_API_KEY;
-  process.env.ANTHROPIC_BASE_URL = fake.baseURL;
-});
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await fake.close();
-  ws.cleanup();
-  process.env = { ...saved };
+  },
+  apiKey: null,
 });
 
 it('runs model calls with the key stored through Settings, and asks for one once it is cleared', async () => {
   const keyStore = memoryKeyStore();
-  app = await createApp({ workspaceRoot: ws.root, watch: false, keyStore });
+  ws.app = await createApp({ workspaceRoot: ws.root, watch: false, keyStore });
+  const { app, fake } = ws;
   await app.invoke('settings:setKey', { provider: 'anthropic', key: KEY });
   const request = {
     ideaSlug: IDEA,

@@ -1,47 +1,32 @@
-import { cpSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ContractError } from '../../core/contract';
-import { appRoot } from '../../core/node/app-root';
-import { type App, createApp } from '../../core/node/app/create-app';
+import { createApp } from '../../core/node/app/create-app';
 import { runCli } from '../../core/node/cli/main';
-import { FakeAnthropic } from '../fakes/fake-anthropic';
-import { tempWorkspace } from '../helpers/temp-workspace';
+import { fakeAnthropicWorkspace } from '../helpers/fake-anthropic-workspace';
 
 const IDEA = 'community-solar-coop';
 
-let ws: { root: string; cleanup: () => void };
-let fake: FakeAnthropic;
-let app: App | null = null;
-const saved = { ...process.env };
-
-beforeEach(async () => {
-  ws = tempWorkspace('crucible-failed-call-');
-  cpSync(join(appRoot(), 'ideas', IDEA), join(ws.root, 'ideas', IDEA), { recursive: true });
-  fake = new FakeAnthropic({
+const ws = fakeAnthropicWorkspace({
+  prefix: 'crucible-failed-call-',
+  idea: IDEA,
+  fake: {
     responder: () => ({ kind: 'error', status: 401, type: 'authentication_error', message: 'invalid x-api-key' }),
-  });
-  await fake.start();
-  process.env.ANTHROPIC_API_KEY = 'sk-test-not-a-real-key';
-  process.env.ANTHROPIC_BASE_URL = fake.baseURL;
-});
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  await fake.close();
-  ws.cleanup();
-  process.env = { ...saved };
+  },
+  apiKey: 'sk-test-not-a-real-key',
 });
 
 it('tells the researcher why a development call failed, and changes nothing', async () => {
-  app = await createApp({ workspaceRoot: ws.root, watch: false });
+  ws.app = await createApp({ workspaceRoot: ws.root, watch: false });
+  const app = ws.app;
   const folder = join(ws.root, 'ideas', IDEA);
   const before = readdirSync(folder, { recursive: true });
   const failed = await app.invoke('ideas:develop', { slug: IDEA, provider: 'anthropic' }).then(
     () => null,
     (e: unknown) => e,
   );
-  expect(fake.requests.length).toBeGreaterThan(0);
+  expect(ws.fake.requests.length).toBeGreaterThan(0);
   expect(failed).toBeInstanceOf(ContractError);
   expect((failed as ContractError).toWire()).toEqual({
     code: 'user_error',
