@@ -530,6 +530,25 @@ describe('reconcile at start', () => {
       },
     ]);
   });
+
+  it('catches a reused id across the batches of a large first sync', () => {
+    // A first sync loads folders in batches of a few hundred; the two claims sit at either end.
+    const text = readme('Original', { id: '01JDUPLICATE000000000000000' });
+    writeFile(root, 'ideas/a-original/README.md', text);
+    for (let i = 0; i < 450; i++)
+      writeFile(root, `ideas/m-${String(i).padStart(3, '0')}/README.md`, readme(`Idea ${i}`));
+    writeFile(root, 'ideas/z-copy/README.md', text);
+    ws = Workspace.open(root);
+    const report = ws.sync();
+    expect(report.added).toBe(451);
+    expect(report.errors).toEqual([
+      {
+        file: 'ideas/z-copy/README.md',
+        reason:
+          'id: "01JDUPLICATE000000000000000" is already used by ideas/a-original/README.md (give this copy a new id)',
+      },
+    ]);
+  });
 });
 
 describe('_index.md after a first sync, written later', () => {

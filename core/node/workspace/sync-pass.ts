@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { filesOfSlugs, planScan, planSync } from '../../sync/plan';
-import type { FolderListing, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
+import type { FolderListing, IndexedIdea, IndexedStat, ScannedFile, SyncPlan } from '../../sync/types';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import type { ReadTask } from '../fs/read-folder';
 import { type RenderedIndex, readInOrder, renderIndexAside } from '../fs/read-pool';
@@ -152,6 +152,9 @@ export function passTasks(root: string, input: PassInput): ReadTask[] {
   return [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
 }
 
+/** What an empty index holds for any folder: a first sync's batches need not ask it. */
+const NO_IDEAS: ReadonlyMap<string, IndexedIdea> = new Map();
+
 /**
  * One sync pass: walk (all of `ideas/`, or only some folders), plan in core, apply in one transaction.
  * Returns the plan so callers can tell whether anything changed. `input` is the walk and index
@@ -167,10 +170,11 @@ export function runSyncPass(
   tasks: ReadTask[] = passTasks(root, input),
 ): { plan: SyncPlan; report: SyncReport; indexText?: () => RenderedIndex } {
   const { indexed, startedAt: started } = input;
-  const ownerOf = idOwnerLookup(db);
   const stamp = now().toISOString();
   const total = emptyPlan();
   const bulk = input.fromEmpty ? new BulkLoader(db, { now: stamp, tagCategory: taxonomy.tagCategory }) : null;
+  // A load into an empty index knows every row it wrote, so it asks itself instead of the index.
+  const ownerOf = bulk ? (id: string) => bulk.ownerOf(id) : idOwnerLookup(db);
   let indexText: (() => RenderedIndex) | undefined;
   // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
   // threads when there are many) so a first sync of a large library never holds every parsed file
@@ -189,7 +193,7 @@ export function runSyncPass(
             taxonomy,
             hasher: nodeHasher,
             indexedFiles: filesOfSlugs(indexed, batch),
-            indexedIdeas: loadIndexedIdeas(db, batch),
+            indexedIdeas: bulk ? NO_IDEAS : loadIndexedIdeas(db, batch),
             ownerOf,
           });
           if (bulk) {
