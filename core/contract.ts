@@ -219,6 +219,18 @@ export const pushEvents = {
     from: z.number().int().nonnegative(),
     events: z.array(cruxEventSchema),
   }),
+  /**
+   * What an agent has written so far of a turn still being answered (only providers that stream
+   * send drafts; never logged). `content` null: the draft is gone, its message applied or its turn
+   * failed. Drafts of one turn come at most every ~100 ms, the latest text whole each time.
+   */
+  'debate:draft': z.strictObject({
+    debateId: z.string(),
+    thread: z.string(),
+    agent: z.string(),
+    move: z.string().nullable(),
+    content: z.string().nullable(),
+  }),
   /** A debate started, paused, resumed or stopped (`reason` says why it stopped, when it did). */
   'debate:status': z.strictObject({ debateId: z.string(), status: debateStatusSchema, reason: z.string().nullable() }),
   ...debateViewPushEvents,

@@ -47,6 +47,18 @@ export interface CruxOutcome {
   notes: string[];
 }
 
+/**
+ * What an agent has written so far of a turn still being answered, for a live view. Never logged:
+ * the message that counts is the one the protocol accepts. `content` null: the draft is gone (its
+ * message was applied, or the turn failed or was left unanswered).
+ */
+export interface CruxDraft {
+  thread: string;
+  agent: string;
+  move: string | null;
+  content: string | null;
+}
+
 /** A turn that failed this many times in a row marks its agent degraded. */
 const FAILURES_BEFORE_DEGRADED = 2;
 const ANALYSIS_ATTEMPTS = 3;
@@ -74,6 +86,9 @@ export class CruxEngine {
   private wake: (() => void) | null = null;
   private readonly startedAt: number;
   private readonly listeners = new Set<(events: CruxEvent[]) => void>();
+  private readonly draftListeners = new Set<(draft: CruxDraft) => void>();
+  /** Turns with a draft out, as `thread agent` keys, so that each is cleared exactly once. */
+  private readonly drafting = new Set<string>();
 
   private constructor(
     readonly header: DebateHeader,
@@ -95,9 +110,18 @@ export class CruxEngine {
   }
 
   /** A new debate: its header and first thread go into the log before anything is asked. */
-  static start(header: DebateHeader, deps: CruxEngineDeps, firstThread: { topic: string; binaryQuestion?: string }): CruxEngine {
+  static start(
+    header: DebateHeader,
+    deps: CruxEngineDeps,
+    firstThread: { topic: string; binaryQuestion?: string },
+  ): CruxEngine {
     const engine = new CruxEngine(header, deps, 0);
-    engine.apply({ kind: 'thread', id: 't1', topic: firstThread.topic, ...(firstThread.binaryQuestion ? { binaryQuestion: firstThread.binaryQuestion } : {}) });
+    engine.apply({
+      kind: 'thread',
+      id: 't1',
+      topic: firstThread.topic,
+      ...(firstThread.binaryQuestion ? { binaryQuestion: firstThread.binaryQuestion } : {}),
+    });
     return engine;
   }
 
@@ -137,7 +161,8 @@ export class CruxEngine {
           this.failures.set(input.agent, 0);
           this.settle('turn', input.thread, input.agent);
         }
-        if (input.kind === 'crystallize_output' || input.kind === 'close_thread') this.settle('analysis', input.thread, null);
+        if (input.kind === 'crystallize_output' || input.kind === 'close_thread')
+          this.settle('analysis', input.thread, null);
         if (input.kind === 'propose_thread') this.spawnOffered.add(spawnKey(input.by, input.topic));
         break;
       }
@@ -167,13 +192,52 @@ export class CruxEngine {
   }
 
   private settle(kind: 'turn' | 'analysis', thread: string, agent: string | null): void {
-    const i = this.pending.findIndex((p) => p.kind === kind && p.thread === thread && (kind === 'analysis' || p.agent === agent));
+    const i = this.pending.findIndex(
+      (p) => p.kind === kind && p.thread === thread && (kind === 'analysis' || p.agent === agent),
+    );
     if (i >= 0) this.pending.splice(i, 1);
   }
 
   onEvents(listener: (events: CruxEvent[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Drafts of the turns being answered (see `CruxDraft`); only providers that stream send them. */
+  onDrafts(listener: (draft: CruxDraft) => void): () => void {
+    this.draftListeners.add(listener);
+    return () => this.draftListeners.delete(listener);
+  }
+
+  private draft(thread: string, agent: string, partial: unknown): void {
+    if (this.draftListeners.size === 0 || typeof partial !== 'object' || partial === null) return;
+    const { move, content } = partial as { move?: unknown; content?: unknown };
+    if (typeof content !== 'string' || content === '') return;
+    this.drafting.add(`${thread} ${agent}`);
+    this.tellDraft({ thread, agent, move: typeof move === 'string' ? move : null, content });
+  }
+
+  private clearDraft(thread: string, agent: string): void {
+    if (!this.drafting.delete(`${thread} ${agent}`)) return;
+    this.tellDraft({ thread, agent, move: null, content: null });
+  }
+
+  /** A draft listener's failure is its own: the debate goes on. */
+  private tellDraft(draft: CruxDraft): void {
+    for (const l of this.draftListeners) {
+      try {
+        l(draft);
+      } catch {
+        // Drafts are a courtesy to a live view; the logged messages are what count.
+      }
+    }
+  }
+
+  private clearDrafts(): void {
+    for (const key of [...this.drafting]) {
+      const [thread = '', agent = ''] = key.split(' ');
+      this.clearDraft(thread, agent);
+    }
   }
 
   get currentState(): CruxState {
@@ -213,7 +277,9 @@ export class CruxEngine {
     const records: NewDebateRecord[] = [
       ...extra,
       { type: 'input', input: input as unknown as Record<string, unknown> },
-      ...events.map((event): NewDebateRecord => ({ type: 'event', event: event as unknown as Record<string, unknown> })),
+      ...events.map(
+        (event): NewDebateRecord => ({ type: 'event', event: event as unknown as Record<string, unknown> }),
+      ),
     ];
     this.deps.sink.append(records);
     if (events.length > 0) for (const l of this.listeners) l(events);
@@ -229,6 +295,7 @@ export class CruxEngine {
   }
 
   private setStatus(status: DebateStatus, reason?: string): void {
+    if (status !== 'running') this.clearDrafts();
     this.status = status;
     this.reason = reason ?? null;
     this.log([{ type: 'status', status, ...(reason ? { reason } : {}) }]);
@@ -241,9 +308,12 @@ export class CruxEngine {
   /** Why the debate must stop now, or null. */
   private limitReached(): string | null {
     const { limits } = this.header;
-    if (this.state.counters.messagesTotal >= limits.maxMessages) return `reached the limit of ${limits.maxMessages} messages`;
-    if (this.elapsed() >= limits.maxDurationMs) return `reached the time limit of ${Math.round(limits.maxDurationMs / 1000)} s`;
-    if (this.spent >= limits.budgetUsd && limits.budgetUsd > 0) return `spent the budget of $${limits.budgetUsd.toFixed(2)}`;
+    if (this.state.counters.messagesTotal >= limits.maxMessages)
+      return `reached the limit of ${limits.maxMessages} messages`;
+    if (this.elapsed() >= limits.maxDurationMs)
+      return `reached the time limit of ${Math.round(limits.maxDurationMs / 1000)} s`;
+    if (this.spent >= limits.budgetUsd && limits.budgetUsd > 0)
+      return `spent the budget of $${limits.budgetUsd.toFixed(2)}`;
     let stalled = 0;
     for (let i = this.state.transcript.length - 1; i >= 0; i--) {
       const entry = this.state.transcript[i];
@@ -251,7 +321,8 @@ export class CruxEngine {
       if (entry.accepted) break;
       stalled++;
     }
-    if (stalled >= limits.stagnationTurns) return `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`;
+    if (stalled >= limits.stagnationTurns)
+      return `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`;
     return null;
   }
 
@@ -284,20 +355,36 @@ export class CruxEngine {
       const planned = this.plan();
       const { analyses, resumed } = planned;
       // Never plan more turns than the message limit has room for, so the limit holds exactly.
-      const turns = planned.turns.slice(0, Math.max(0, this.header.limits.maxMessages - this.state.counters.messagesTotal));
+      const turns = planned.turns.slice(
+        0,
+        Math.max(0, this.header.limits.maxMessages - this.state.counters.messagesTotal),
+      );
       if (analyses.length === 0 && turns.length === 0) return this.stop('no agent is left to take a turn');
 
       // Reserve the worst case of every call of this round before making any of them.
       const requests = [
-        ...analyses.map((t) => ({ kind: 'analysis' as const, thread: t, request: analysisRequest(this.state, t, this.deps.crystallizer) })),
+        ...analyses.map((t) => ({
+          kind: 'analysis' as const,
+          thread: t,
+          request: analysisRequest(this.state, t, this.deps.crystallizer),
+        })),
         ...turns.map((turn) => {
           const thread = this.state.threads.find((t) => t.id === turn.thread) as ThreadState;
-          return { kind: 'turn' as const, turn, request: agentTurnRequest(this.state, thread, turn, this.persona(turn.agent)) };
+          const request = {
+            ...agentTurnRequest(this.state, thread, turn, this.persona(turn.agent)),
+            onPartial: (partial: unknown) => this.draft(turn.thread, turn.agent, partial),
+          };
+          return { kind: 'turn' as const, turn, request };
         }),
       ];
-      const reserved = requests.reduce((sum, r) => sum + this.deps.estimateCostUsd(r.request as LlmRequest<unknown>), 0);
+      const reserved = requests.reduce(
+        (sum, r) => sum + this.deps.estimateCostUsd(r.request as LlmRequest<unknown>),
+        0,
+      );
       if (this.header.limits.budgetUsd > 0 && this.spent + reserved > this.header.limits.budgetUsd) {
-        return this.stop(`the next round of calls could exceed the budget of $${this.header.limits.budgetUsd.toFixed(2)}`);
+        return this.stop(
+          `the next round of calls could exceed the budget of $${this.header.limits.budgetUsd.toFixed(2)}`,
+        );
       }
 
       if (!resumed) {
@@ -305,7 +392,9 @@ export class CruxEngine {
           {
             type: 'round',
             planned: requests.map((r) =>
-              r.kind === 'analysis' ? { kind: 'analysis' as const, thread: r.thread.id, agent: null } : { kind: 'turn' as const, thread: r.turn.thread, agent: r.turn.agent },
+              r.kind === 'analysis'
+                ? { kind: 'analysis' as const, thread: r.thread.id, agent: null }
+                : { kind: 'turn' as const, thread: r.turn.thread, agent: r.turn.agent },
             ),
           },
         ]);
@@ -320,9 +409,16 @@ export class CruxEngine {
       results.forEach((settled, i) => {
         const planned = requests[i];
         if (!planned) return;
-        if (planned.kind === 'analysis') this.applyAnalysis(planned.thread, settled as PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>);
+        if (planned.kind === 'analysis')
+          this.applyAnalysis(
+            planned.thread,
+            settled as PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>,
+          );
         else {
-          const stop = this.applyTurn(planned.turn, settled as PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>);
+          const stop = this.applyTurn(
+            planned.turn,
+            settled as PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>,
+          );
           budgetStop ??= stop;
         }
       });
@@ -358,7 +454,9 @@ export class CruxEngine {
   }
 
   private interests(): Map<string, Set<string>> {
-    return new Map(this.header.agents.map((a) => [a.id, new Set(this.persona(a.id).interests.map((w) => w.toLowerCase()))]));
+    return new Map(
+      this.header.agents.map((a) => [a.id, new Set(this.persona(a.id).interests.map((w) => w.toLowerCase()))]),
+    );
   }
 
   private persona(agent: string): PersonaPrompt {
@@ -367,10 +465,16 @@ export class CruxEngine {
     return persona;
   }
 
-  private applyAnalysis(thread: ThreadState, settled: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>): void {
+  private applyAnalysis(
+    thread: ThreadState,
+    settled: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>,
+  ): void {
     if (settled.status === 'fulfilled') {
       const extra = this.callRecords(settled.value.calls, null, `analysis:${thread.id}`);
-      this.apply({ kind: 'crystallize_output', thread: thread.id, output: settled.value.value as AnalysisOutput }, extra);
+      this.apply(
+        { kind: 'crystallize_output', thread: thread.id, output: settled.value.value as AnalysisOutput },
+        extra,
+      );
       return;
     }
     const error = settled.reason;
@@ -387,7 +491,11 @@ export class CruxEngine {
   }
 
   /** Applies one agent's answer; returns a stop reason when the budget ran out. */
-  private applyTurn(turn: Turn, settled: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>): string | null {
+  private applyTurn(
+    turn: Turn,
+    settled: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>,
+  ): string | null {
+    this.clearDraft(turn.thread, turn.agent);
     if (settled.status === 'fulfilled') {
       const move = settled.value.value as AgentMove;
       const extra = this.callRecords(settled.value.calls, turn.agent, `turn:${turn.thread}`);
@@ -423,7 +531,11 @@ export class CruxEngine {
     ];
     if (failures >= FAILURES_BEFORE_DEGRADED && !this.degraded.has(turn.agent)) {
       this.degraded.add(turn.agent);
-      records.push({ type: 'agent_degraded', agent: turn.agent, reason: `${failures} turns in a row failed: ${describe(error)}` });
+      records.push({
+        type: 'agent_degraded',
+        agent: turn.agent,
+        reason: `${failures} turns in a row failed: ${describe(error)}`,
+      });
     }
     this.log(records);
     return null;
@@ -438,7 +550,8 @@ export class CruxEngine {
     const target = this.state.transcript.find((m) => m.id === move.replyTo);
     const reply = this.state.transcript[this.state.transcript.length - 1];
     const question = target?.meta?.spawnQuestion;
-    if (!target || !reply?.accepted || target.move !== 'REFRAME' || typeof question !== 'string' || !target.author) return;
+    if (!target || !reply?.accepted || target.move !== 'REFRAME' || typeof question !== 'string' || !target.author)
+      return;
     if (target.author === turn.agent) return;
     const key = spawnKey(target.author, question);
     if (this.spawnOffered.has(key)) return;
@@ -470,7 +583,8 @@ export class CruxEngine {
         `${degradedAgents.join(', ')} kept failing and stopped being asked; the result rests on the other ${this.header.agents.length - degradedAgents.length} agents.`,
       );
     }
-    if (this.status === 'partial' && this.reason) notes.push(`The debate stopped early: ${this.reason}. Everything up to that point is saved.`);
+    if (this.status === 'partial' && this.reason)
+      notes.push(`The debate stopped early: ${this.reason}. Everything up to that point is saved.`);
     return { status: this.status, reason: this.reason, result, degradedAgents, notes };
   }
 }

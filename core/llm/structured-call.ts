@@ -10,6 +10,7 @@ import {
   type LlmUsage,
   type ModelTier,
 } from '../ports/llm';
+import { readPartialJson } from '../text/partial-json';
 import { issuePath } from '../text/zod-issues';
 import { costOf, estimateCallCost, jsonSchemaOf, type PriceTable, type Tiers } from './prices';
 
@@ -35,6 +36,8 @@ export interface LlmTransportRequest {
   signal?: LlmRequest<unknown>['signal'];
   /** The request as data (see `LlmRequest.brief`); a transport only passes it on where asked to. */
   brief?: unknown;
+  /** A streaming transport calls this with the answer's JSON text so far, as each piece arrives. */
+  onText?: (soFar: string) => void;
 }
 
 /** Why the model stopped: `end` (a complete answer), `max_tokens` (cut off), `refusal`, or the provider's word. */
@@ -166,6 +169,21 @@ export async function structuredCall<T>(
     calls.push(call);
   };
 
+  // Drafts for the caller: the JSON so far, read leniently; a draft that reads the same as the last
+  // one (a piece that only opened a key, say) is not passed on.
+  const onPartial = request.onPartial;
+  let lastDraft = '';
+  const onText = onPartial
+    ? (soFar: string) => {
+        const partial = readPartialJson(soFar);
+        if (partial === undefined) return;
+        const key = JSON.stringify(partial);
+        if (key === lastDraft) return;
+        lastDraft = key;
+        onPartial(partial);
+      }
+    : undefined;
+
   let messages = [...request.messages];
   for (let attempt = 0; ; attempt++) {
     if (request.signal?.aborted) throw failure('cancelled', 'the call was cancelled');
@@ -202,6 +220,7 @@ export async function structuredCall<T>(
         maxTokens: request.maxTokens,
         ...(request.brief !== undefined ? { brief: request.brief } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
+        ...(onText ? { onText } : {}),
       });
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;

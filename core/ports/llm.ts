@@ -30,6 +30,12 @@ export interface LlmRequest<T> {
   maxTokens: number;
   signal?: AbortSignalLike;
   /**
+   * Called with the answer as far as it has arrived, while the model writes it (a partial object
+   * read from the JSON so far; text fields cut off where the writing is). Only providers that
+   * stream call it; the answer that counts is still the one `call` returns.
+   */
+  onPartial?: (partial: unknown) => void;
+  /**
    * The same request as data, for providers that do not read prose (the offline simulator). Never
    * sent to a model: it would only repeat the words and cost tokens.
    */

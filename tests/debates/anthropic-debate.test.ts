@@ -1,7 +1,8 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CruxEngine, type CruxEngineDeps, type PersonaPrompt } from '../../core/engine/crux-engine';
+import type { CruxEvent } from '../../core/crux/events';
+import { type CruxDraft, CruxEngine, type CruxEngineDeps, type PersonaPrompt } from '../../core/engine/crux-engine';
 import type { DebateHeader } from '../../core/engine/debate-record';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { estimateCallCost } from '../../core/llm/prices';
@@ -29,7 +30,9 @@ let fake: FakeAnthropic;
 
 beforeEach(async () => {
   ({ root, cleanup } = tempWorkspace('crucible-fake-debate-'));
-  cpSync(join(appRoot(), 'ideas', 'community-solar-coop'), join(root, 'ideas', 'community-solar-coop'), { recursive: true });
+  cpSync(join(appRoot(), 'ideas', 'community-solar-coop'), join(root, 'ideas', 'community-solar-coop'), {
+    recursive: true,
+  });
   ws = Workspace.open(root);
   ws.sync();
   fake = new FakeAnthropic({ responder: simulatorResponder(3) });
@@ -50,7 +53,15 @@ function header(overrides: Partial<DebateHeader['limits']> = {}): DebateHeader {
     agents: AGENTS.map((id) => {
       const p = personas.get(id);
       if (p?.role !== 'debater') throw new Error(`${id} is not a debater`);
-      return { id, name: p.name, persona: id, topClaim: { statement: `${p.name}'s view`, side: p.side ?? 'UNCERTAIN', confidence: 0.7 }, defaultHorizon: p.defaultHorizon, interests: p.interests, tier: p.tier };
+      return {
+        id,
+        name: p.name,
+        persona: id,
+        topClaim: { statement: `${p.name}'s view`, side: p.side ?? 'UNCERTAIN', confidence: 0.7 },
+        defaultHorizon: p.defaultHorizon,
+        interests: p.interests,
+        tier: p.tier,
+      };
     }),
     config: {},
     provider: 'anthropic',
@@ -72,13 +83,24 @@ function deps(journal: DebateJournal, llm: Llm): CruxEngineDeps {
     personas: new Map(AGENTS.map((id) => [id, prompt(id)])),
     crystallizer: prompt('crystallizer'),
     estimateCostUsd: (request) =>
-      estimateCallCost({ ...request, schema: request.schema }, models.providers.anthropic?.tiers[request.tier] ?? '', models.prices).worstCaseUsd,
+      estimateCallCost(
+        { ...request, schema: request.schema },
+        models.providers.anthropic?.tiers[request.tier] ?? '',
+        models.prices,
+      ).worstCaseUsd,
     now: () => Date.now(),
   };
 }
 
 function anthropic(options: { timeoutMs?: number } = {}) {
-  return createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 2, timeoutMs: options.timeoutMs ?? 5_000, sendBriefHeader: true });
+  return createAnthropicLlm({
+    apiKey: 'test-key',
+    baseURL: fake.baseURL,
+    prices: models,
+    maxRetries: 2,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    sendBriefHeader: true,
+  });
 }
 
 async function run(h: DebateHeader, llm: Llm) {
@@ -106,7 +128,9 @@ describe('a crux debate on the Anthropic adapter against the fake server', () =>
     expect(outcome.status).toBe('completed');
     expect(outcome.result.threads.every((t) => t.status === 'CONVERGED' || t.status.startsWith('FAILED'))).toBe(true);
     const answered = fake.requests.map((r) => r.answered);
-    expect(answered).toEqual(expect.arrayContaining(['rate_limited', 'overloaded', 'server_error', 'malformed', 'hang', 'cut']));
+    expect(answered).toEqual(
+      expect.arrayContaining(['rate_limited', 'overloaded', 'server_error', 'malformed', 'hang', 'cut']),
+    );
     // Every request the fake answered is a metered call in the log (the hang and the cut ones included).
     const calls = log.filter((r) => r.type === 'llm_call');
     expect(calls.length).toBe(outcome.result.systemMetrics.llmCalls);
@@ -116,8 +140,72 @@ describe('a crux debate on the Anthropic adapter against the fake server', () =>
     // stream cut mid-answer failed its turn (the next round asked again), with a reason in words.
     const failedTurns = log.filter((r) => r.type === 'turn_failed');
     expect(failedTurns.map((r) => (r.type === 'turn_failed' ? r.reason.split(':')[0] : ''))).toEqual(['network']);
-    const reasks = fake.requests.filter((r) => JSON.stringify(r.body.messages.at(-1)).includes('was rejected and must be given again'));
+    const reasks = fake.requests.filter((r) =>
+      JSON.stringify(r.body.messages.at(-1)).includes('was rejected and must be given again'),
+    );
     expect(reasks).toHaveLength(2); // one for the malformed JSON, one for the missing content
+  });
+
+  it('shows each turn as a draft while it streams, gone before its message lands or when the turn fails', async () => {
+    fake.on(2, {
+      kind: 'cut',
+      input: { move: 'CLAIM', content: 'A thought that never finishes' },
+      afterEvents: 14,
+      mode: 'close',
+    });
+    const h = header({ maxMessages: 24 });
+    const journal = DebateJournal.create(root, ws.db, h);
+    type Seen = { kind: 'draft'; draft: CruxDraft } | { kind: 'event'; event: CruxEvent };
+    const seen: Seen[] = [];
+    try {
+      const engine = CruxEngine.start(h, deps(journal, anthropic()), { topic: h.topic });
+      engine.onDrafts((draft) => seen.push({ kind: 'draft', draft }));
+      engine.onEvents((events) => seen.push(...events.map((event) => ({ kind: 'event' as const, event }))));
+      await engine.run();
+    } finally {
+      journal.close();
+    }
+
+    // Drafts of a turn grow towards its message's text, and are cleared just before the message lands.
+    const open = new Map<string, string>();
+    let landed = 0;
+    let failedDrafts = 0;
+    for (const item of seen) {
+      if (item.kind === 'draft') {
+        const key = `${item.draft.thread} ${item.draft.agent}`;
+        const before = open.get(key);
+        if (item.draft.content === null) {
+          expect(before).toBeDefined();
+          open.delete(key);
+          if (before === 'A thought that never finishes'.slice(0, before?.length)) failedDrafts++;
+        } else {
+          if (before !== undefined) expect(item.draft.content.startsWith(before)).toBe(true);
+          open.set(key, item.draft.content);
+        }
+        continue;
+      }
+      const event = item.event;
+      if (event.type !== 'message_posted' && event.type !== 'message_blocked') continue;
+      expect(open.has(`${event.thread} ${event.agent}`)).toBe(false);
+      landed++;
+    }
+    const drafted = seen.filter((s) => s.kind === 'draft' && s.draft.content !== null);
+    const posted = seen.flatMap((s) => (s.kind === 'event' && s.event.type === 'message_posted' ? [s.event] : []));
+    // Every posted message was drafted first, its whole text the last draft before the clear.
+    for (const message of posted) {
+      const last = drafted
+        .map((s) => (s.kind === 'draft' ? s.draft : null))
+        .filter(
+          (d) =>
+            d?.thread === message.thread &&
+            d.agent === message.agent &&
+            message.content.startsWith(d.content ?? '\u0000'),
+        );
+      expect(last.some((d) => d?.content === message.content && d.move === message.move)).toBe(true);
+    }
+    expect(landed).toBeGreaterThan(5);
+    expect(failedDrafts).toBe(1); // the answer cut off mid-stream: drafted, then cleared with no message
+    expect(open.size).toBe(0);
   });
 
   it('estimates the cost before the start within a factor of two of what the debate then costs', async () => {
@@ -139,11 +227,16 @@ describe('a crux debate on the Anthropic adapter against the fake server', () =>
     const base = anthropic();
     const broken: Llm = {
       provider: 'anthropic',
-      call: (request) => (request.system.startsWith(personas.get('regulator')?.systemPrompt ?? '?') ? Promise.reject(Object.assign(new Error('upstream error'), {})) : base.call(request)),
+      call: (request) =>
+        request.system.startsWith(personas.get('regulator')?.systemPrompt ?? '?')
+          ? Promise.reject(Object.assign(new Error('upstream error'), {}))
+          : base.call(request),
     };
     const { outcome, log } = await run(header(), broken);
     expect(outcome.degradedAgents).toEqual(['regulator']);
-    expect(outcome.notes[0]).toBe('regulator kept failing and stopped being asked; the result rests on the other 3 agents.');
+    expect(outcome.notes[0]).toBe(
+      'regulator kept failing and stopped being asked; the result rests on the other 3 agents.',
+    );
     expect(log.filter((r) => r.type === 'agent_degraded')).toHaveLength(1);
     expect(['completed', 'partial']).toContain(outcome.status);
   });

@@ -57,6 +57,20 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     await page.waitForFunction(
       () => Number(document.querySelector('[data-testid="posted"]')?.textContent?.match(/\d+/)?.[0]) >= 3,
     );
+    // Agents write where the researcher can watch: a turn shows as a draft in its column, growing,
+    // until its message lands.
+    const drafted = await page.waitForFunction(
+      () => {
+        for (const el of document.querySelectorAll('[data-testid="draft"]')) {
+          const text = el.querySelector('p')?.textContent ?? '';
+          if (el.textContent?.includes('writing…') && text.length > 10) return text;
+        }
+        return null;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(String(await drafted.jsonValue()).length).toBeGreaterThan(10);
     const early = await count();
     await page.waitForFunction(
       (n) => Number(document.querySelector('[data-testid="posted"]')?.textContent?.match(/\d+/)?.[0]) >= n + 5,
@@ -76,6 +90,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
       detail.result.systemMetrics.messagesTotal,
     );
     expect(await page.locator('.debate-msg.blocked').count()).toBe(detail.result.systemMetrics.messagesBlocked);
+    expect(await page.getByTestId('draft').count()).toBe(0);
     expect(await page.locator('.debate-msg.moderator').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('meter').textContent()).toContain(`${detail.result.systemMetrics.llmCalls} calls`);
     expect(s.problems).toEqual([]);

@@ -293,6 +293,45 @@ describe('invalid answers', () => {
     expect(second?.usage?.cache_read_input_tokens).toBe(first?.usage?.cache_creation_input_tokens);
   });
 
+  it('hands the caller drafts of the answer as it streams in, and starts them over on a re-ask', async () => {
+    const bad = { ...good, claim: `${good.claim} (first try)`, confidence: 'high' };
+    fake.script({ kind: 'answer', input: bad }, { kind: 'answer', input: good });
+    const drafts: unknown[] = [];
+    const result = await llm().call(request(opening, { onPartial: (p) => drafts.push(p) }));
+    expect(result.value).toEqual(good);
+
+    // Each try's drafts grow towards that try's answer, one draft per change of what reads.
+    const claims = drafts.map((d) => (d as { claim?: string }).claim ?? '');
+    const restart = claims.findIndex((c, i) => i > 0 && c.length < (claims[i - 1] as string).length);
+    expect(restart).toBeGreaterThan(1);
+    const tries = [claims.slice(0, restart), claims.slice(restart)];
+    tries.forEach((seen, i) => {
+      const final = i === 0 ? bad.claim : good.claim;
+      expect(seen.length).toBeGreaterThan(3);
+      for (let k = 1; k < seen.length; k++)
+        expect((seen[k] as string).length).toBeGreaterThanOrEqual((seen[k - 1] as string).length);
+      for (const c of seen) expect(final.startsWith(c)).toBe(true);
+    });
+    expect(drafts[restart - 1]).toEqual(bad);
+    expect(drafts.at(-1)).toEqual(good);
+    for (let k = 1; k < drafts.length; k++) expect(drafts[k]).not.toEqual(drafts[k - 1]);
+  });
+
+  it('sends no drafts without streaming, and a failing draft listener costs nothing', async () => {
+    fake.script({ kind: 'answer', input: good }, { kind: 'answer', input: good });
+    const drafts: unknown[] = [];
+    expect((await llm({ stream: false }).call(request(opening, { onPartial: (p) => drafts.push(p) }))).value).toEqual(
+      good,
+    );
+    expect(drafts).toEqual([]);
+    const throwing = request(opening, {
+      onPartial: () => {
+        throw new Error('the view went away');
+      },
+    });
+    expect((await llm().call(throwing)).value).toEqual(good);
+  });
+
   it('re-asks after a text answer without the tool call', async () => {
     fake.script({ kind: 'text', text: 'I think it is a good idea.' }, { kind: 'answer', input: good });
     const result = await llm().call(request(opening));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CruxEvent } from '../../crux/events';
 import type { DebateRequest } from '../../contract';
-import type { CruxEngine } from '../../engine/crux-engine';
+import type { CruxDraft, CruxEngine } from '../../engine/crux-engine';
 import type { DebateStatus } from '../../engine/debate-record';
 import { parseDebateLog } from '../../engine/log-reader';
 import type { Log } from '../../ports/log';
@@ -21,7 +21,12 @@ interface LiveDebate {
   /** The last status pushed. */
   status: DebateStatus;
   timer: NodeJS.Timeout;
+  /** Drafts held back by the throttle, by `thread agent`, with the timer that sends them. */
+  drafts: Map<string, { draft: CruxDraft; timer: NodeJS.Timeout | null; sentAt: number }>;
 }
+
+/** Drafts of one turn go out at most this often (the latest text whole each time). */
+const DRAFT_INTERVAL_MS = 100;
 
 interface Deps {
   ws: Workspace;
@@ -203,6 +208,7 @@ export class LiveDebates {
       events: this.events(id).total,
       status: 'running',
       timer: setInterval(() => this.poll(entry), this.deps.pollMs),
+      drafts: new Map(),
     };
     entry.timer.unref();
     this.live.set(id, entry);
@@ -211,7 +217,41 @@ export class LiveDebates {
       entry.events += events.length;
       this.deps.emitter.emit('debate:event', { debateId: id, from, events });
     });
+    engine.onDrafts((draft) => this.draft(entry, draft));
     this.deps.emitter.emit('debate:status', { debateId: id, status: 'running', reason: null });
+  }
+
+  /**
+   * Passes a draft on, at most every DRAFT_INTERVAL_MS per turn: one that comes sooner waits (and is
+   * replaced by any later one); a cleared draft goes at once, and drops whatever was waiting.
+   */
+  private draft(entry: LiveDebate, draft: CruxDraft): void {
+    const key = `${draft.thread} ${draft.agent}`;
+    const send = (d: CruxDraft) => this.deps.emitter.emit('debate:draft', { debateId: entry.id, ...d });
+    const held = entry.drafts.get(key);
+    if (draft.content === null) {
+      if (held?.timer) clearTimeout(held.timer);
+      entry.drafts.delete(key);
+      if (held) send(draft);
+      return;
+    }
+    const now = Date.now();
+    if (!held || (held.timer === null && now - held.sentAt >= DRAFT_INTERVAL_MS)) {
+      entry.drafts.set(key, { draft, timer: null, sentAt: now });
+      send(draft);
+      return;
+    }
+    held.draft = draft;
+    if (held.timer) return;
+    held.timer = setTimeout(
+      () => {
+        held.timer = null;
+        held.sentAt = Date.now();
+        send(held.draft);
+      },
+      DRAFT_INTERVAL_MS - (now - held.sentAt),
+    );
+    held.timer.unref();
   }
 
   /** Pushes a pause or a resumption once the log records it; the end is pushed by `stopped`. */
@@ -226,6 +266,7 @@ export class LiveDebates {
   private forget(id: string): void {
     const entry = this.live.get(id);
     if (entry) clearInterval(entry.timer);
+    for (const held of entry?.drafts.values() ?? []) if (held.timer) clearTimeout(held.timer);
     this.live.delete(id);
   }
 

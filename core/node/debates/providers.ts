@@ -1,3 +1,4 @@
+import { readPartialJson } from '../../text/partial-json';
 import { estimateCallCost, modelFor, type ModelsConfig } from '../../llm/prices';
 import type { Llm, LlmRequest } from '../../ports/llm';
 import { createSimulatedLlm } from '../../sim/crux-simulator';
@@ -103,26 +104,46 @@ export function providerFor(
 
 /**
  * The simulator answers instantly; a latency (CRUCIBLE_SIMULATED_LATENCY_MS) makes a simulated debate
- * unfold at a watchable pace in the app, and gives tests time to interrupt one mid-way.
+ * unfold at a watchable pace in the app, and gives tests time to interrupt one mid-way. Over that
+ * wait the answer is written out as a model would stream it: a caller that asks for drafts
+ * (`onPartial`) gets the answer's JSON read a few characters further each time.
  */
 function withLatency(llm: Llm, ms: number): Llm {
   if (!Number.isFinite(ms) || ms <= 0) return llm;
   return {
     provider: llm.provider,
     call: async (request) => {
+      const answer = request.onPartial ? await llm.call(request) : null;
+      const json = answer ? JSON.stringify(answer.value) : '';
+      const started = Date.now();
       // A cancel ends the wait at once, as it would end a real call in flight.
       const signal = request.signal;
       await new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();
         const done = () => {
           clearTimeout(timer);
+          clearInterval(writing);
           signal?.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, ms);
+        const writing = answer
+          ? setInterval(() => {
+              const share = Math.min(1, (Date.now() - started) / ms);
+              const partial = readPartialJson(json.slice(0, Math.floor(json.length * share)));
+              try {
+                if (partial !== undefined) request.onPartial?.(partial);
+              } catch {
+                // A draft listener's failure never breaks the call it watches.
+              }
+            }, DRAFT_STEP_MS)
+          : undefined;
         signal?.addEventListener('abort', done);
       });
-      return llm.call(request);
+      return answer ?? llm.call(request);
     },
   };
 }
+
+/** How often a simulated answer is written a little further while it "streams". */
+const DRAFT_STEP_MS = 60;

@@ -145,6 +145,15 @@ function readJsonText(text: string): { input: unknown; raw: string; unreadable?:
   }
 }
 
+/** A draft listener's failure must never break the call it watches. */
+function deliverText(onText: (soFar: string) => void, soFar: string): void {
+  try {
+    onText(soFar);
+  } catch {
+    // The answer still arrives whole; only the draft is lost.
+  }
+}
+
 /** What arrived of a stream, kept outside the SDK's accumulation so a broken stream can still be metered. */
 interface StreamTrace {
   usage: Message['usage'] | null;
@@ -270,6 +279,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
         trace.usage.output_tokens = event.usage.output_tokens;
       } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
         trace.toolJson += event.delta.partial_json;
+        if (request.onText && event.delta.partial_json !== '') deliverText(request.onText, trace.toolJson);
       }
     });
     let message: Message;

@@ -8,7 +8,7 @@ import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
 import { ENDED, statusBadge } from './format';
-import { ThreadColumn } from './thread-column';
+import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
 import './debate-view.css';
 
@@ -67,8 +67,23 @@ function LiveDebate({ id }: { id: string }) {
     if (progress.data && progress.data.events > events.length) catchUp();
   }, [progress.data, events.length, catchUp]);
 
+  // Turns being written, by thread, then agent; a draft goes when its message lands or its turn fails.
+  const [drafts, setDrafts] = useState<ReadonlyMap<string, ReadonlyMap<string, Draft>>>(new Map());
+  usePush('debate:draft', (payload) => {
+    if (payload.debateId !== id) return;
+    setDrafts((all) => {
+      const next = new Map(all);
+      const inThread = new Map(next.get(payload.thread));
+      if (payload.content === null) inThread.delete(payload.agent);
+      else inThread.set(payload.agent, { agent: payload.agent, move: payload.move, content: payload.content });
+      next.set(payload.thread, inThread);
+      return next;
+    });
+  });
+
   usePush('debate:status', (payload) => {
     if (payload.debateId !== id) return;
+    if (payload.status !== 'running') setDrafts(new Map());
     reloadProgress();
     if (ENDED.has(payload.status)) detail.reload();
   });
@@ -209,6 +224,7 @@ function LiveDebate({ id }: { id: string }) {
             debateId={id}
             column={column}
             progress={threadProgress.get(column.id)}
+            drafts={[...(drafts.get(column.id)?.values() ?? [])]}
             agentName={agentName}
             agentIndex={agentIndex}
           />

@@ -7,9 +7,18 @@ import { seriesColor, threadTone } from './format';
 /** The newest messages a column draws; the rest is one click away in the transcript. */
 const SHOWN = 300;
 
+/** What an agent has written so far of its turn in this thread (from `debate:draft`). */
+export interface Draft {
+  agent: string;
+  move: string | null;
+  content: string;
+}
+
 interface Props {
   debateId: string;
   column: Column;
+  /** Turns being written in this thread right now, shown after its messages until they land. */
+  drafts?: readonly Draft[];
   progress: ThreadProgress | undefined;
   agentName: (id: string) => string;
   agentIndex: (id: string) => number;
@@ -95,6 +104,23 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
   );
 }
 
+function DraftItem({ draft, props }: { draft: Draft; props: Props }) {
+  const color = seriesColor(props.agentIndex(draft.agent));
+  return (
+    <li className="debate-msg draft" style={{ borderLeftColor: color }} data-testid="draft" aria-live="off">
+      <header>
+        <strong style={{ color }}>{props.agentName(draft.agent)}</strong>
+        {draft.move && <span className="badge">{draft.move}</span>}
+        <span className="muted small">writing…</span>
+      </header>
+      <p>
+        {draft.content}
+        <span className="draft-caret" aria-hidden="true" />
+      </p>
+    </li>
+  );
+}
+
 /** In-page jumps between messages must not touch the hash (it holds the route). */
 function jumpTo(id: string) {
   return (e: React.MouseEvent) => {
@@ -118,11 +144,13 @@ export function ThreadColumn(props: Props) {
   const shown = column.items.slice(-SHOWN);
   const hidden = column.items.length - shown.length;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows new items, not their identity
+  const drafts = props.drafts ?? [];
+  const drafted = drafts.reduce((n, d) => n + d.content.length, 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows new items and growing drafts, not their identity
   useEffect(() => {
     const el = list.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [column.items.length]);
+  }, [column.items.length, drafted]);
 
   const status = progress?.status ?? 'DISCOVERY';
   return (
@@ -211,6 +239,9 @@ export function ThreadColumn(props: Props) {
         )}
         {shown.map((item) => (
           <Item key={item.kind === 'note' ? item.key : item.id} debateId={debateId} item={item} props={props} />
+        ))}
+        {drafts.map((draft) => (
+          <DraftItem key={`draft-${draft.agent}`} draft={draft} props={props} />
         ))}
       </ol>
     </section>
