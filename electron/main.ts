@@ -71,9 +71,9 @@ let printer: PdfPrinter | null = null;
  * (electron/pdf-printer.ts): the Chromium the CLI prints with is not part of a packaged app. Set up
  * on the first PDF, so a run that exports none creates no such session.
  */
-const printPdf: PdfPrinter = (html) => {
+const printPdf: PdfPrinter = (html, signal) => {
   printer ??= createElectronPdfPrinter({ BrowserWindow, session: session.fromPartition(PRINT_PARTITION), log });
-  return printer(html);
+  return printer(html, signal);
 };
 
 /** Opens the chosen workspace; when that fails, offers to choose another folder until one opens. */

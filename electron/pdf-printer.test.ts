@@ -234,6 +234,24 @@ describe('the desktop PDF printer', () => {
     expect(windows.map((w) => w.destroyed)).toEqual([true, true]);
   });
 
+  it('stops a print when cancelled, destroys its window without calling it a failure, and prints the next one', async () => {
+    let mode: Behaviour = 'hangs';
+    const { windows, print, log } = setUp(() => mode, 60_000);
+    const controller = new AbortController();
+    const printing = failure(print(HTML, controller.signal));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(windows.map((w) => w.destroyed)).toEqual([false]);
+    controller.abort();
+    expect(await printing).toBe('the PDF could not be printed: it was cancelled');
+    expect(windows.map((w) => w.destroyed)).toEqual([true]);
+    expect(log.lines.filter((l) => l.startsWith('error'))).toEqual([]);
+    // A print cancelled before its turn opens no window at all.
+    expect(await failure(print(HTML, AbortSignal.abort()))).toContain('aborted');
+    expect(windows).toHaveLength(1);
+    mode = 'print';
+    expect(new TextDecoder().decode(await print(HTML))).toBe('%PDF-1.7 fake');
+  });
+
   it('prints one document at a time, in the order asked, even when one fails', async () => {
     const order: Behaviour[] = ['print', 'print fails', 'print'];
     let calls = 0;

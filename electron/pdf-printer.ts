@@ -10,7 +10,7 @@ import type { Log } from '../core/ports/log';
  * did not write (idea files, model answers) — so the window is locked down beyond the main one
  * (docs/security.md): its own in-memory session, sandboxed, no preload, no JavaScript, no permission,
  * no request but the document itself, no navigation. It is destroyed after every print, whether the
- * print worked, failed or took too long. Electron comes in as parameters (only its types are
+ * print worked, failed, took too long or was cancelled. Electron comes in as parameters (only its types are
  * imported here), so all of this runs under plain Node in pdf-printer.test.ts.
  */
 
@@ -145,7 +145,8 @@ export function createElectronPdfPrinter(options: {
   });
   session.protocol.handle(PRINT_SCHEME, (request) => documentResponse(request.url, current));
 
-  const printOne = async (html: string): Promise<Uint8Array> => {
+  const printOne = async (html: string, signal: AbortSignal | undefined): Promise<Uint8Array> => {
+    signal?.throwIfAborted();
     // A fresh address per print: a late request from an earlier window cannot fetch this document.
     const url = `${PRINT_SCHEME}://document/${randomUUID()}`;
     current = { url, html };
@@ -164,10 +165,12 @@ export function createElectronPdfPrinter(options: {
       work.catch(() => {});
       const late = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`it took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+        // A cancel ends the wait at once; the window goes below, like a print that took too long.
+        signal?.addEventListener('abort', () => reject(new Error('it was cancelled')), { once: true });
       });
       return await Promise.race([work, late]);
     } catch (error) {
-      log.error('printing a PDF failed', { error: messageOf(error) });
+      if (!signal?.aborted) log.error('printing a PDF failed', { error: messageOf(error) });
       throw new Error(`the PDF could not be printed: ${messageOf(error)}`);
     } finally {
       clearTimeout(timer);
@@ -177,8 +180,8 @@ export function createElectronPdfPrinter(options: {
   };
 
   let queue: Promise<unknown> = Promise.resolve();
-  return (html) => {
-    const printed = queue.then(() => printOne(html));
+  return (html, signal) => {
+    const printed = queue.then(() => printOne(html, signal));
     queue = printed.catch(() => {});
     return printed;
   };

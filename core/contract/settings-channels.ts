@@ -182,6 +182,19 @@ export const settingsChannels = {
     }),
   },
 
+  /**
+   * Cancels the running `export:document` of this document and format: its printing stops at once
+   * and it fails with a `user_error` saying it was cancelled. `cancelled` is false when none ran.
+   */
+  'export:cancel': {
+    input: z.strictObject({
+      source: z.enum(EXPORT_SOURCES),
+      id: z.string().trim().min(1, 'needs an idea slug or a debate id').max(200),
+      format: z.enum(EXPORT_DOCUMENT_FORMATS),
+    }),
+    output: z.strictObject({ cancelled: z.boolean() }),
+  },
+
   /** One text file of an idea (a research note, development.md …), by its workspace-relative path. */
   'ideas:file': {
     input: z.strictObject({ slug, path: z.string().trim().min(1, 'needs a file path').max(1000) }),

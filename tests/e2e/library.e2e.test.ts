@@ -192,5 +192,19 @@ describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings an
     await page.getByText('llm-judge-calibration-synthesis.pdf').waitFor();
     await s.screenshot('export');
     expect(s.problems).toEqual([]);
+
+    // Cancelled while Chromium prints: the page stops waiting, the main side stops printing, and no
+    // file is handed over.
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await button.click();
+    await page.getByRole('button', { name: 'Exporting…' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Cancelled: nothing was exported.' }).waitFor();
+    await expect.poll(() => s.problems.length, { timeout: 30_000 }).toBe(1);
+    // The browser logs the cancelled export's refusal (a user_error answers 422); nothing else.
+    expect(s.problems.splice(0)).toEqual([expect.stringMatching(/^console: .*422/)]);
+    expect(downloads).toBe(0);
+    expect(await page.getByRole('button', { name: 'Export and download' }).isEnabled()).toBe(true);
   }, 120_000);
 });

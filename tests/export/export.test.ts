@@ -22,7 +22,13 @@ beforeAll(async () => {
   ws = Workspace.open(root);
   ws.sync();
   await new EvaluationService(ws).evaluate(IDEA, { mode: 'standard', provider: 'simulated' });
-  debateId = (await new DebateService(ws).start({ ideaSlug: IDEA, agents: ['optimist-engineer', 'skeptical-economist', 'regulator'], provider: 'simulated' })).id;
+  debateId = (
+    await new DebateService(ws).start({
+      ideaSlug: IDEA,
+      agents: ['optimist-engineer', 'skeptical-economist', 'regulator'],
+      provider: 'simulated',
+    })
+  ).id;
 });
 afterAll(() => {
   ws.close();
@@ -30,13 +36,17 @@ afterAll(() => {
 });
 
 const chromium = findChromium();
-const pdftoppm = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm', '/opt/homebrew/bin/pdftoppm'].find((p) => existsSync(p));
+const pdftoppm = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm', '/opt/homebrew/bin/pdftoppm'].find((p) =>
+  existsSync(p),
+);
 if ((!chromium || !pdftoppm) && process.env.CRUCIBLE_REQUIRE_BROWSER) {
   // CI installs both and sets this: there a missing browser is a failure, not a skip.
   throw new Error(`CRUCIBLE_REQUIRE_BROWSER is set but ${!chromium ? 'no Chromium was found' : 'pdftoppm is missing'}`);
 }
 if (!chromium || !pdftoppm) {
-  console.warn(`\n*** PDF export tests SKIPPED: ${!chromium ? 'no Chromium/Chrome found (install chromium or set CRUCIBLE_CHROMIUM)' : 'no pdftoppm (install poppler-utils)'} ***\n`);
+  console.warn(
+    `\n*** PDF export tests SKIPPED: ${!chromium ? 'no Chromium/Chrome found (install chromium or set CRUCIBLE_CHROMIUM)' : 'no pdftoppm (install poppler-utils)'} ***\n`,
+  );
 }
 
 describe('export', () => {
@@ -56,7 +66,9 @@ describe('export', () => {
     expect(page).not.toMatch(/<script|<link|src=|url\(/i);
 
     writeFileSync(join(root, 'taken.html'), 'mine');
-    await expect(exportDocument(ws, { slug: IDEA }, 'html', join(root, 'taken.html'))).rejects.toThrow(/never overwrites/);
+    await expect(exportDocument(ws, { slug: IDEA }, 'html', join(root, 'taken.html'))).rejects.toThrow(
+      /never overwrites/,
+    );
     expect(readFileSync(join(root, 'taken.html'), 'utf8')).toBe('mine');
   });
 
@@ -75,5 +87,25 @@ describe('export', () => {
     expect(pages.length).toBeGreaterThanOrEqual(2);
     // Rendered pages carry ink, not blank paper: a PNG of a text page is well above a blank one's size.
     for (const p of pages) expect(statSync(join(root, p)).size).toBeGreaterThan(3_000);
+  });
+
+  it.skipIf(!chromium)('stops printing a PDF when cancelled, and writes nothing', async () => {
+    const out = join(root, 'cancelled.pdf');
+    const before = await exportDocument(ws, { slug: IDEA }, 'pdf', out, { signal: AbortSignal.abort() }).catch(
+      (e: Error) => e,
+    );
+    expect(String(before)).toContain('the export was cancelled: nothing was written');
+
+    // Cancelled while Chromium starts or prints: the browser is closed and the export fails as cancelled.
+    const controller = new AbortController();
+    const printing = exportDocument(ws, { slug: IDEA }, 'pdf', out, { signal: controller.signal }).catch(
+      (e: Error) => e,
+    );
+    setTimeout(() => controller.abort(), 300);
+    expect(String(await printing)).toContain('the export was cancelled: nothing was written');
+    expect(existsSync(out)).toBe(false);
+    // The printer works as before for the next export.
+    await exportDocument(ws, { slug: IDEA }, 'pdf', out);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
   });
 });

@@ -326,6 +326,53 @@ describe('export:document', () => {
       'the PDF could not be printed: it took longer than 30 s',
     ]);
   }, 60_000);
+
+  it('cancels a PDF while it prints: the printer is told at once, and nothing comes back', async () => {
+    // A printer that would take a minute, unless its signal stops it.
+    const prints: { aborted: boolean }[] = [];
+    let printing: () => void = () => {};
+    const startedPrinting = new Promise<void>((resolve) => {
+      printing = resolve;
+    });
+    const app = await boot({
+      printPdf: (_html, signal) =>
+        new Promise((resolve, reject) => {
+          const seen = { aborted: false };
+          prints.push(seen);
+          const timer = setTimeout(() => resolve(new TextEncoder().encode('%PDF-1.7 late')), 60_000);
+          signal?.addEventListener('abort', () => {
+            seen.aborted = true;
+            clearTimeout(timer);
+            reject(new Error('closed'));
+          });
+          printing();
+        }),
+    });
+    const ws = Workspace.open(root);
+    try {
+      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
+    } finally {
+      ws.close();
+    }
+    await call(app, 'workspace:sync', {});
+    const request = { source: 'synthesis', id: IDEA, format: 'pdf' } as const;
+    const started = performance.now();
+    const exporting = refused(call(app, 'export:document', request));
+    await startedPrinting;
+    const again = await refused(call(app, 'export:document', request));
+    expect([again.code, again.message]).toEqual(['user_error', `${IDEA}-synthesis.pdf is already being exported`]);
+    // Another format of the same document is another export, and not cancelled by this one's cancel.
+    expect(await call(app, 'export:cancel', { ...request, format: 'html' })).toEqual({ cancelled: false });
+
+    expect(await call(app, 'export:cancel', request)).toEqual({ cancelled: true });
+    expect((await exporting).toWire()).toEqual({
+      code: 'user_error',
+      message: 'the export was cancelled: nothing was written',
+    });
+    expect(prints).toEqual([{ aborted: true }]);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(await call(app, 'export:cancel', request)).toEqual({ cancelled: false });
+  }, 60_000);
 });
 
 describe('idea channels of the library views', () => {

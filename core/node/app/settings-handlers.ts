@@ -58,6 +58,9 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
   const keys: KeyStore = ctx.keyStore;
   /** The development calls running now, by idea, so that one can be cancelled. */
   const asking = new Map<string, AbortController>();
+  /** The exports running now, by document and format, so that one can be cancelled. */
+  const exporting = new Map<string, AbortController>();
+  const exportKey = (source: string, id: string, format: string) => `${source}\u0000${id}\u0000${format}`;
 
   const view = async (): Promise<SettingsView> => {
     const settings = readSettings(ws.root);
@@ -150,11 +153,16 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
         const fileName = `${fileStem(id)}-${source}.${format}`;
         // exportDocument writes a file (the CLI's way); here it goes to a private temp folder and
         // comes back as content, so nothing lands in the workspace and the page picks where it goes.
+        const key = exportKey(source, id, format);
+        if (exporting.has(key)) throw new UserError(`${fileName} is already being exported`);
+        const controller = new AbortController();
+        exporting.set(key, controller);
         const dir = mkdtempSync(join(tmpdir(), 'crucible-export-'));
         try {
           const out = join(dir, fileName);
           await exportDocument(ws, source === 'synthesis' ? { slug: id } : { debate: id }, format, out, {
             printPdf: ctx.options.printPdf,
+            signal: controller.signal,
           });
           const bytes = readFileSync(out);
           return {
@@ -165,8 +173,14 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
             bytes: bytes.length,
           };
         } finally {
+          exporting.delete(key);
           rmSync(dir, { recursive: true, force: true });
         }
+      },
+      'export:cancel': ({ source, id, format }) => {
+        const controller = exporting.get(exportKey(source, id, format));
+        controller?.abort();
+        return { cancelled: controller !== undefined };
       },
 
       'ideas:file': ({ slug, path }) => {

@@ -29,29 +29,41 @@ export const HEADLESS_ARGS = [
 ];
 
 /** Prints a self-contained HTML page to PDF with headless Chromium (A4, backgrounds on). */
-export const chromiumPrinter: PdfPrinter = async (html) => {
+export const chromiumPrinter: PdfPrinter = async (html, signal) => {
   const executablePath = findChromium();
   if (!executablePath) {
     throw new Error(
       'PDF export needs Chromium or Chrome: install it (e.g. apt-get install chromium) or set CRUCIBLE_CHROMIUM to its path',
     );
   }
+  signal?.throwIfAborted();
   // Loaded only when a PDF is asked for: a development dependency, which the desktop app does not
   // ship (it prints with Electron instead, and its build leaves this file out: electron.vite.config.ts).
   const { chromium } = await import('playwright-core');
+  signal?.throwIfAborted();
   const profile = mkdtempSync(join(tmpdir(), 'crucible-print-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    args: HEADLESS_ARGS,
-    headless: true,
-    offline: true,
-  });
   try {
-    const page = await context.newPage();
-    await page.setContent(html, { waitUntil: 'load' });
-    return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      args: HEADLESS_ARGS,
+      headless: true,
+      offline: true,
+    });
+    // A cancel closes the browser, which ends whatever step the print is in.
+    const stop = () => void context.close().catch(() => {});
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      signal?.throwIfAborted();
+      const page = await context.newPage();
+      await page.setContent(html, { waitUntil: 'load' });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      signal?.throwIfAborted();
+      return pdf;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      await context.close();
+    }
   } finally {
-    await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
 };

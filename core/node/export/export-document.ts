@@ -11,18 +11,23 @@ import type { PdfPrinter } from './pdf-printer';
 export const EXPORT_FORMATS = ['md', 'html', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** What a cancelled export says (the page shows it as a cancel, not as an error). */
+export const EXPORT_CANCELLED = 'the export was cancelled: nothing was written';
+
 /**
  * Exports an idea's synthesis, or a debate's transcript, as Markdown, self-contained HTML (inline
  * CSS, nothing fetched) or PDF printed from that HTML. It never overwrites a file at `out`. PDFs are
  * printed by `options.printPdf` (the desktop app passes Electron's), else by headless Chromium.
+ * `options.signal` cancels a PDF's printing (Markdown and HTML take no time worth cancelling).
  */
 export async function exportDocument(
   ws: Workspace,
   source: { slug?: string; debate?: string },
   format: ExportFormat,
   out: string,
-  options: { printPdf?: PdfPrinter } = {},
+  options: { printPdf?: PdfPrinter; signal?: AbortSignal } = {},
 ): Promise<{ path: string; bytes: number }> {
+  const { signal } = options;
   if (existsSync(out))
     throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
   if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
@@ -56,10 +61,14 @@ export async function exportDocument(
   const print = options.printPdf ?? chromiumPrinter;
   let pdf: Uint8Array;
   try {
-    pdf = await print(html);
+    if (signal?.aborted) throw new Error('cancelled');
+    pdf = await print(html, signal);
   } catch (error) {
+    if (signal?.aborted) throw new UserError(EXPORT_CANCELLED);
     throw new UserError((error as Error).message);
   }
+  // A print that finished just as the cancel came still writes nothing.
+  if (signal?.aborted) throw new UserError(EXPORT_CANCELLED);
   writeFileSync(out, pdf, { flag: 'wx' });
   return { path: out, bytes: pdf.length };
 }

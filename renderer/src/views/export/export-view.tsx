@@ -42,22 +42,38 @@ export function ExportView({ route }: { route: Route }) {
     (['md', 'html', 'pdf'] as const).find((f) => f === route.query.get('format')) ?? 'pdf',
   );
   const [done, setDone] = useState<{ fileName: string; bytes: number }[]>([]);
-  // Abandoning a running export: the main side finishes it, the page ignores the answer.
+  // Cancelling a running export stops its printing on the main side (`export:cancel`); the page
+  // stops waiting at once and ignores whatever answer comes back.
   const ticket = useRef(0);
+  const request = useRef<{ source: Source; id: string; format: Format } | null>(null);
   const [started, setStarted] = useState<number | null>(null);
+  const [cancelled, setCancelled] = useState(false);
 
   const run = useAction(async () => {
     const mine = ++ticket.current;
+    const asked = { source, id, format };
+    request.current = asked;
     setStarted(Date.now());
+    setCancelled(false);
     try {
-      const result = await client.invoke('export:document', { source, id, format });
+      const result = await client.invoke('export:document', asked);
       if (mine !== ticket.current) return;
       download(result);
       setDone((d) => [{ fileName: result.fileName, bytes: result.bytes }, ...d].slice(0, 10));
+    } catch (error) {
+      if (mine !== ticket.current) return; // cancelled: its failure is expected and not shown
+      throw error;
     } finally {
       if (mine === ticket.current) setStarted(null);
     }
   });
+  const cancel = () => {
+    ticket.current++;
+    setStarted(null);
+    setCancelled(true);
+    const asked = request.current;
+    if (asked) void client.invoke('export:cancel', asked).catch(() => {});
+  };
 
   const evaluated = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt !== null);
   const others = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt === null);
@@ -149,13 +165,7 @@ export function ExportView({ route }: { route: Route }) {
             {running ? 'Exporting…' : 'Export and download'}
           </button>
           {running && (
-            <button
-              type="button"
-              onClick={() => {
-                ticket.current++;
-                setStarted(null);
-              }}
-            >
+            <button type="button" onClick={cancel}>
               Cancel
             </button>
           )}
@@ -169,6 +179,11 @@ export function ExportView({ route }: { route: Route }) {
               {format === 'pdf' ? 'Printing the PDF in headless Chromium…' : 'Preparing the file…'}
             </span>
           </div>
+        )}
+        {cancelled && !running && (
+          <p className="muted small" role="status">
+            Cancelled: nothing was exported.
+          </p>
         )}
         <ErrorNotice error={run.error} onDismiss={run.clearError} />
         <ErrorNotice error={ideas.error ?? debates.error} />
