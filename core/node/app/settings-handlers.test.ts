@@ -249,6 +249,17 @@ describe('API keys', () => {
   });
 });
 
+/** Runs a quick simulated evaluation of IDEA beside the app, so that it has a locked synthesis. */
+async function lockSynthesis(app: App): Promise<void> {
+  const ws = Workspace.open(root);
+  try {
+    await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
+  } finally {
+    ws.close();
+  }
+  await call(app, 'workspace:sync', {});
+}
+
 describe('export:document', () => {
   it('hands back a transcript as Markdown and HTML, and a synthesis once an evaluation locked one', async () => {
     const app = await boot();
@@ -274,13 +285,7 @@ describe('export:document', () => {
     expect(none.code).toBe('user_error');
     expect(none.message).toContain('has no synthesis yet');
 
-    const ws = Workspace.open(root);
-    try {
-      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
-    } finally {
-      ws.close();
-    }
-    await call(app, 'workspace:sync', {});
+    await lockSynthesis(app);
     const synthesis = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'html' });
     expect(synthesis.fileName).toBe(`${IDEA}-synthesis.html`);
     expect(synthesis.content).toContain('locked by');
@@ -301,13 +306,7 @@ describe('export:document', () => {
         return new TextEncoder().encode('%PDF-1.7 fake');
       },
     });
-    const ws = Workspace.open(root);
-    try {
-      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
-    } finally {
-      ws.close();
-    }
-    await call(app, 'workspace:sync', {});
+    await lockSynthesis(app);
     const html = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'html' });
     const pdf = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' });
     expect({ ...pdf, content: Buffer.from(pdf.content, 'base64').toString('latin1') }).toEqual({
@@ -348,13 +347,7 @@ describe('export:document', () => {
           printing();
         }),
     });
-    const ws = Workspace.open(root);
-    try {
-      await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
-    } finally {
-      ws.close();
-    }
-    await call(app, 'workspace:sync', {});
+    await lockSynthesis(app);
     const request = { source: 'synthesis', id: IDEA, format: 'pdf' } as const;
     const started = performance.now();
     const exporting = refused(call(app, 'export:document', request));
