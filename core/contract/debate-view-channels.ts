@@ -310,6 +310,8 @@ export const ledgerFalsifierSchema = z.strictObject({
   agent: z.string(),
   agentName: z.string(),
   side: side.nullable(),
+  /** The agent's confidence in its side (its final position's, else its latest stance's or commitment's). */
+  confidence: z.number().min(0).max(1).nullable(),
   metric: z.string(),
   threshold: z.string(),
   deadline: z.string(),
@@ -322,6 +324,19 @@ export const ledgerFalsifierSchema = z.strictObject({
   index: count.nullable(),
 });
 export type LedgerFalsifier = z.infer<typeof ledgerFalsifierSchema>;
+
+export const calibrationSchema = z.strictObject({
+  agent: z.string(),
+  agentName: z.string(),
+  scored: count,
+  survived: count,
+  falsified: count,
+  unscored: count,
+  heldRate: z.number().min(0).max(1).nullable(),
+  meanConfidence: z.number().min(0).max(1).nullable(),
+  brier: z.number().min(0).max(1).nullable(),
+});
+export type CalibrationView = z.infer<typeof calibrationSchema>;
 
 export const ledgerCruxSchema = z.strictObject({
   key: z.string(),
@@ -432,6 +447,14 @@ export const debateViewChannels = {
       /** Today, as the statuses were computed. */
       today: z.string(),
     }),
+  },
+  /**
+   * How well each debating persona's confidence matched the falsifiers the researcher resolved
+   * (core/ledger/calibration.ts): best calibrated (lowest Brier score) first.
+   */
+  'ledger:calibration': {
+    input: z.strictObject({}),
+    output: z.strictObject({ agents: z.array(calibrationSchema) }),
   },
   /** Records how a falsifier resolved, as an entry of ledger.md (a second record for it replaces the first). */
   'ledger:resolveFalsifier': {

@@ -140,6 +140,21 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(file).toContain(`## ${key}\n- outcome: falsified\n`);
     expect(file).toContain('The co-op’s annual report says otherwise.');
     await s.screenshot('ledger');
+
+    // The resolved falsifier scores its agent's calibration on the personas leaderboard.
+    const { falsifiers } = await s.app.client.invoke('ledger:list', {});
+    const resolved = falsifiers.find((f) => f.key === key);
+    const { agents } = await s.app.client.invoke('ledger:calibration', {});
+    const scored = agents.find((a) => a.agent === resolved?.agent);
+    expect(scored).toBeDefined();
+    await page.evaluate(() => {
+      window.location.hash = '#/leaderboards?tab=personas';
+    });
+    const board = page.getByRole('table', { name: 'Calibration leaderboard' });
+    const row = board.getByRole('row').filter({ hasText: resolved?.agentName ?? '?' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(scored?.brier === null ? '—' : scored?.brier?.toFixed(3));
+    await s.screenshot('calibration');
     expect(s.problems).toEqual([]);
   }, 60_000);
 

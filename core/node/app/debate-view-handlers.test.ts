@@ -260,6 +260,56 @@ describe('the ledger', () => {
     expect(broken.falsifiers.find((f) => f.key === target.key)?.status).toBe('overdue');
   });
 
+  it('scores each agent’s calibration from the falsifiers the researcher resolved', async () => {
+    rmSync(join(root, 'ledger.md'), { force: true });
+    expect(await call('ledger:calibration', {})).toEqual({ agents: [] });
+    const { falsifiers } = await call('ledger:list', {});
+    const sided = falsifiers.filter((f) => (f.side === 'YES' || f.side === 'NO') && f.confidence !== null);
+    const [first, second] = sided;
+    if (!first || !second) throw new Error('the debate left fewer than two sided falsifiers with a confidence');
+    const resolve = (f: (typeof sided)[number], outcome: 'survived' | 'falsified' | 'void') =>
+      call('ledger:resolveFalsifier', {
+        debateId,
+        thread: f.thread,
+        agent: f.agent,
+        outcome,
+        resolvedOn: '2028-01-05',
+      });
+    await resolve(first, 'survived');
+    await resolve(second, 'falsified');
+    const unscored = falsifiers.find((f) => f.key !== first.key && f.key !== second.key);
+    if (unscored) await resolve(unscored, 'void');
+
+    const { agents } = await call('ledger:calibration', {});
+    // Recomputed by hand from the listed falsifiers: one forecast per scored resolution.
+    const expected = new Map<string, { scored: number; brier: number; unscored: number }>();
+    for (const [f, held] of [
+      [first, 1],
+      [second, 0],
+    ] as const) {
+      const row = expected.get(f.agent) ?? { scored: 0, brier: 0, unscored: 0 };
+      row.brier = (row.brier * row.scored + ((f.confidence as number) - held) ** 2) / (row.scored + 1);
+      row.scored++;
+      expected.set(f.agent, row);
+    }
+    if (unscored) {
+      const row = expected.get(unscored.agent) ?? { scored: 0, brier: Number.NaN, unscored: 0 };
+      row.unscored++;
+      expected.set(unscored.agent, row);
+    }
+    expect(agents.map((a) => a.agent).sort()).toEqual([...expected.keys()].sort());
+    for (const a of agents) {
+      const want = expected.get(a.agent);
+      expect({ scored: a.scored, unscored: a.unscored }).toEqual({ scored: want?.scored, unscored: want?.unscored });
+      if (a.scored > 0) expect(a.brier).toBeCloseTo(want?.brier ?? Number.NaN, 12);
+      else expect(a.brier).toBeNull();
+      expect(a.agentName).toBe(falsifiers.find((f) => f.agent === a.agent)?.agentName);
+    }
+    // Best calibrated first.
+    const briers = agents.map((a) => a.brier ?? Number.POSITIVE_INFINITY);
+    expect(briers).toEqual([...briers].sort((x, y) => x - y));
+  });
+
   it('refuses a falsifier that does not exist and a date that is not one', async () => {
     expect(
       await refused(

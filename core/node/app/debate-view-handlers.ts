@@ -7,6 +7,7 @@ import {
 } from '../../contract';
 import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
 import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
+import { calibrationOf } from '../../ledger/calibration';
 import { safeWrite } from '../fs/atomic-write';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -128,6 +129,28 @@ export function debateViewHandlers(
         ctx.open();
         const { file, today, falsifiers, cruxes } = ledgerRows();
         return { falsifiers, cruxes, file: LEDGER_FILE, problems: file.problems, today };
+      },
+
+      'ledger:calibration': () => {
+        ctx.open();
+        const { falsifiers } = ledgerRows();
+        return {
+          agents: calibrationOf(
+            falsifiers.flatMap((f) =>
+              f.resolution
+                ? [
+                    {
+                      agent: f.agent,
+                      agentName: f.agentName,
+                      side: f.side,
+                      confidence: f.confidence,
+                      outcome: f.resolution.outcome,
+                    },
+                  ]
+                : [],
+            ),
+          ),
+        };
       },
 
       'ledger:resolveFalsifier': ({ debateId, thread, agent, outcome, resolvedOn, note }) => {

@@ -74,6 +74,8 @@ export function ledgerRowsOf(
         agent,
         agentName: names.get(agent) ?? agent,
         side: position?.side ?? thread.stances[agent]?.side ?? thread.commitments[agent]?.side ?? null,
+        confidence:
+          position?.confidence ?? thread.stances[agent]?.confidence ?? thread.commitments[agent]?.confidence ?? null,
         metric: falsifier.metric,
         threshold: falsifier.threshold,
         deadline: falsifier.deadline,

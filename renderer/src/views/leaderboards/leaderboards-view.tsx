@@ -3,6 +3,7 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { CalibrationBoard } from './calibration-board';
 import { IdeasBoard } from './ideas-board';
 import { PersonasBoard } from './personas-board';
 import './leaderboards.css';
@@ -10,13 +11,15 @@ import './leaderboards.css';
 type Tab = 'ideas' | 'personas';
 
 /**
- * Leaderboards: ideas by overall score, and the agents by the arbiter's rulings (`?tab=personas`).
+ * Leaderboards: ideas by overall score, and the agents by the arbiter's rulings and by their
+ * calibration in crux debates (`?tab=personas`).
  * Both follow evaluations as they lock and the folder as it changes.
  */
 export function LeaderboardsView({ route }: { route: Route }) {
   const tab: Tab = route.query.get('tab') === 'personas' ? 'personas' : 'ideas';
   const ideas = useChannel('evaluations:leaderboard', {});
   const personas = useChannel('evaluations:personaRatings', tab === 'personas' ? {} : null);
+  const calibration = useChannel('ledger:calibration', tab === 'personas' ? {} : null);
   usePush('evaluation:status', (p) => {
     if (p.status !== 'locked') return;
     ideas.reload();
@@ -75,6 +78,8 @@ export function LeaderboardsView({ route }: { route: Route }) {
             <ErrorNotice error={personas.error} />
             {!personas.data && !personas.error && <p className="muted">Loading…</p>}
             {personas.data && <PersonasBoard rows={personas.data.personas} />}
+            <ErrorNotice error={calibration.error} />
+            {calibration.data && <CalibrationBoard rows={calibration.data.agents} />}
           </>
         )}
       </div>

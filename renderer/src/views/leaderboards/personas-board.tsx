@@ -54,9 +54,7 @@ export function PersonasBoard({ rows }: { rows: PersonaRatingView[] }) {
         <button type="button" onClick={exportCsv} disabled={shown.length === 0}>
           Export CSV
         </button>
-        <span className="muted small">
-          Calibration and arena ratings come once falsifiers resolve and arena debates exist.
-        </span>
+        <span className="muted small">Ratings from arena debates come once arena debates exist.</span>
       </div>
       {rows.length === 0 ? (
         <p className="muted">No rulings yet: evaluate an idea and its red team and evaluators get rated here.</p>
