@@ -3,11 +3,12 @@ import type { CalibrationView } from '../../../../core/contract';
 import { href } from '../../router';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
-import { ariaSort, nextSort, type Sort, sortRows } from './sort';
+import { type Sort, sortRows } from './sort';
+import { type SortColumn, SortHeader } from './sort-header';
 
 type Key = 'agentName' | 'brier' | 'scored' | 'heldRate' | 'meanConfidence' | 'unscored';
 
-const COLUMNS: { key: Key; label: string; numeric: boolean; title?: string }[] = [
+const COLUMNS: SortColumn<Key>[] = [
   { key: 'agentName', label: 'Agent', numeric: false },
   {
     key: 'brier',
@@ -65,16 +66,7 @@ export function CalibrationBoard({ rows }: { rows: CalibrationView[] }) {
       ) : (
         <table className="data" aria-label="Calibration leaderboard" data-testid="leaderboard-calibration">
           <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th key={c.key} aria-sort={ariaSort(sort, c.key)} className={c.numeric ? 'num' : ''} title={c.title}>
-                  <button type="button" onClick={() => setSort(nextSort(sort, c.key, !c.numeric))}>
-                    {c.label}
-                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </th>
-              ))}
-            </tr>
+            <SortHeader columns={COLUMNS} sort={sort} onSort={setSort} />
           </thead>
           <tbody>
             {shown.map((r) => (

@@ -4,7 +4,8 @@ import { href } from '../../router';
 import { toCsv, downloadText } from '../../ui/csv';
 import { useWindow } from '../../ui/use-window';
 import { categoryVar, pct, score } from '../evaluation/format';
-import { ariaSort, nextSort, type Sort, sortRows } from './sort';
+import { type Sort, sortRows } from './sort';
+import { SortHeader } from './sort-header';
 
 const ROW_HEIGHT = 34;
 /** Rows drawn beyond the visible ones on each side, so a fast scroll shows no gap. */
@@ -223,25 +224,7 @@ export function IdeasBoard({
             ))}
           </colgroup>
           <thead>
-            <tr>
-              {columns.map((c) => (
-                <th
-                  key={c.key}
-                  aria-sort={ariaSort(sort, c.key)}
-                  className={c.numeric ? 'num' : ''}
-                  style={c.colour ? { borderBottom: `3px solid ${c.colour}` } : undefined}
-                >
-                  <button
-                    type="button"
-                    title={c.title ?? `Sort by ${c.label}`}
-                    onClick={() => setSort(nextSort(sort, c.key, !c.numeric))}
-                  >
-                    {c.label}
-                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </th>
-              ))}
-            </tr>
+            <SortHeader columns={columns} sort={sort} onSort={setSort} />
           </thead>
           <tbody>
             {first > 0 && (

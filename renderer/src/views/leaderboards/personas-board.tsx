@@ -2,11 +2,12 @@ import { useMemo, useState } from 'react';
 import type { PersonaRatingView } from '../../../../core/contract';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
-import { ariaSort, nextSort, type Sort, sortRows } from './sort';
+import { type Sort, sortRows } from './sort';
+import { type SortColumn, SortHeader } from './sort-header';
 
 type Key = 'id' | 'role' | 'exchanges' | 'wins' | 'draws' | 'losses' | 'winRate';
 
-const COLUMNS: { key: Key; label: string; numeric: boolean; title?: string }[] = [
+const COLUMNS: SortColumn<Key>[] = [
   { key: 'id', label: 'Agent', numeric: false },
   { key: 'role', label: 'Role', numeric: false },
   { key: 'winRate', label: 'Rating', numeric: true, title: '(wins + draws / 2) / exchanges, by the arbiter’s rulings' },
@@ -61,16 +62,7 @@ export function PersonasBoard({ rows }: { rows: PersonaRatingView[] }) {
       ) : (
         <table className="data" aria-label="Personas leaderboard" data-testid="leaderboard-personas">
           <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th key={c.key} aria-sort={ariaSort(sort, c.key)} className={c.numeric ? 'num' : ''} title={c.title}>
-                  <button type="button" onClick={() => setSort(nextSort(sort, c.key, !c.numeric))}>
-                    {c.label}
-                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </th>
-              ))}
-            </tr>
+            <SortHeader columns={COLUMNS} sort={sort} onSort={setSort} />
           </thead>
           <tbody>
             {shown.map((r) => (
