@@ -59,6 +59,13 @@ export function ledgerRowsOf(
       const position = thread.crux?.positions[agent];
       const falsifier = position?.falsifier ?? thread.falsifiers[agent];
       if (!falsifier) continue;
+      // The side and the confidence in it come from the same place: the final position, else the
+      // latest stance, else the commitment (whose confidence also stands for a stance on its side
+      // that named none).
+      const commitment = thread.commitments[agent];
+      const held = position ?? thread.stances[agent] ?? commitment;
+      const confidence =
+        held?.confidence ?? (commitment && commitment.side === held?.side ? commitment.confidence : null);
       const key = ledgerKey(header.id, thread.id, agent);
       const entry = entries.get(key);
       const deadlineDate = deadlineDay(falsifier.deadline, created);
@@ -73,9 +80,8 @@ export function ledgerRowsOf(
         question,
         agent,
         agentName: names.get(agent) ?? agent,
-        side: position?.side ?? thread.stances[agent]?.side ?? thread.commitments[agent]?.side ?? null,
-        confidence:
-          position?.confidence ?? thread.stances[agent]?.confidence ?? thread.commitments[agent]?.confidence ?? null,
+        side: held?.side ?? null,
+        confidence,
         metric: falsifier.metric,
         threshold: falsifier.threshold,
         deadline: falsifier.deadline,
