@@ -23,13 +23,44 @@ export type MarkdownResult =
  * Frontmatter + body, given gray-matter. The empty options object matters: without it gray-matter
  * caches every input forever and hands back `{}` for a text that once failed to parse.
  *
+ * Frontmatter is YAML and only YAML. gray-matter picks its parser from whatever follows the opening
+ * `---` (`---js`, `---javascript`, `---coffee`, `---json`), and its built-in JavaScript engine `eval`s
+ * the block — a shared or dropped idea file would run code in the app. So any language named there is
+ * refused before gray-matter sees the text, and as a second lock every engine but YAML is replaced by
+ * one that throws (gray-matter consults `options.engines` before its own table).
+ *
  * Self-contained on purpose (it uses nothing but its arguments): a sync of a large library runs its
  * source text on a worker thread too (see `fs/read-pool.ts`), so there is one parser, not two.
  */
 export function parseMarkdownWith(parse: typeof matter, raw: string): MarkdownResult {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  // gray-matter's rule for a frontmatter block: `---` first, not followed by a fourth `-`.
+  if (text.startsWith('---') && text.charAt(3) !== '-') {
+    const newline = text.search(/\r?\n/);
+    const language = (newline === -1 ? text.slice(3) : text.slice(3, newline)).trim();
+    if (language !== '' && !/^ya?ml$/i.test(language)) {
+      return {
+        ok: false,
+        message: `frontmatter must be YAML; "---${language.slice(0, 40)}" names another language, which Crucible never runs`,
+        line: 1,
+      };
+    }
+  }
+  const refuse = (name: string) => () => {
+    throw new Error(`frontmatter must be YAML, not ${name}`);
+  };
   let parsed: matter.GrayMatterFile<string>;
   try {
-    parsed = parse(raw, {});
+    parsed = parse(raw, {
+      language: 'yaml',
+      engines: {
+        javascript: refuse('JavaScript'),
+        js: refuse('JavaScript'),
+        coffee: refuse('CoffeeScript'),
+        json: refuse('JSON'),
+        toml: refuse('TOML'),
+      },
+    });
   } catch (error) {
     const e = error as { reason?: string; mark?: { line?: number }; message?: string };
     // js-yaml counts from 0 within the block, which gray-matter hands over starting at the opening `---` line.
