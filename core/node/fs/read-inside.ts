@@ -4,8 +4,11 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 /** A file that is refused because reading it would follow a link (or leave the workspace). */
 export class LinkRefusedError extends Error {
   readonly code = 'ELINK';
-  constructor(readonly rel: string) {
-    super(`${rel} is a symbolic link or lies under one; Crucible does not follow links`);
+  constructor(
+    readonly rel: string,
+    why = 'is a symbolic link or lies under one; Crucible does not follow links',
+  ) {
+    super(`${rel} ${why}`);
     this.name = 'LinkRefusedError';
   }
 }
@@ -24,7 +27,7 @@ export function readInside(root: string, rel: string): Buffer {
   const abs = resolve(root, rel);
   const below = relative(resolve(root), abs);
   if (below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below)) {
-    throw new LinkRefusedError(rel);
+    throw new LinkRefusedError(rel, 'is not inside the workspace');
   }
   let real: string;
   try {
