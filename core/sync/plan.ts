@@ -38,6 +38,8 @@ export function planScan(
     }
     const where = classifyPath(file.path);
     if (where) dirty.add(where.slug);
+    // A reported entry may be the idea folder itself (`ideas/<slug>` as a link): still its folder's.
+    else if (file.problem !== undefined) dirty.add(file.path.split('/')[1] as string);
   }
   let inScope = 0;
   if (scope) {

@@ -20,6 +20,12 @@ export interface ScannedFile {
   path: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Set for an entry the walk found but will not read (a symbolic link, an unreadable folder …):
+   * why. It is indexed as a file row of kind `other` with its error, so that it is reported by
+   * path, and its going away is noticed like any file's.
+   */
+  problem?: string;
 }
 
 /** A file of a dirty idea folder after the adapter read (and, for markdown, parsed) it. */

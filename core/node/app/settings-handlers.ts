@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,6 +11,7 @@ import {
 import type { DevelopmentResult } from '../evaluations/development-service';
 import { DevelopmentService } from '../evaluations/development-service';
 import { exportDocument } from '../export/export-document';
+import { LinkRefusedError, readInside } from '../fs/read-inside';
 import { ideaFile } from '../../idea/layout';
 import { MODELS_FILE } from '../llm/prices-loader';
 import { ideaFiles } from '../sqlite/index-sql';
@@ -190,10 +191,17 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
         const file = ideaFiles(ws.db, slug).find((f) => f.path === path);
         if (!file) throw new UserError(`path: "${path}" is not a file of the idea "${slug}"`);
         if (!TEXT_FILE.test(file.path)) throw new UserError(`path: "${path}" is not a text file (.md or .txt)`);
-        const abs = join(ws.root, file.path);
-        const size = statSync(abs).size;
-        const bytes = readFileSync(abs);
-        const truncated = size > FILE_TEXT_LIMIT;
+        // Served only as the sync's link rule allows: never through a link, never from outside.
+        let bytes: Buffer;
+        try {
+          bytes = readInside(ws.root, file.path);
+        } catch (error) {
+          if (error instanceof LinkRefusedError) {
+            throw new UserError(`path: "${path}" is a symbolic link; Crucible does not follow links`);
+          }
+          throw error;
+        }
+        const truncated = bytes.length > FILE_TEXT_LIMIT;
         return {
           path: file.path,
           kind: file.kind,

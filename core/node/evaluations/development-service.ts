@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGaps } from '../../development/gaps';
 import { appendQuestions, answerQuestion, type DevelopmentQuestion, readQuestions } from '../../development/questions';
@@ -8,6 +8,7 @@ import { type AbortSignalLike, LlmError } from '../../ports/llm';
 import { renderTemplate } from '../../text/template';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
 import { currentHash, safeWrite } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
@@ -39,7 +40,7 @@ export class DevelopmentService {
     const rel = ideaFile(slug, 'development.md');
     const abs = join(this.ws.root, rel);
     const text = existsSync(abs)
-      ? readFileSync(abs, 'utf8')
+      ? readTextInside(this.ws.root, rel)
       : renderTemplate(
           this.ws.templates.development.text,
           { slug, title: idea.title },
@@ -62,7 +63,7 @@ export class DevelopmentService {
     options: { provider: ProviderName; seed?: number; signal?: AbortSignalLike },
   ): Promise<DevelopmentResult> {
     const { idea, rel, text, expected } = this.paths(slug);
-    const readme = parseMarkdown(readFileSync(join(this.ws.root, ideaFile(slug, 'README.md')), 'utf8')).body;
+    const readme = parseMarkdown(readTextInside(this.ws.root, ideaFile(slug, 'README.md'))).body;
     const asked = readQuestions(text);
     const current = new EvaluationService(this.ws).current(slug);
     const standing = current

@@ -24,6 +24,7 @@ import { scriptFromInputs } from '../../evaluation/script-builder';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { ideaFile } from '../../idea/layout';
 import { safeWrite } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
@@ -151,7 +152,7 @@ export class EvaluationService {
     for (const file of ideaFiles(this.ws.db, slug)) {
       if (!['readme', 'development', 'research'].includes(file.kind)) continue;
       try {
-        parts.push(`## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readFileSync(join(this.ws.root, file.path), 'utf8')).body.trim()}`);
+        parts.push(`## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readTextInside(this.ws.root, file.path)).body.trim()}`);
       } catch {
         // An unreadable file is reported by sync; the evaluation reads the rest.
       }

@@ -11,14 +11,17 @@ import {
 import type { FolderListing, FolderSnapshot, ReadFile, ScannedFile } from '../../sync/types';
 import { sha256 } from '../hasher';
 import { type MarkdownResult, parseMarkdownWith } from '../markdown';
+import { describeReadError, entryRule } from './entry-rule';
 
 /** Everything `readFolderWith` uses, handed in so that the function itself needs no imports. */
 export interface ReaderDeps {
-  fs: Pick<typeof fs, 'readdirSync' | 'statSync' | 'openSync' | 'fstatSync' | 'readSync' | 'closeSync'>;
+  fs: Pick<typeof fs, 'readdirSync' | 'lstatSync' | 'openSync' | 'fstatSync' | 'readSync' | 'closeSync' | 'constants'>;
   sha256(bytes: Uint8Array): string;
   parse(raw: string): MarkdownResult;
   classifyPath(path: string): IdeaFilePath | null;
   isTransientName(name: string): boolean;
+  entryRule: typeof entryRule;
+  describeReadError: typeof describeReadError;
   ideasDir: string;
   markdownKinds: ReadonlySet<string>;
   maxMarkdownBytes: number;
@@ -30,6 +33,8 @@ export const nodeReaderDeps: ReaderDeps = {
   parse: (raw) => parseMarkdownWith(matter, raw),
   classifyPath,
   isTransientName,
+  entryRule,
+  describeReadError,
   ideasDir: IDEAS_DIR,
   markdownKinds: MARKDOWN_KINDS,
   maxMarkdownBytes: MAX_MARKDOWN_BYTES,
@@ -72,15 +77,41 @@ interface Stat {
  *
  * Markdown is read through one descriptor (open, fstat, read, close): the size and mtime recorded
  * are those of the bytes that were hashed, and a walked file needs no separate stat.
+ *
+ * Nothing outside the workspace is read: entries are taken as `entryRule` says (a symbolic link is
+ * reported by path, never followed, and so is an idea folder that is one), files are opened with
+ * O_NOFOLLOW, so one swapped for a link after it was listed is refused by the kernel, and with
+ * O_NONBLOCK, so one swapped for a pipe cannot hang the pass. A folder that cannot be listed is
+ * reported by path as well: nothing drops out of the index unsaid.
  */
 export function createFolderReader(deps: ReaderDeps): FolderReader {
   const utf8 = new TextDecoder('utf-8', { fatal: true });
-  const describeReadError = (error: unknown): string => {
-    const code = (error as { code?: string }).code;
-    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read: permission denied';
-    if (code === 'ENOENT') return 'vanished while being read';
-    if (code === 'EISDIR') return 'is a folder, expected a file';
-    return `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+  const describeReadError = (error: unknown): string => deps.describeReadError(error, false);
+  // O_NOFOLLOW and O_NONBLOCK where the platform has them (not on Windows, which has no such links
+  // for an unprivileged user to plant, and no pipes in a folder).
+  const constants = deps.fs.constants;
+  const openFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+  /**
+   * An entry the rule refuses, or a folder that cannot be listed, as a file of its folder: kind
+   * `other` (no reader of files by kind ever opens it), no hash, and why, so it is reported by path.
+   */
+  const refused = (out: ReadFile[], path: string, size: number, mtimeMs: number, reason: string): void => {
+    const parts = path.split('/');
+    out.push({
+      path,
+      slug: parts[1] as string,
+      kind: 'other',
+      inner: parts.slice(2).join('/'),
+      size,
+      mtimeMs,
+      hash: null,
+      error: reason,
+    });
+  };
+  const refuseAt = (out: ReadFile[], root: string, path: string, reason: string): void => {
+    const stat = deps.fs.lstatSync(`${root}/${path}`, { throwIfNoEntry: false });
+    if (stat) refused(out, path, stat.size, stat.mtimeMs, reason);
   };
   const tooLarge = (base: ReadFile, size: number): ReadFile => {
     const mb = (size / 1024 / 1024).toFixed(1);
@@ -104,8 +135,14 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     if (!deps.markdownKinds.has(where.kind)) {
       let stat = walked;
       if (!stat) {
-        const found = deps.fs.statSync(abs, { throwIfNoEntry: false });
-        if (!found?.isFile()) return null;
+        const found = deps.fs.lstatSync(abs, { throwIfNoEntry: false });
+        if (!found) return null;
+        if (!found.isFile()) {
+          // Swapped since the listing (for a link, say): the rule applies to what is there now.
+          const now = deps.entryRule(path.slice(path.lastIndexOf('/') + 1), false, found);
+          if (now !== 'file' && now !== 'folder') refused(out, path, found.size, found.mtimeMs, now);
+          return null;
+        }
         stat = { size: found.size, mtimeMs: found.mtimeMs };
       }
       out.push({
@@ -134,13 +171,18 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     }
     let fd: number;
     try {
-      fd = deps.fs.openSync(abs, 'r');
+      fd = deps.fs.openSync(abs, openFlags);
     } catch (error) {
       // A file listed a moment ago and gone now is simply not there (the next event will tell).
       if (!walked && (error as { code?: string }).code === 'ENOENT') return null;
+      const found = deps.fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (found?.isSymbolicLink()) {
+        // Swapped for a link since the walk: refused like any link (kind `other`, never read).
+        refused(out, path, found.size, found.mtimeMs, describeReadError({ code: 'ELOOP' }));
+        return null;
+      }
       out.push({ ...base, error: describeReadError(error) });
       if (walked) return walked;
-      const found = deps.fs.statSync(abs, { throwIfNoEntry: false });
       return found?.isFile() ? { size: found.size, mtimeMs: found.mtimeMs } : null;
     }
     let bytes: Buffer;
@@ -148,7 +190,10 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     try {
       const stat = deps.fs.fstatSync(fd);
       if (!stat.isFile()) {
-        if (walked) out.push({ ...base, error: describeReadError({ code: 'EISDIR' }) });
+        if (walked) {
+          const now = deps.entryRule('', false, stat);
+          out.push({ ...base, error: now === 'folder' ? describeReadError({ code: 'EISDIR' }) : now });
+        }
         return walked;
       }
       listed = { size: stat.size, mtimeMs: stat.mtimeMs };
@@ -217,30 +262,41 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
     trustBefore: number,
     root: string,
     rel: string,
+    top: boolean,
   ): void => {
     const dir = `${root}/${rel}`;
-    const folder = listings ? deps.fs.statSync(dir, { throwIfNoEntry: false }) : undefined;
+    const folder = listings ? deps.fs.lstatSync(dir, { throwIfNoEntry: false }) : undefined;
     let entries: fs.Dirent[];
     try {
       entries = deps.fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      // Gone is simply not there; anything else (no permission) is said.
+      const code = (error as { code?: string }).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') refuseAt(out, root, rel, deps.describeReadError(error, true));
       return;
     }
     const lines: string[] = [];
     const subfolders: string[] = [];
-    // A name holding a tab or a line break cannot be told apart in a listing: none is recorded.
+    // A name holding a tab or a line break cannot be told apart in a listing, and a refused entry
+    // is not in one: such a folder is not recorded (it is listed afresh every time).
     let odd = false;
     for (const entry of entries) {
       const name = entry.name;
       if (deps.isTransientName(name)) continue;
       if (name.includes('\t') || name.includes('\n')) odd = true;
       const path = `${rel}/${name}`;
-      if (entry.isDirectory()) {
+      const verdict = deps.entryRule(name, top, entry);
+      if (verdict === 'folder') {
         subfolders.push(name);
-        walk(out, listings, trustBefore, root, path);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        walk(out, listings, trustBefore, root, path, false);
+      } else if (verdict === 'file') {
+        const before = out.length;
         const stat = readOne(out, root, path, null);
         if (stat) lines.push(`${name}\t${stat.size}\t${stat.mtimeMs}`);
+        else if (out.length > before) odd = true;
+      } else {
+        odd = true;
+        refuseAt(out, root, path, verdict);
       }
     }
     if (
@@ -271,11 +327,18 @@ export function createFolderReader(deps: ReaderDeps): FolderReader {
   const readOneFolder = (root: string, { slug, files }: ReadTask, trustBefore: number | undefined): FolderSnapshot => {
     const out: ReadFile[] = [];
     if (files) {
-      for (const scanned of files) readOne(out, root, scanned.path, scanned);
+      for (const scanned of files) {
+        if (scanned.problem !== undefined) refused(out, scanned.path, scanned.size, scanned.mtimeMs, scanned.problem);
+        else readOne(out, root, scanned.path, scanned);
+      }
       return { slug, files: out };
     }
     const listings: FolderListing[] | null = trustBefore === undefined ? null : [];
-    walk(out, listings, trustBefore ?? 0, root, `${deps.ideasDir}/${slug}`);
+    const rel = `${deps.ideasDir}/${slug}`;
+    // The idea folder itself may be a link: reported, never walked.
+    const stat = deps.fs.lstatSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    if (stat?.isSymbolicLink()) refused(out, rel, stat.size, stat.mtimeMs, deps.entryRule('', false, stat));
+    else if (stat?.isDirectory()) walk(out, listings, trustBefore ?? 0, root, rel, true);
     return listings ? { slug, files: out, listings } : { slug, files: out };
   };
 

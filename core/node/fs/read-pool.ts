@@ -12,6 +12,7 @@ import {
 import { classifyPath, IDEAS_DIR, isTransientName, MARKDOWN_KINDS, MAX_MARKDOWN_BYTES } from '../../idea/layout';
 import type { FolderSnapshot } from '../../sync/types';
 import { parseMarkdownWith } from '../markdown';
+import { describeReadError, entryRule } from './entry-rule';
 import { type PackedFolder, packFolders, unpackFolders } from './pack-folders';
 import { createFolderReader, type ReadTask, readFolders } from './read-folder';
 
@@ -107,6 +108,8 @@ const matter = require(grayMatter);
 const IDEAS_DIR = ${JSON.stringify(IDEAS_DIR)};
 const isTransientName = (${isTransientName.toString()});
 const classifyPath = (${classifyPath.toString()});
+const entryRule = (${entryRule.toString()});
+const describeReadError = (${describeReadError.toString()});
 const parseMarkdownWith = (${parseMarkdownWith.toString()});
 const createFolderReader = (${createFolderReader.toString()});
 const packFolders = (${packFolders.toString()});
@@ -123,6 +126,8 @@ try {
     parse: (raw) => parseMarkdownWith(matter, raw),
     classifyPath,
     isTransientName,
+    entryRule,
+    describeReadError,
     ideasDir: IDEAS_DIR,
     markdownKinds: new Set(${JSON.stringify([...MARKDOWN_KINDS])}),
     maxMarkdownBytes: ${MAX_MARKDOWN_BYTES},

@@ -2,61 +2,90 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
 import type { FolderListing, ListingRow, ScannedFile } from '../../sync/types';
+import { describeReadError, entryRule } from './entry-rule';
 import { createStatJob, type StatJob, type StatTable, statShared } from './shared-stats';
 
 /** Everything a walker uses, handed in so that `createWalker` itself needs no imports. */
 export interface WalkerDeps {
-  fs: Pick<typeof fs, 'readdirSync' | 'statSync'>;
+  fs: Pick<typeof fs, 'readdirSync' | 'lstatSync'>;
   isTransientName(name: string): boolean;
+  entryRule: typeof entryRule;
+  describeReadError: typeof describeReadError;
 }
 
-/** Appends every regular file under `<root>/<rel>` to `out` and returns it. */
+/** Appends every regular file under the idea folder `<root>/<rel>` to `out` and returns it. */
 export type Walker = (root: string, rel: string, out: ScannedFile[]) => ScannedFile[];
 
 /**
- * A walker: every regular file under `<root>/<rel>` with size and mtime, paths relative to `root`
- * with forward slashes. Transient names (swap files, our temp files) and symbolic links to folders
- * are skipped; a folder that vanishes mid-walk is simply not there.
+ * A walker: every regular file under an idea folder `<root>/<rel>` with size and mtime, paths
+ * relative to `root` with forward slashes. Transient names (swap files, our temp files) are
+ * skipped; a folder that vanishes mid-walk is simply not there. Whatever `entryRule` refuses (a
+ * symbolic link, the idea folder itself being one, a folder where a file belongs) and a folder that
+ * cannot be listed are in `out` too, with their `problem`: they are reported by path, never
+ * followed, and never silently missing.
  *
  * A full reconcile stats every file of the library, so the loop is kept lean: one `readdir` per
- * folder, one `stat` per file that does not throw for a file gone in between, and no path joining
+ * folder, one `lstat` per file that does not throw for a file gone in between, and no path joining
  * per file (Node accepts `/` on every platform). Self-contained (nothing but its arguments and
- * globals) because a restart of a large library runs its source text on a worker thread as well
- * (`read-pool.ts`).
+ * globals) so that its source text could run on a worker thread as the reader's does.
  */
 export function createWalker(deps: WalkerDeps): Walker {
-  const walk = (root: string, rel: string, out: ScannedFile[]): ScannedFile[] => {
+  const report = (out: ScannedFile[], root: string, rel: string, reason: string): void => {
+    const stat = deps.fs.lstatSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    if (stat) out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, problem: reason });
+  };
+  const walk = (root: string, rel: string, top: boolean, out: ScannedFile[]): void => {
     const dir = `${root}/${rel}`;
     let entries: fs.Dirent[];
     try {
       entries = deps.fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return out;
+    } catch (error) {
+      // Gone is simply not there; anything else (no permission) is said.
+      const code = (error as { code?: string }).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') report(out, root, rel, deps.describeReadError(error, true));
+      return;
     }
     for (const entry of entries) {
       const name = entry.name;
       if (deps.isTransientName(name)) continue;
-      if (entry.isDirectory()) {
-        walk(root, `${rel}/${name}`, out);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        // Gone between readdir and stat: the next event will tell us.
-        const stat = deps.fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-        if (stat?.isFile()) out.push({ path: `${rel}/${name}`, size: stat.size, mtimeMs: stat.mtimeMs });
-      }
+      const verdict = deps.entryRule(name, top, entry);
+      if (verdict === 'folder') walk(root, `${rel}/${name}`, false, out);
+      else if (verdict === 'file') {
+        // Gone between readdir and lstat: the next event will tell us.
+        const stat = deps.fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
+        if (!stat) continue;
+        if (stat.isFile()) out.push({ path: `${rel}/${name}`, size: stat.size, mtimeMs: stat.mtimeMs });
+        else {
+          // Swapped since the listing (for a link, say): the rule applies to what is there now.
+          const now = deps.entryRule(name, top, stat);
+          if (now !== 'folder' && now !== 'file')
+            out.push({ path: `${rel}/${name}`, size: stat.size, mtimeMs: stat.mtimeMs, problem: now });
+        }
+      } else report(out, root, `${rel}/${name}`, verdict);
+    }
+  };
+  return (root, rel, out) => {
+    // The idea folder itself may be a link: reported, never walked.
+    const stat = deps.fs.lstatSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) walk(root, rel, true, out);
+    else if (stat?.isSymbolicLink()) {
+      out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, problem: deps.entryRule('', false, stat) });
     }
     return out;
   };
-  return walk;
 }
 
-const walkHere = createWalker({ fs, isTransientName });
+const walkHere = createWalker({ fs, isTransientName, entryRule, describeReadError });
 
 /** Walks `<root>/<rel>` in this thread (see `createWalker`). */
 export function walkFiles(root: string, rel: string, out: ScannedFile[] = []): ScannedFile[] {
   return walkHere(root, rel, out);
 }
 
-/** The idea folders of a workspace (`ideas/<slug>/`): not `_`-prefixed, not transient, not loose files. */
+/**
+ * The idea folders of a workspace (`ideas/<slug>/`): not `_`-prefixed, not transient, not loose
+ * files. A symbolic link in `ideas/` is among them, so that every walk reports it (never follows it).
+ */
 export function ideaFolderNames(root: string): string[] {
   let entries: fs.Dirent[];
   try {
@@ -66,7 +95,8 @@ export function ideaFolderNames(root: string): string[] {
   }
   const out: string[] = [];
   for (const entry of entries) {
-    if (entry.isDirectory() && !entry.name.startsWith('_') && !isTransientName(entry.name)) out.push(entry.name);
+    if (!(entry.isDirectory() || entry.isSymbolicLink())) continue;
+    if (!entry.name.startsWith('_') && !isTransientName(entry.name)) out.push(entry.name);
   }
   return out;
 }
@@ -209,7 +239,8 @@ export function walkWithListings(
     startOf = recorded.startOf;
     const job = createStatJob(recorded.paths);
     if (share && recorded.paths.length >= (share.minPaths ?? MIN_PATHS_TO_SHARE)) share.to(job);
-    stats = statShared(fs.statSync, job);
+    // lstat: a recorded folder or file that is now a link is not what was recorded.
+    stats = statShared(fs.lstatSync, job);
   }
 
   /**
@@ -241,47 +272,75 @@ export function walkWithListings(
     return true;
   };
 
-  /** Lists a folder and everything under it into `out`, recording the listings of settled folders. */
-  const walkFresh = (rel: string, out: ScannedFile[]): void => {
+  /**
+   * Lists a folder and everything under it into `out`, recording the listings of settled folders.
+   * Entries are taken as `entryRule` says (what it refuses goes into `out` with its `problem`); a
+   * folder holding any such entry is never recorded, so it is listed afresh every time.
+   */
+  const walkFresh = (rel: string, top: boolean, out: ScannedFile[]): void => {
     const dir = `${root}/${rel}`;
-    const stat = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory()) return;
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isSymbolicLink()) {
+      out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, problem: entryRule('', false, stat) });
+      return;
+    }
+    if (!stat.isDirectory()) return;
     if (listings.has(rel)) visited.add(rel);
     const subfolders: string[] = [];
     const names: string[] = [];
     let entries: fs.Dirent[] = [];
+    let clean = true;
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      // Unreadable: nothing under it is seen, as in any walk.
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, problem: describeReadError(error, true) });
+      }
+      return;
     }
+    const refuse = (name: string, reason: string): void => {
+      clean = false;
+      const found = fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
+      if (found) out.push({ path: `${rel}/${name}`, size: found.size, mtimeMs: found.mtimeMs, problem: reason });
+    };
     for (const entry of entries) {
       if (isTransientName(entry.name)) continue;
-      if (entry.isDirectory()) subfolders.push(entry.name);
-      else if (entry.isFile() || entry.isSymbolicLink()) names.push(entry.name);
+      const verdict = entryRule(entry.name, top, entry);
+      if (verdict === 'folder') subfolders.push(entry.name);
+      else if (verdict === 'file') names.push(entry.name);
+      else refuse(entry.name, verdict);
     }
     names.sort();
     subfolders.sort();
     let lines = '';
     for (const name of names) {
-      const file = fs.statSync(`${dir}/${name}`, { throwIfNoEntry: false });
-      if (!file?.isFile()) continue;
+      const file = fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false });
+      if (!file) continue;
+      if (!file.isFile()) {
+        // Swapped since the listing (for a link, say): the rule applies to what is there now.
+        const now = entryRule(name, top, file);
+        if (now !== 'folder' && now !== 'file') refuse(name, now);
+        else clean = false;
+        continue;
+      }
       out.push({ path: `${rel}/${name}`, size: file.size, mtimeMs: file.mtimeMs });
       lines += `${lines === '' ? '' : '\n'}${name}\t${file.size}\t${file.mtimeMs}`;
     }
     // A name holding a tab or a line break cannot be told apart in the record: list such a folder every time.
     const plainNames = !names.some((n) => /[\t\n]/.test(n)) && !subfolders.some((n) => /[\t\n]/.test(n));
-    if (plainNames && stat.ctimeMs > 0 && stat.ctimeMs < trustBefore && stat.mtimeMs < trustBefore) {
+    if (clean && plainNames && stat.ctimeMs > 0 && stat.ctimeMs < trustBefore && stat.mtimeMs < trustBefore) {
       result.record.push({ path: rel, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, subfolders, files: lines });
     }
-    for (const sub of subfolders) walkFresh(`${rel}/${sub}`, out);
+    for (const sub of subfolders) walkFresh(`${rel}/${sub}`, false, out);
   };
 
   for (const slug of folders) {
     const rel = `${IDEAS_DIR}/${slug}`;
     if (confirm(rel)) continue;
     result.unconfirmed.push(slug);
-    walkFresh(rel, result.files);
+    walkFresh(rel, true, result.files);
   }
   if (visited.size < listings.size) for (const path of listings.keys()) if (!visited.has(path)) result.stale.push(path);
   return result;

@@ -30,7 +30,7 @@ function workerSource(): string {
 // Some TypeScript loaders wrap named functions in a helper of this name.
 const __name = (target) => target;
 const { workerData, receiveMessageOnPort } = require('node:worker_threads');
-const { statSync } = require('node:fs');
+const { lstatSync } = require('node:fs');
 const { path, sqlite, binding, flag, port, fullDelayMs } = workerData;
 const state = new Int32Array(flag);
 const runStatJob = (${runStatJob.toString()});
@@ -43,7 +43,7 @@ const help = () => {
   const received = receiveMessageOnPort(port);
   if (!received) return;
   try {
-    runStatJob(statSync, received.message);
+    runStatJob(lstatSync, received.message);
   } catch {
     // The opening thread stats whatever this thread does not finish.
   }

@@ -113,6 +113,15 @@ if (invokedDirectly) {
   };
   process.on('SIGINT', force);
   process.on('SIGTERM', force);
+  // The last resort of a server holding the researcher's page open: an error that escaped every
+  // handler (the watcher's callbacks catch and report their own) is logged, and serving goes on,
+  // rather than the page losing its server to one odd entry in the folder.
+  const lastResort = (error: unknown) =>
+    process.stderr.write(
+      `internal error (please report it; still serving): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  process.on('uncaughtException', lastResort);
+  process.on('unhandledRejection', lastResort);
   runWeb(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { IDEAS_DIR, isTransientName } from '../../idea/layout';
+import { walkFiles } from '../fs/scan';
 import type { SyncReport } from './sync-pass';
 import type { Workspace } from './workspace';
 
@@ -51,18 +52,26 @@ export class WorkspaceWatcher {
       // file as well (three times as many, ~150 MB at 10,000 ideas). What happens to files inside a
       // watched folder still arrives, as the folder watcher's raw events, handled below. Swap files,
       // backups and our own temp files never matter and never wake the debounce.
-      ignored: (path: string, stats?: { isFile(): boolean }) =>
-        isTransientName(basename(path)) || (stats?.isFile() ?? false),
+      // Links are never followed (see `entry-rule.ts`): a link to a folder is not watched through,
+      // so a loop (`ln -s . self`) cannot make the watch grow without end. Its own appearance and
+      // removal still arrive as raw events of its folder, and a pass reports it.
+      ignored: (path: string, stats?: { isFile(): boolean; isSymbolicLink(): boolean }) =>
+        isTransientName(basename(path)) || (stats?.isFile() ?? false) || (stats?.isSymbolicLink() ?? false),
+      followSymlinks: false,
       persistent: true,
     });
-    this.watcher.on('addDir', (path: string) => this.onEvent('addDir', path));
-    this.watcher.on('unlinkDir', (path: string) => this.onEvent('unlinkDir', path));
-    this.watcher.on('raw', (event: string, name: string | null, details: unknown) => {
-      const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
-      if (!folder || !name || isTransientName(basename(name))) return;
-      this.onEvent(event === 'rename' ? 'rename' : 'change', join(folder, name));
-    });
-    this.watcher.on('error', (error) => this.options.onError?.(error));
+    // Every callback catches what it meets and reports it: an odd entry in the folder (a link loop,
+    // an unreadable folder) must never end the watch, or the process it runs in.
+    this.watcher.on('addDir', (path: string) => this.guard(() => this.onEvent('addDir', path)));
+    this.watcher.on('unlinkDir', (path: string) => this.guard(() => this.onEvent('unlinkDir', path)));
+    this.watcher.on('raw', (event: string, name: string | null, details: unknown) =>
+      this.guard(() => {
+        const folder = (details as { watchedPath?: string } | undefined)?.watchedPath;
+        if (!folder || !name || isTransientName(basename(name))) return;
+        this.onEvent(event === 'rename' ? 'rename' : 'change', join(folder, name));
+      }),
+    );
+    this.watcher.on('error', (error) => this.guard(() => this.options.onError?.(error)));
     await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
     // A large folder takes seconds to come under watch; whatever changed meanwhile is caught by one
     // more reconcile now that every later change will raise an event. It lists every folder rather
@@ -78,6 +87,19 @@ export class WorkspaceWatcher {
       if (report.added + report.changed + report.removed > 0) this.options.onPass?.(report);
     } catch (error) {
       this.options.onError?.(error);
+    }
+  }
+
+  /** Runs an event's handling; what it throws goes to `onError` (itself guarded), never up. */
+  private guard(handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      try {
+        this.options.onError?.(error);
+      } catch {
+        // A failing error reporter must not end the watch either.
+      }
     }
   }
 
@@ -98,7 +120,10 @@ export class WorkspaceWatcher {
       return;
     }
     // A rename event may be a file appearing or vanishing: the pass waits long enough to tell.
-    if (kind === 'unlinkDir' || (kind === 'rename' && !existsSync(join(this.workspace.root, rel))))
+    if (
+      kind === 'unlinkDir' ||
+      (kind === 'rename' && !lstatSync(join(this.workspace.root, rel), { throwIfNoEntry: false }))
+    )
       this.sawUnlink = true;
     if (this.dirty.size === 0) this.firstEventAt = Date.now();
     this.dirty.add(slug);
@@ -106,21 +131,16 @@ export class WorkspaceWatcher {
   }
 
   private isEcho(kind: string, rel: string): boolean {
+    // lstat, and the sync's own walk below: a link is never followed here either, so a link to
+    // itself cannot throw ELOOP out of an event handler.
     const isFolder =
-      kind === 'addDir' || statSync(join(this.workspace.root, rel), { throwIfNoEntry: false })?.isDirectory();
+      kind === 'addDir' || lstatSync(join(this.workspace.root, rel), { throwIfNoEntry: false })?.isDirectory();
     if (!isFolder) return this.workspace.isOwnWrite(rel);
-    let names: string[];
-    try {
-      names = readdirSync(join(this.workspace.root, rel), { recursive: true, encoding: 'utf8' });
-    } catch {
-      return false;
-    }
-    const files = names.filter(
-      (n) =>
-        !isTransientName(basename(n)) &&
-        statSync(join(this.workspace.root, rel, n), { throwIfNoEntry: false })?.isFile(),
+    const files = walkFiles(this.workspace.root, rel);
+    // Anything the walk refuses (a link, an unreadable folder) is news to be reported, not an echo.
+    return (
+      files.length > 0 && files.every((file) => file.problem === undefined && this.workspace.isOwnWrite(file.path))
     );
-    return files.length > 0 && files.every((n) => this.workspace.isOwnWrite(`${rel}/${n.split(sep).join('/')}`));
   }
 
   private schedule(): void {

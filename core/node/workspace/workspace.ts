@@ -13,6 +13,7 @@ import { searchableText } from '../../text/searchable-text';
 import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import type { RenderedIndex } from '../fs/read-pool';
 import { ulidIds } from '../ids';
 import { parseMarkdown } from '../markdown';
@@ -340,7 +341,7 @@ export class Workspace {
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     let readme = '';
     try {
-      readme = parseMarkdown(readFileSync(join(this.root, ideaFile(slug, 'README.md')), 'utf8')).body;
+      readme = parseMarkdown(readTextInside(this.root, ideaFile(slug, 'README.md'))).body;
     } catch {
       readme = '';
     }
@@ -366,7 +367,7 @@ export class Workspace {
     for (const file of ideaFiles(this.db, slug)) {
       if (!['readme', 'development', 'research', 'note'].includes(file.kind)) continue;
       try {
-        parts.push(searchableText(parseMarkdown(readFileSync(join(this.root, file.path), 'utf8')).body));
+        parts.push(searchableText(parseMarkdown(readTextInside(this.root, file.path)).body));
       } catch {
         // A file that cannot be read just gives no snippet text; sync reports it.
       }
