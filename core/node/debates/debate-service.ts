@@ -8,6 +8,7 @@ import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt }
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
+import { recordIdProblem } from '../../idea/names';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
@@ -270,6 +271,9 @@ export class DebateService {
   }
 
   logPathOf(id: string): string {
+    // An id that could not be a debate's is refused as such, not looked up (the CLI passes what it was given).
+    const problem = recordIdProblem(id, 'debate');
+    if (problem !== null) throw new UserError(`"${id}" ${problem} (see: npm run cli -- debates list)`);
     const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as
       | { log_path: string }
       | undefined;

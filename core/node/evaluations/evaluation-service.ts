@@ -24,6 +24,7 @@ import { scriptFromInputs } from '../../evaluation/script-builder';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { ideaFile } from '../../idea/layout';
 import { safeWrite } from '../fs/atomic-write';
+import { recordIdProblem } from '../../idea/names';
 import { ulid } from '../ids';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
@@ -252,6 +253,8 @@ export class EvaluationService {
    * far counts against the budget; a failed one is retried from the start (FAILED → PENDING).
    */
   prepareResume(id: string): PreparedRun {
+    const problem = recordIdProblem(id, 'evaluation');
+    if (problem !== null) throw new UserError(`--resume "${id}" ${problem}`);
     const path = findProgress(this.ws.root, id);
     if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
     const { header, inputs, spentUsd } = readProgress(path);
