@@ -19,7 +19,6 @@ import { type EvaluationPrompts, requestFor } from '../../evaluation/live/reques
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
-import { renderEvaluationMd, renderRedteamMd, renderSynthesisMd } from '../../evaluation/markdown';
 import { scriptFromInputs } from '../../evaluation/script-builder';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { ideaFile } from '../../idea/layout';
@@ -28,6 +27,7 @@ import { recordIdProblem } from '../../idea/names';
 import { ulid } from '../ids';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
+import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
 import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
 
@@ -544,17 +544,14 @@ export class EvaluationService {
     safeWrite(this.ws.root, `${base}.jsonl`, inputsLog.endsWith('\n') ? inputsLog : `${inputsLog}\n`, null, now);
     const written: string[] = [];
     const conflicts: string[] = [];
-    for (const [name, text] of [
-      ['synthesis.md', renderSynthesisMd(document)],
-      ['evaluation.md', renderEvaluationMd(document)],
-      ['redteam.md', renderRedteamMd(document)],
-    ] as const) {
+    for (const [name, render] of GENERATED_FILES) {
       const rel = ideaFile(slug, name);
       const key = `written:${rel}`;
-      const exists = existsSync(join(this.ws.root, rel));
-      // The app's own file is replaced when it still holds what the app last wrote; a file the
-      // researcher edited is kept, and the new one goes beside it.
-      const outcome = safeWrite(this.ws.root, rel, text, exists ? (getMeta(this.ws.db, key) ?? 'unknown') : null, now);
+      // The app's own file is replaced when it still holds what the app last wrote (by the index's
+      // record, or by the idea's locked records when the index was rebuilt); a file the researcher
+      // edited is kept, and the new one goes beside it.
+      const expected = lastWrittenHash(this.ws.root, slug, name, render, getMeta(this.ws.db, key));
+      const outcome = safeWrite(this.ws.root, rel, render(document), expected, now);
       if (outcome.conflict) conflicts.push(outcome.path);
       else setMeta(this.ws.db, key, outcome.hash);
       written.push(outcome.path);
