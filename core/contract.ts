@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cruxEventSchema } from './contract/crux';
+import { debateIdSchema, slugSchema } from './contract/ids';
 import {
   captureResultSchema,
   debateDetailSchema,
@@ -38,6 +39,7 @@ import { settingsChannels, settingsPushEvents } from './contract/settings-channe
 export * from './contract/crux';
 export * from './contract/entities';
 export * from './contract/errors';
+export * from './contract/ids';
 export * from './contract/debate-view-channels';
 export * from './contract/evaluation-channels';
 export * from './contract/settings-channels';
@@ -46,9 +48,9 @@ export * from './contract/settings-channels';
 export const MAX_UPLOAD_BYTES = 24 * 1024 * 1024;
 
 const none = z.strictObject({});
-const slug = z.string().trim().min(1, 'needs an idea slug').max(200);
+const slug = slugSchema;
 const optionalWord = z.string().trim().min(1).max(200).optional();
-const debateId = z.strictObject({ id: z.string().trim().min(1, 'needs a debate id').max(100) });
+const debateId = z.strictObject({ id: debateIdSchema });
 const debateIdOut = z.strictObject({ id: z.string() });
 
 /** A path on the computer the main side runs on, absolute (POSIX, `C:\…` or `\\server\…`). */

@@ -12,6 +12,7 @@ import { DEBATE_STATUSES, type DebateStatus } from '../engine/debate-record';
 import { isCalendarDay, OUTCOMES } from '../ledger/ledger-md';
 import { debateStatusSchema } from './entities';
 import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } from './evaluation-channels';
+import { debateIdSchema, evaluationIdSchema } from './ids';
 
 /**
  * What the debate views need beyond `debates:*`: a running debate's progress (budgets, meter), crux
@@ -20,7 +21,7 @@ import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } fro
  */
 
 const count = z.number().int().nonnegative();
-const debateId = z.string().trim().min(1, 'needs a debate id').max(100);
+const debateId = debateIdSchema;
 const side = z.enum(SIDES);
 /** A calendar day, `YYYY-MM-DD`. */
 const day = z
@@ -485,11 +486,12 @@ export const debateViewChannels = {
    */
   'transcripts:get': {
     input: z
-      .strictObject({ kind: z.enum(TRANSCRIPT_KINDS), id: debateId })
-      // Evaluation ids name files: only what an evaluation id can hold gets near the folder.
-      .refine((v) => v.kind !== 'evaluation' || /^[a-z0-9][a-z0-9-]*$/.test(v.id), {
-        message: 'is not an evaluation id',
-        path: ['id'],
+      .strictObject({ kind: z.enum(TRANSCRIPT_KINDS), id: z.string().trim() })
+      // Both kinds of id name files: only what such an id can hold gets near the folder.
+      .superRefine((v, ctx) => {
+        const checked = (v.kind === 'evaluation' ? evaluationIdSchema : debateIdSchema).safeParse(v.id);
+        if (!checked.success)
+          ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'is not valid', path: ['id'] });
       }),
     output: transcriptSummarySchema.extend({
       /** Who speaks: a debate's agents; an evaluation's evaluators, red-teamers, arbiter and synthesis. */

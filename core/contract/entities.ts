@@ -4,6 +4,7 @@ import { HORIZONS, SIDES } from '../crux/vocabulary';
 import { DEBATE_STATUSES } from '../engine/debate-record';
 import { EVALUATION_CATEGORIES, MODEL_TIERS, PERSONA_ROLES, RED_TEAM_MODES } from '../personas/persona';
 import { cruxResultSchema } from './crux';
+import { slugSchema } from './ids';
 
 // The shapes the channels carry. Outputs are strict objects: a field the contract does not name is
 // an error, so a handler that leaks or renames something fails its test instead of the UI.
@@ -239,7 +240,7 @@ export type DebateDetail = z.infer<typeof debateDetailSchema>;
 /** What to debate, with whom, on which provider: the input of `debates:start` and `debates:estimate`. */
 export const debateRequestSchema = z
   .strictObject({
-    ideaSlug: z.string().trim().min(1).optional(),
+    ideaSlug: slugSchema.optional(),
     topic: z.string().trim().min(1).max(1000).optional(),
     agents: z
       .array(z.string().min(1))

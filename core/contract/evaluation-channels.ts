@@ -12,6 +12,7 @@ import {
   WINNERS,
 } from '../evaluation/vocabulary';
 import { PROVIDERS } from './entities';
+import { evaluationIdSchema, slugSchema } from './ids';
 import { strictCopy } from './strict-copy';
 
 /**
@@ -29,13 +30,8 @@ const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1);
 const usd = z.number().nonnegative();
 /** Evaluation ids are lower-case ULIDs (a dispute's too); nothing that could name a path. */
-const evaluationId = z
-  .string()
-  .trim()
-  .min(1, 'needs an evaluation id')
-  .max(100)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'is not an evaluation id');
-const slug = z.string().trim().min(1, 'needs an idea slug').max(200);
+const evaluationId = evaluationIdSchema;
+const slug = slugSchema;
 const byId = z.strictObject({ id: evaluationId });
 
 /**

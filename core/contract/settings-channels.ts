@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MODEL_TIERS } from '../personas/persona';
 import { IDEA_FILE_KINDS, PROVIDERS } from './entities';
+import { debateIdSchema, slugSchema } from './ids';
 
 /**
  * Settings (provider, key, models per tier, prices, budgets, concurrency), export of syntheses and
@@ -9,7 +10,7 @@ import { IDEA_FILE_KINDS, PROVIDERS } from './entities';
  * Spread into `channels` and `pushEvents` of core/contract.ts.
  */
 
-const slug = z.string().trim().min(1, 'needs an idea slug').max(200);
+const slug = slugSchema;
 const modelId = z.string().trim().min(1, 'must be a model id').max(200);
 const usd = z.number().nonnegative('must be an amount in US dollars, 0 or more').max(100_000, 'is more than $100,000');
 const perMTok = z.number().nonnegative('must be a price in US dollars per million tokens, 0 or more').max(100_000);
@@ -21,6 +22,20 @@ export const MODEL_TABLE_PROVIDERS = ['anthropic', 'openai-compatible'] as const
 export const KEY_PROVIDERS = ['anthropic', 'openai'] as const;
 export const EXPORT_DOCUMENT_FORMATS = ['md', 'html', 'pdf'] as const;
 export const EXPORT_SOURCES = ['synthesis', 'transcript'] as const;
+
+/** Which document to export: an idea's synthesis (`id` is its slug) or a debate's transcript (its id). */
+const exportedDocument = z
+  .strictObject({
+    source: z.enum(EXPORT_SOURCES),
+    /** The idea's slug (synthesis) or the debate's id (transcript). */
+    id: z.string().trim().min(1, 'needs an idea slug or a debate id').max(200),
+    format: z.enum(EXPORT_DOCUMENT_FORMATS),
+  })
+  .superRefine((input, ctx) => {
+    const checked = (input.source === 'synthesis' ? slugSchema : debateIdSchema).safeParse(input.id);
+    if (!checked.success)
+      ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'is not valid', path: ['id'] });
+  });
 
 const tiers = z.strictObject({ fast: z.string(), standard: z.string(), deep: z.string() });
 const priceFields = {
@@ -167,12 +182,7 @@ export const settingsChannels = {
    * back for the page to save (text as is; a PDF base64-encoded). Nothing is written in the workspace.
    */
   'export:document': {
-    input: z.strictObject({
-      source: z.enum(EXPORT_SOURCES),
-      /** The idea's slug (synthesis) or the debate's id (transcript). */
-      id: z.string().trim().min(1, 'needs an idea slug or a debate id').max(200),
-      format: z.enum(EXPORT_DOCUMENT_FORMATS),
-    }),
+    input: exportedDocument,
     output: z.strictObject({
       fileName: z.string(),
       mimeType: z.string(),
@@ -187,11 +197,7 @@ export const settingsChannels = {
    * and it fails with a `user_error` saying it was cancelled. `cancelled` is false when none ran.
    */
   'export:cancel': {
-    input: z.strictObject({
-      source: z.enum(EXPORT_SOURCES),
-      id: z.string().trim().min(1, 'needs an idea slug or a debate id').max(200),
-      format: z.enum(EXPORT_DOCUMENT_FORMATS),
-    }),
+    input: exportedDocument,
     output: z.strictObject({ cancelled: z.boolean() }),
   },
 

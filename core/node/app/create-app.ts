@@ -235,14 +235,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     'workspace:sync': () => {
       open();
-      return syncReportView(ws.sync());
+      const report = syncReportView(ws.sync());
+      // A full sync reads every debate log too: one damaged since it was indexed is listed by file and line.
+      return { ...report, errors: [...report.errors, ...service.checkLogs()] };
     },
     'workspace:errors': () => {
       open();
       return {
         errors: [
           ...ws.errors().map((e) => ({ ...e, source: 'idea' as const })),
-          ...service.logErrors.map((e) => ({ file: e.file, reason: e.reason, source: 'debate' as const })),
+          ...service.checkLogs().map((e) => ({ file: e.file, reason: e.reason, source: 'debate' as const })),
           ...loadPersonas(ws.root).errors.map((e) => ({ file: e.file, reason: e.reason, source: 'persona' as const })),
         ],
       };

@@ -3,6 +3,7 @@ import type { IdeaListRow } from '../sqlite/index-sql';
 import { initWorkspace } from '../workspace/init-workspace';
 import type { SyncReport } from '../workspace/sync-pass';
 import { WorkspaceWatcher } from '../workspace/watcher';
+import { DebateService } from '../debates/debate-service';
 import { UserError, Workspace } from '../workspace/workspace';
 import type { CommandSpec, ParsedArgs } from './args';
 import { jsonOption, workspaceDir, workspaceOption } from './common';
@@ -93,7 +94,9 @@ export const workspaceCommands: Command[] = [
       return withWorkspace(args, (ws, first) => {
         // A restart that found nothing changed did not wait for the full-text index's check; asked
         // to sync, the command does, and reports the rebuild if that found damage.
-        const report = ws.checkFully() ?? first;
+        const synced = ws.checkFully() ?? first;
+        // Debate logs are read too: one damaged since it was indexed is listed with the idea files.
+        const report = { ...synced, errors: [...synced.errors, ...new DebateService(ws).checkLogs()] };
         if (args.options.json) printJson(io, syncJson(report));
         else {
           const note = ws.rebuilt === 'corrupt' ? ' (the index was damaged and has been rebuilt from the folder)' : '';

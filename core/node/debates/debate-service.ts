@@ -8,12 +8,12 @@ import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt }
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
+import { recordIdProblem } from '../../idea/names';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus } from './journal';
-import { parseDebateLog } from '../../engine/log-reader';
+import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLog } from './journal';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
@@ -76,7 +76,7 @@ export function promptOf(persona: Persona): PersonaPrompt {
  */
 export class DebateService {
   /** Logs in the folder that the index could not take in (shown by `debates list`). */
-  readonly logErrors: { file: string; reason: string }[];
+  logErrors: { file: string; reason: string }[];
 
   constructor(
     private readonly ws: Workspace,
@@ -84,6 +84,15 @@ export class DebateService {
   ) {
     // The index is derived: debates found in the folder but not in it (a rebuilt index) come back.
     this.logErrors = indexDebateLogs(ws.root, ws.db).errors;
+  }
+
+  /**
+   * Reads every debate log in the folder, the indexed ones too, and returns (and keeps) those that
+   * are damaged, by file and line: what a full sync and `workspace:errors` report.
+   */
+  checkLogs(): { file: string; reason: string }[] {
+    this.logErrors = indexDebateLogs(this.ws.root, this.ws.db, { verifyKnown: true }).errors;
+    return this.logErrors;
   }
 
   private personas() {
@@ -270,6 +279,9 @@ export class DebateService {
   }
 
   logPathOf(id: string): string {
+    // An id that could not be a debate's is refused as such, not looked up (the CLI passes what it was given).
+    const problem = recordIdProblem(id, 'debate');
+    if (problem !== null) throw new UserError(`"${id}" ${problem} (see: npm run cli -- debates list)`);
     const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as
       | { log_path: string }
       | undefined;
@@ -311,7 +323,7 @@ export class DebateService {
   } {
     const rel = this.logPathOf(id);
     // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
-    const { records } = parseDebateLog(readFileSync(join(this.ws.root, rel), 'utf8'));
+    const { records } = readDebateLog(this.ws.root, rel);
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
     const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as
       | { result_json: string | null }

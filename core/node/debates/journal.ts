@@ -2,11 +2,29 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from '../../engine/debate-record';
-import { parseDebateLog } from '../../engine/log-reader';
+import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
+import { UserError } from '../workspace/workspace';
 
 /** Where a debate's log lives: beside its idea, or in `debates/` for a free-standing topic. */
 export function debateLogPath(header: Pick<DebateHeader, 'id' | 'ideaSlug'>): string {
   return header.ideaSlug ? `ideas/${header.ideaSlug}/debates/${header.id}.jsonl` : `debates/${header.id}.jsonl`;
+}
+
+/**
+ * Reads the debate log at `rel` (workspace-relative). A damaged log (a bad line anywhere but a torn
+ * last one) is not read past or around: every reader refuses it the same way, with a one-line
+ * UserError naming the file and the line, and sync lists it among its errors (`checkLogs`).
+ */
+export function readDebateLog(root: string, rel: string): { text: string } & ReturnType<typeof parseDebateLog> {
+  const text = readFileSync(join(root, rel), 'utf8');
+  try {
+    return { text, ...parseDebateLog(text) };
+  } catch (error) {
+    if (error instanceof DebateLogError) {
+      throw new UserError(`${rel}, ${error.message}: the debate log is damaged and was not read (fix or remove that line)`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -61,8 +79,7 @@ export class DebateJournal {
     onAppend?: (records: DebateRecord[]) => void,
   ): { journal: DebateJournal; records: DebateRecord[] } {
     const abs = join(root, relPath);
-    const text = readFileSync(abs, 'utf8');
-    const { records, tornTail } = parseDebateLog(text);
+    const { text, records, tornTail } = readDebateLog(root, relPath);
     const first = records[0];
     if (first?.type !== 'debate_created') throw new Error(`${relPath}: not a debate log`);
     const journal = new DebateJournal(root, relPath, first.header, db, records, onAppend);
@@ -143,7 +160,11 @@ function indexRecords(db: Database.Database, id: string, records: readonly Debat
  * `ideas/<slug>/debates/*.jsonl`): a rebuilt index gets its debates back, with their events, status,
  * cost and (for finished debates) result. A log that cannot be read is reported, not fatal.
  */
-export function indexDebateLogs(root: string, db: Database.Database): { indexed: string[]; errors: { file: string; reason: string }[] } {
+export function indexDebateLogs(
+  root: string,
+  db: Database.Database,
+  options: { verifyKnown?: boolean } = {},
+): { indexed: string[]; errors: { file: string; reason: string }[] } {
   const known = new Set((db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path));
   const folders = ['debates', ...listDirs(join(root, 'ideas')).map((slug) => `ideas/${slug}/debates`)];
   const indexed: string[] = [];
@@ -152,8 +173,13 @@ export function indexDebateLogs(root: string, db: Database.Database): { indexed:
     for (const name of listFiles(join(root, folder))) {
       if (!name.endsWith('.jsonl')) continue;
       const rel = `${folder}/${name}`;
-      if (known.has(rel)) continue;
+      if (known.has(rel) && !options.verifyKnown) continue;
       try {
+        if (known.has(rel)) {
+          // Already indexed: only read, so a log damaged since is reported (it is not re-indexed).
+          parseDebateLog(readFileSync(join(root, rel), 'utf8'));
+          continue;
+        }
         const { records } = parseDebateLog(readFileSync(join(root, rel), 'utf8'));
         const first = records[0];
         if (first?.type !== 'debate_created') throw new Error('not a debate log');

@@ -4,30 +4,31 @@ import {
   buildDocument,
   createEvaluation,
   driveEvaluation,
-  MODE_SETTINGS,
-  resumeEvaluation,
-  simulateAnswer,
   type EvaluationState,
   type FinalSynthesisDocument,
   finalSynthesisDocumentSchema,
+  MODE_SETTINGS,
   type Mode,
   reopen,
+  resumeEvaluation,
+  simulateAnswer,
 } from '../../evaluation';
+import type { EvaluationInput } from '../../evaluation/inputs';
 import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
 import { type DriveControl, driveLive, type LiveDrive } from '../../evaluation/live/drive-live';
 import { type EvaluationPrompts, requestFor } from '../../evaluation/live/requests';
-import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { parseMarkdown } from '../markdown';
-import { loadPersonas } from '../personas/load-personas';
-import { renderEvaluationMd, renderRedteamMd, renderSynthesisMd } from '../../evaluation/markdown';
 import { scriptFromInputs } from '../../evaluation/script-builder';
-import type { EvaluationInput } from '../../evaluation/inputs';
 import { ideaFile } from '../../idea/layout';
+import { recordIdProblem } from '../../idea/names';
+import { type Provider, type ProviderName, providerFor } from '../debates/providers';
 import { safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
+import { parseMarkdown } from '../markdown';
+import { loadPersonas } from '../personas/load-personas';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
+import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
 import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
 
@@ -253,6 +254,8 @@ export class EvaluationService {
    * far counts against the budget; a failed one is retried from the start (FAILED → PENDING).
    */
   prepareResume(id: string): PreparedRun {
+    const problem = recordIdProblem(id, 'evaluation');
+    if (problem !== null) throw new UserError(`--resume "${id}" ${problem}`);
     const path = findProgress(this.ws.root, id);
     if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
     const { header, inputs, spentUsd } = readProgress(path);
@@ -542,17 +545,14 @@ export class EvaluationService {
     safeWrite(this.ws.root, `${base}.jsonl`, inputsLog.endsWith('\n') ? inputsLog : `${inputsLog}\n`, null, now);
     const written: string[] = [];
     const conflicts: string[] = [];
-    for (const [name, text] of [
-      ['synthesis.md', renderSynthesisMd(document)],
-      ['evaluation.md', renderEvaluationMd(document)],
-      ['redteam.md', renderRedteamMd(document)],
-    ] as const) {
+    for (const [name, render] of GENERATED_FILES) {
       const rel = ideaFile(slug, name);
       const key = `written:${rel}`;
-      const exists = existsSync(join(this.ws.root, rel));
-      // The app's own file is replaced when it still holds what the app last wrote; a file the
-      // researcher edited is kept, and the new one goes beside it.
-      const outcome = safeWrite(this.ws.root, rel, text, exists ? (getMeta(this.ws.db, key) ?? 'unknown') : null, now);
+      // The app's own file is replaced when it still holds what the app last wrote (by the index's
+      // record, or by the idea's locked records when the index was rebuilt); a file the researcher
+      // edited is kept, and the new one goes beside it.
+      const expected = lastWrittenHash(this.ws.root, slug, name, render, getMeta(this.ws.db, key));
+      const outcome = safeWrite(this.ws.root, rel, render(document), expected, now);
       if (outcome.conflict) conflicts.push(outcome.path);
       else setMeta(this.ws.db, key, outcome.hash);
       written.push(outcome.path);

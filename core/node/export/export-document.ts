@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { htmlDocument } from '../../export/markdown-html';
 import { ideaFile } from '../../idea/layout';
+import { recordIdProblem, slugProblem } from '../../idea/names';
 import { DebateService } from '../debates/debate-service';
+import { insideRoot } from '../fs/inside-root';
 import { parseMarkdown } from '../markdown';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { chromiumPrinter } from './chromium';
@@ -32,13 +34,20 @@ export async function exportDocument(
     throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
   if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
   let rel: string;
-  if (source.debate) rel = new DebateService(ws).logPathOf(source.debate).replace(/\.jsonl$/, '.md');
-  else if (source.slug) {
+  if (source.debate) {
+    const problem = recordIdProblem(source.debate, 'debate');
+    if (problem !== null) throw new UserError(`--debate "${source.debate}" ${problem}`);
+    rel = new DebateService(ws).logPathOf(source.debate).replace(/\.jsonl$/, '.md');
+  } else if (source.slug) {
+    const problem = slugProblem(source.slug);
+    if (problem !== null) throw new UserError(`"${source.slug}" ${problem}`);
+    ws.show(source.slug); // an idea the index does not know is refused by name, before any path is built
     rel = ideaFile(source.slug, 'synthesis.md');
     if (!existsSync(join(ws.root, rel)))
       throw new UserError(`"${source.slug}" has no synthesis yet (run: npm run cli -- evaluate ${source.slug})`);
   } else throw new UserError('export: name an idea (its synthesis) or --debate ID (its transcript)');
-  const abs = join(ws.root, rel);
+  const abs = insideRoot(ws.root, rel);
+  if (abs === null) throw new UserError(`${rel} is outside the workspace; export reads only the workspace's files`);
   if (!existsSync(abs)) throw new UserError(`${rel} does not exist yet`);
   const markdown = readFileSync(abs, 'utf8');
   if (format === 'md') {

@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstHeading, normalizeDate } from '../../idea/frontmatter';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
-import { IDEAS_DIR, INDEX_FILE, ideaFile } from '../../idea/layout';
+import { IDEAS_DIR, INDEX_FILE, ideaFile, MAX_MARKDOWN_BYTES } from '../../idea/layout';
 import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
 import type { Ids } from '../../ports/ids';
@@ -12,6 +12,7 @@ import type { Taxonomy } from '../../taxonomy/taxonomy';
 import { searchableText } from '../../text/searchable-text';
 import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
+import { storedName } from '../fs/asset-name';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import type { RenderedIndex } from '../fs/read-pool';
@@ -112,7 +113,9 @@ export class Workspace {
     }
     // The index's quick_check starts first, on its own thread, so that it runs while this thread
     // loads the taxonomy and (in `sync`) walks the folder.
-    const opened = openIndexDeferred(join(root, '.crucible', 'index.db'));
+    const indexPath = join(root, '.crucible', 'index.db');
+    checkIndexPlace(indexPath);
+    const opened = openIndexDeferred(indexPath);
     const taxonomy = loadTaxonomy(root);
     const templates = loadTemplates(root);
     const pending = 'check' in opened ? opened : null;
@@ -455,6 +458,14 @@ export class Workspace {
       this.attach(result.slug, path);
       return { ...result, idea: getIdea(this.db, result.slug) };
     }
+    // The text becomes the README, which sync reads only up to MAX_MARKDOWN_BYTES: a bigger file is
+    // refused before it is read (a huge one would not even fit in a string).
+    const size = statSync(path).size;
+    if (size > MAX_MARKDOWN_BYTES) {
+      throw new UserError(
+        `${path} is ${mebibytes(size)}: a captured text file becomes the idea's README, which holds at most ${mebibytes(MAX_MARKDOWN_BYTES)} (attach it to an idea instead)`,
+      );
+    }
     const raw = readFileSync(path, 'utf8');
     let data: Record<string, unknown> = {};
     let body = raw;
@@ -504,10 +515,13 @@ export class Workspace {
   attach(slug: string, path: string): { path: string } {
     if (!getIdea(this.db, slug)) throw new UserError(`no idea "${slug}" to attach to (see: npm run cli -- list)`);
     if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`no file at ${path}`);
-    const ext = extname(path);
-    const stem = basename(path, ext).replace(/[/\\]/g, '-') || 'file';
-    let name = `${stem}${ext}`;
-    for (let n = 2; existsSync(join(this.root, ideaFile(slug, `assets/${name}`))); n++) name = `${stem}-${n}${ext}`;
+    // A name near the file system's limit is shortened (the extension kept): writing it adds a suffix.
+    const original = storedName(basename(path, extname(path)).replace(/[/\\]/g, '-') || 'file', extname(path));
+    const ext = extname(original);
+    const stem = basename(original, ext);
+    let name = original;
+    for (let n = 2; existsSync(join(this.root, ideaFile(slug, `assets/${name}`))); n++)
+      name = storedName(stem, `-${n}${ext}`);
     const rel = ideaFile(slug, `assets/${name}`);
     const size = statSync(path).size;
     if (size > 64 * 1024 * 1024) {
@@ -556,6 +570,36 @@ export class Workspace {
     const outcome = this.write(INDEX_FILE, content, existing === null ? null : (ours ?? 'none'));
     if (!outcome.conflict) setMeta(this.db, 'index_md_hash', outcome.hash);
     return { path: outcome.path, written: true, conflict: outcome.conflict };
+  }
+}
+
+function mebibytes(size: number): string {
+  return `${(size / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+}
+
+/**
+ * The index is the app's own file at `.crucible/index.db`. Something else in its place (a folder, a
+ * `.crucible` that is a file) is not the app's to delete or move, so opening stops with its path.
+ */
+function checkIndexPlace(indexPath: string): void {
+  const kind = (path: string) => {
+    try {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      return stat === undefined ? 'nothing' : stat.isDirectory() ? 'a folder' : stat.isFile() ? 'a file' : 'not a file';
+    } catch (error) {
+      throw new UserError(`${path}: ${(error as Error).message}`);
+    }
+  };
+  const folder = dirname(indexPath);
+  const found = kind(folder);
+  const problem =
+    found !== 'a folder' && found !== 'nothing'
+      ? `${folder} is ${found}, not the folder of the index`
+      : found === 'a folder' && !['a file', 'nothing'].includes(kind(indexPath))
+        ? `${indexPath} is ${kind(indexPath)}, not the index file`
+        : null;
+  if (problem !== null) {
+    throw new UserError(`${problem}: move it away, and Crucible rebuilds the index from the ideas folder`);
   }
 }
 
