@@ -27,7 +27,6 @@ export async function exportDocument(
   out: string,
   options: { printPdf?: PdfPrinter; signal?: AbortSignal } = {},
 ): Promise<{ path: string; bytes: number }> {
-  const { signal } = options;
   if (existsSync(out))
     throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
   if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
