@@ -1,11 +1,19 @@
 import type { DebateRun } from '../debates/debate-service';
 import { DebateService } from '../debates/debate-service';
+import type { CruxConfigOverrides } from '../../crux/config';
+import type { ProviderName } from '../debates/providers';
 import { UserError } from '../workspace/workspace';
+import { call, withApp } from './app-session';
+import type { ParsedArgs } from './args';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOption, workspaceOption } from './common';
+import { debateView } from './debate-views';
+import { controlDebate } from './debate-control';
+import { debateConfigOf } from './debate-config';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
 
 const json = jsonOption;
+const DEBATES_ACTIONS = ['list', 'show', 'pause', 'stop', 'resume', 'events', 'progress', 'map', 'course'] as const;
 const workspace = workspaceOption;
 const open = openWorkspace;
 
@@ -35,12 +43,37 @@ function report(io: CliIo, run: DebateRun, asJson: boolean, estimate: { calls: n
   return 0;
 }
 
+/** `debate --estimate`: the app's `debates:estimate`, with the settings' limits as the app applies them. */
+function estimateDebate(args: ParsedArgs, io: CliIo, agents: string[], provider: ProviderName, config: CruxConfigOverrides | undefined): Promise<number> {
+  const seed = positiveNumber(args.options.seed, 'seed');
+  const budget = positiveNumber(args.options.budget, 'budget');
+  const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
+  const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
+  return withApp(args, async (app) => {
+    const estimate = await call(app, 'debates:estimate', {
+      ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
+      ...(args.options.topic ? { topic: args.options.topic as string } : {}),
+      agents,
+      provider,
+      ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
+      limits: {
+        ...(budget !== undefined ? { budgetUsd: budget } : {}),
+        ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
+        ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+      },
+      ...(config ? { config } : {}),
+    });
+    io.out(args.options.json ? JSON.stringify(estimate, null, 2) : `Estimated cost: $${estimate.usd.toFixed(4)} (${estimate.basis})`);
+    return 0;
+  });
+}
+
 export const debateCommands: Command[] = [
   {
     spec: {
       name: 'debate',
       summary: 'Run a crux debate between personas on an idea or a topic.',
-      usage: 'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--json]',
+      usage: 'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--estimate] [--json]',
       positionals: [],
       options: {
         workspace,
@@ -52,12 +85,16 @@ export const debateCommands: Command[] = [
         budget: { type: 'string', value: 'USD', description: 'stop cleanly before spending more than this (default 2)' },
         'max-messages': { type: 'string', value: 'N', description: 'stop after this many accepted messages (default 200)' },
         concurrency: { type: 'string', value: 'N', description: 'model calls in flight at once (default 4)' },
+        config: { type: 'string', value: 'FILE', description: 'protocol config, JSON or YAML (stage budgets, lock attempts, steelman rule …; see docs/crux-protocol.md)' },
+        estimate: { type: 'boolean', description: 'only say what it would likely cost; start nothing' },
         json,
       },
     },
     async run(args, io) {
       const provider = providerOf(args);
       const agents = ((args.options.agents as string | undefined) ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+      const config = debateConfigOf(args);
+      if (args.options.estimate) return estimateDebate(args, io, agents, provider, config);
       const ws = open(args);
       try {
         const service = new DebateService(ws);
@@ -77,6 +114,7 @@ export const debateCommands: Command[] = [
             ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
             ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
           },
+          ...(config ? { config } : {}),
         }, {
           onEstimate: (e) => {
             estimate = e;
@@ -110,15 +148,23 @@ export const debateCommands: Command[] = [
   {
     spec: {
       name: 'debates',
-      summary: 'List debates, or show one (debates list | debates show ID).',
-      usage: 'debates (list | show ID) --workspace DIR [--json]',
+      summary: 'List debates, show one, pause, stop or resume a running one, or read its events, progress, crux map or course.',
+      usage: 'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID) --workspace DIR [--json]',
       positionals: ['ACTION', 'ID?'],
-      options: { workspace, json },
+      options: {
+        workspace,
+        from: { type: 'string', value: 'N', description: 'events: from this index of the debate\'s event sequence (default 0)' },
+        json,
+      },
     },
     run(args, io) {
       const [action, id] = args.positionals;
-      if (action !== 'list' && action !== 'show') throw new UserError('debates: the action is list or show');
-      if (action === 'show' && !id) throw new UserError('debates show: which debate? (debates show ID)');
+      if (!DEBATES_ACTIONS.includes(action as (typeof DEBATES_ACTIONS)[number])) {
+        throw new UserError(`debates: the action is one of ${DEBATES_ACTIONS.join(', ')}`);
+      }
+      if (action !== 'list' && !id) throw new UserError(`debates ${action}: which debate? (debates ${action} ID)`);
+      if (action === 'pause' || action === 'stop' || action === 'resume') return controlDebate(args, io, action, id as string);
+      if (action === 'events' || action === 'progress' || action === 'map' || action === 'course') return debateView(args, io, action, id as string);
       const ws = open(args);
       try {
         const service = new DebateService(ws);

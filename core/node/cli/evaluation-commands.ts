@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
 import { ClassificationService } from '../evaluations/classification-service';
-import { EXPORT_FORMATS, type ExportFormat, exportDocument } from '../export/export-document';
+import { EXPORT_FORMATS, type ExportFormat, exportDocument, writeExport } from '../export/export-document';
+import { evaluationTranscriptMarkdown } from '../export/evaluation-transcript';
+import { call, withApp } from './app-session';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
 import { UserError } from '../workspace/workspace';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
 import { ScriptFileError } from './crux-commands';
+import { configOption, evaluationConfigOf } from './evaluations-commands';
 import type { Command } from './workspace-commands';
 
 const json = jsonOption;
@@ -20,7 +23,7 @@ export const evaluationCommands: Command[] = [
     spec: {
       name: 'evaluate',
       summary: 'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
-      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--baseline] | --resume ID --workspace DIR | --replay FILE) [--json]',
+      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--config FILE] [--baseline] | --resume ID --workspace DIR | --replay FILE) [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
@@ -30,6 +33,7 @@ export const evaluationCommands: Command[] = [
         replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
         resume: { type: 'string', value: 'ID', description: 'continue an interrupted evaluation from its checkpoint' },
         baseline: { type: 'boolean', description: 'also score the idea in a single pass (no red team) and show what the debate changed, and both costs' },
+        config: configOption,
         json,
       },
     },
@@ -66,13 +70,16 @@ export const evaluationCommands: Command[] = [
       if (!slug) throw new UserError('evaluate: which idea? (evaluate SLUG, or --replay FILE, or --resume ID)');
       const mode = ((args.options.mode as string | undefined) ?? 'standard') as Mode;
       if (!MODES.includes(mode)) throw new UserError(`--mode must be one of ${MODES.join(', ')}`);
-      const provider = providerOf(args);
+      const request = evaluationConfigOf(args, slug);
+      const provider = request.provider;
       const ws = open(args);
       try {
         const run = await new EvaluationService(ws).evaluate(slug, {
-          mode,
+          mode: request.mode,
           provider,
-          ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
+          ...(request.seed !== undefined ? { seed: request.seed } : {}),
+          ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
+          ...(request.timeLimitMinutes !== undefined ? { timeLimitMs: request.timeLimitMinutes * 60_000 } : {}),
           ...(args.options.baseline ? { baseline: true } : {}),
         });
         if (args.options.json) io.out(JSON.stringify(run.baseline ? { ...run.document, baseline: run.baseline } : run.document, null, 2));
@@ -221,12 +228,13 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'export',
-      summary: "Export an idea's synthesis (or a debate's transcript with --debate ID) as Markdown, self-contained HTML or PDF.",
-      usage: 'export (SLUG | --debate ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
+      summary: "Export an idea's synthesis (or a debate's or an evaluation's transcript) as Markdown, self-contained HTML or PDF.",
+      usage: 'export (SLUG | --debate ID | --evaluation ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
         debate: { type: 'string', value: 'ID', description: 'export this debate transcript instead of a synthesis' },
+        evaluation: { type: 'string', value: 'ID', description: "export this evaluation's transcript instead of a synthesis" },
         format: { type: 'string', value: 'FORMAT', description: 'md, html (inline CSS, nothing fetched) or pdf (printed by headless Chromium)' },
         out: { type: 'string', value: 'FILE', description: 'where to write it (never overwritten)' },
         json,
@@ -237,6 +245,18 @@ export const evaluationCommands: Command[] = [
       if (!format || !EXPORT_FORMATS.includes(format as ExportFormat)) throw new UserError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
       const out = args.options.out as string | undefined;
       if (!out) throw new UserError('export: where to? (--out FILE)');
+      const evaluation = args.options.evaluation as string | undefined;
+      if (evaluation !== undefined) {
+        if (args.positionals[0] || args.options.debate) throw new UserError('export: name one document (SLUG, --debate ID or --evaluation ID)');
+        // The transcript as the transcripts view reads it, through the app's own handler.
+        const result = await withApp(args, async (app) => {
+          const transcript = await call(app, 'transcripts:get', { kind: 'evaluation', id: evaluation });
+          return writeExport(evaluationTranscriptMarkdown(transcript), `evaluation ${evaluation}`, format as ExportFormat, resolve(out));
+        });
+        if (args.options.json) io.out(JSON.stringify(result, null, 2));
+        else io.out(`Wrote ${result.path} (${result.bytes} bytes)`);
+        return 0;
+      }
       const ws = open(args);
       try {
         const result = await exportDocument(

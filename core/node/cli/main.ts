@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ContractError } from '../../contract';
 import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { UserError } from '../workspace/workspace';
@@ -8,9 +9,22 @@ import { type CliIo, processIo } from './io';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
+import { evaluationsCommands } from './evaluations-commands';
+import { ledgerCommands } from './ledger-commands';
+import { transcriptCommands } from './transcript-commands';
+import { viewCommands } from './view-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
 
-export const commands: Command[] = [...workspaceCommands, ...cruxCommands, ...debateCommands, ...evaluationCommands];
+export const commands: Command[] = [
+  ...workspaceCommands,
+  ...viewCommands,
+  ...cruxCommands,
+  ...debateCommands,
+  ...ledgerCommands,
+  ...transcriptCommands,
+  ...evaluationCommands,
+  ...evaluationsCommands,
+];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;
@@ -50,6 +64,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   } catch (error) {
     if (error instanceof ArgError || error instanceof UserError) {
       io.err(`error: ${error.message}`);
+      return 1;
+    }
+    // A handler's answer to a bad request: one line, naming the field when there is one.
+    if (error instanceof ContractError && error.code !== 'internal') {
+      io.err(`error: ${error.message.split('\n')[0]}`);
       return 1;
     }
     if (error instanceof LlmError) {

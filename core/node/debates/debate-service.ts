@@ -18,6 +18,7 @@ import { type Provider, type ProviderFactory, type ProviderName, providerFor } f
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
 import { PROTOCOL_RULES } from '../../crux/live/rules';
+import { followRun, type RunAction } from '../runs/run-control';
 
 export const DEFAULT_LIMITS: DebateLimits = {
   maxMessages: 200,
@@ -213,8 +214,7 @@ export class DebateService {
     try {
       const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), { topic });
       hooks.onEngine?.(engine);
-      const outcome = await engine.run();
-      return this.finish(header, journal, engine, outcome);
+      return await this.runFollowed(header, journal, engine);
     } finally {
       journal.close();
     }
@@ -229,10 +229,28 @@ export class DebateService {
       const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
       const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
       hooks.onEngine?.(engine);
+      return await this.runFollowed(header, journal, engine);
+    } finally {
+      journal.close();
+    }
+  }
+
+  /**
+   * Runs the engine to its end while other processes may pause, resume or stop it
+   * (runs/run-control.ts): the CLI in another terminal reaches a debate the app or a CLI runs.
+   */
+  private async runFollowed(header: DebateHeader, journal: DebateJournal, engine: CruxEngine): Promise<DebateRun> {
+    const apply: Partial<Record<RunAction, () => void>> = {
+      pause: () => engine.pause(),
+      resume: () => engine.resume(),
+      stop: () => engine.cancel(),
+    };
+    const release = followRun(this.ws.root, header.id, 'debate', (action) => apply[action]?.());
+    try {
       const outcome = await engine.run();
       return this.finish(header, journal, engine, outcome);
     } finally {
-      journal.close();
+      release();
     }
   }
 

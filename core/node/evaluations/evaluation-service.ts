@@ -30,6 +30,7 @@ import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta 
 import { UserError, type Workspace } from '../workspace/workspace';
 import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
+import { followRun } from '../runs/run-control';
 import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
 
 export interface PersonaRating {
@@ -339,6 +340,19 @@ export class EvaluationService {
       if (started) throw new Error(`evaluation ${header.setup.evaluationId} is already running`);
       started = true;
       const { state } = resumeEvaluation(initial, inputs);
+      // Another process (`evaluations stop|approve ID`) may ask too; its request waits for the next
+      // batch like the app's own buttons, and a stop it asked for is a cancel.
+      let asked: 'stop' | 'approve' | null = null;
+      const release = followRun(this.ws.root, header.setup.evaluationId, 'evaluation', (action) => {
+        if (action === 'stop' || action === 'approve') asked = action;
+      });
+      const control = async (): Promise<DriveControl> => {
+        const own = hooks.control ? await hooks.control() : null;
+        if (own) return own;
+        const taken = asked;
+        asked = null;
+        return taken;
+      };
       let drive: LiveDrive;
       try {
         ({ drive } = await this.drive(header.slug, state, {
@@ -348,12 +362,14 @@ export class EvaluationService {
           ...(header.concurrency !== undefined ? { concurrency: header.concurrency } : {}),
           spentBefore,
           progress,
-          hooks,
+          hooks: { ...hooks, control },
           ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
         }));
       } catch (error) {
         progress.close();
         throw error;
+      } finally {
+        release();
       }
       if (drive.stopped) {
         progress.stop(hooks.stopReason?.() ?? 'cancelled');

@@ -29,7 +29,6 @@ export async function exportDocument(
   out: string,
   options: { printPdf?: PdfPrinter; signal?: AbortSignal } = {},
 ): Promise<{ path: string; bytes: number }> {
-  const { signal } = options;
   if (existsSync(out))
     throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
   if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
@@ -49,7 +48,24 @@ export async function exportDocument(
   const abs = insideRoot(ws.root, rel);
   if (abs === null) throw new UserError(`${rel} is outside the workspace; export reads only the workspace's files`);
   if (!existsSync(abs)) throw new UserError(`${rel} does not exist yet`);
-  const markdown = readFileSync(abs, 'utf8');
+  return writeExport(readFileSync(abs, 'utf8'), rel, format, out, options);
+}
+
+/**
+ * Writes a Markdown document as `format` at `out` (never over a file): as it is, as self-contained
+ * HTML, or as a PDF printed from that HTML. `rel` names where it came from, in the HTML's byline.
+ */
+export async function writeExport(
+  markdown: string,
+  rel: string,
+  format: ExportFormat,
+  out: string,
+  options: { printPdf?: PdfPrinter; signal?: AbortSignal } = {},
+): Promise<{ path: string; bytes: number }> {
+  const { signal } = options;
+  if (existsSync(out))
+    throw new UserError(`${out} already exists; export never overwrites a file (choose another --out)`);
+  if (!existsSync(dirname(out))) throw new UserError(`the folder of ${out} does not exist`);
   if (format === 'md') {
     writeFileSync(out, markdown, { flag: 'wx' });
     return { path: out, bytes: Buffer.byteLength(markdown) };
@@ -59,7 +75,9 @@ export async function exportDocument(
   const meta = [
     data.kind === 'synthesis'
       ? `Evaluation ${String(data.evaluationId)} · locked by ${String(data.lockReason)} · ${String(data.completedAt)}`
-      : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
+      : data.kind === 'evaluation-transcript'
+        ? `Evaluation ${String(data.evaluation ?? '')} · ${String(data.status ?? '')}`
+        : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
     `exported by Crucible from ${rel}`,
   ].join(' · ');
   const html = htmlDocument(title, body, meta);

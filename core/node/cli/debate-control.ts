@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DebateStatus } from '../../engine/debate-record';
+import { parseDebateLog } from '../../engine/log-reader';
+import { ENDED_STATUSES } from '../app/live-debates';
+import { DebateService } from '../debates/debate-service';
+import { lastStatus } from '../debates/journal';
+import { requestRun, runOwner } from '../runs/run-control';
+import { UserError, Workspace } from '../workspace/workspace';
+import { call, withApp } from './app-session';
+import type { ParsedArgs } from './args';
+import { workspaceDir } from './common';
+import type { CliIo } from './io';
+
+/** How long a command waits for another process to log what it asked (a call in flight finishes first). */
+const WAIT_MS = 120_000;
+
+/** The debate's status as its log says now (the log is the authority, whoever runs it). */
+function loggedStatus(root: string, rel: string): DebateStatus | null {
+  return lastStatus(parseDebateLog(readFileSync(join(root, rel), 'utf8')).records);
+}
+
+async function until<T>(what: string, check: () => T | null): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new UserError(`gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function logPathOf(args: ParsedArgs, id: string): string {
+  const ws = Workspace.open(workspaceDir(args));
+  try {
+    return new DebateService(ws).logPathOf(id);
+  } finally {
+    ws.close();
+  }
+}
+
+function report(
+  io: CliIo,
+  args: ParsedArgs,
+  id: string,
+  status: DebateStatus,
+  pid: number | null,
+  note: string,
+): number {
+  if (args.options.json) io.out(JSON.stringify({ id, status, process: pid }, null, 2));
+  else io.out(`Debate ${id}: ${status}${note ? ` ${note}` : ''}`);
+  return 0;
+}
+
+/**
+ * Runs a debate here to its end through the app's own handler (`debates:resume` or `debates:cancel`)
+ * and answers with how it ended: a debate no process runs (paused by a quit, interrupted by a kill).
+ */
+async function runHere(args: ParsedArgs, id: string, channel: 'debates:resume' | 'debates:cancel') {
+  return withApp(args, async (app) => {
+    let settle: (value: { status: DebateStatus; reason: string | null }) => void = () => {};
+    const ended = new Promise<{ status: DebateStatus; reason: string | null }>((resolve) => {
+      settle = resolve;
+    });
+    const off = app.events.on('debate:status', (payload) => {
+      if (payload.debateId === id && ENDED_STATUSES.has(payload.status)) settle(payload);
+    });
+    try {
+      await call(app, channel, { id });
+      return await ended;
+    } finally {
+      off();
+    }
+  });
+}
+
+/**
+ * `debates pause|stop|resume ID`. A debate running in another process (a `debate` in another
+ * terminal, the desktop app) is asked through runs/run-control.ts and this waits until its log says
+ * it happened; a debate no process runs is resumed or stopped here, through the app's handlers.
+ */
+export async function controlDebate(
+  args: ParsedArgs,
+  io: CliIo,
+  action: 'pause' | 'stop' | 'resume',
+  id: string,
+): Promise<number> {
+  const root = workspaceDir(args);
+  const rel = logPathOf(args, id); // an unknown debate is a one-line error here
+  const status = loggedStatus(root, rel);
+  if (status !== null && ENDED_STATUSES.has(status)) {
+    throw new UserError(`cannot ${action} debate ${id}: it has already ended (${status})`);
+  }
+  const owner = runOwner(root, id);
+  if (owner) {
+    if (action === 'pause' && status === 'paused') return report(io, args, id, 'paused', owner.pid, '(already)');
+    if (action === 'resume' && status !== 'paused') {
+      return report(io, args, id, status ?? 'running', owner.pid, '(it is not paused)');
+    }
+    requestRun(root, id, action);
+    const done = (s: DebateStatus | null) =>
+      s !== null &&
+      (ENDED_STATUSES.has(s) || (action === 'pause' && s === 'paused') || (action === 'resume' && s === 'running'));
+    const reached = await until(`debate ${id} to ${action}`, () => {
+      const now = loggedStatus(root, rel);
+      if (done(now)) return now;
+      if (!runOwner(root, id))
+        throw new UserError(`the process running debate ${id} (${owner.pid}) ended before it could ${action}`);
+      return null;
+    });
+    const where = `(in process ${owner.pid}${action === 'pause' ? `; continue it with: debates resume ${id}` : ''})`;
+    return report(io, args, id, reached as DebateStatus, owner.pid, where);
+  }
+  if (action === 'pause') {
+    throw new UserError(
+      `cannot pause debate ${id}: no process is running it (${status ?? 'interrupted'}); resume it with: debates resume ${id}`,
+    );
+  }
+  if (action === 'resume' && !args.options.json) io.err(`Resuming debate ${id} here…`);
+  const end = await runHere(args, id, action === 'resume' ? 'debates:resume' : 'debates:cancel');
+  return report(io, args, id, end.status, process.pid, end.reason ? `(${end.reason})` : '');
+}

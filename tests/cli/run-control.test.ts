@@ -1,0 +1,193 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDebateLog } from '../../core/engine/log-reader';
+import { cli, cliJson } from '../helpers/run-cli';
+import { tempWorkspace } from '../helpers/temp-workspace';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'core', 'node', 'cli', 'main.ts');
+
+let root: string;
+let cleanup: () => void;
+let ws: string;
+
+/** The CLI as a long-running process (a debate, an evaluation), with the simulator slowed down. */
+function start(
+  args: string[],
+  latencyMs: number,
+): { child: ChildProcess; exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: String(latencyMs) },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += String(d)));
+  child.stderr?.on('data', (d) => (stderr += String(d)));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, exit };
+}
+
+async function eventually<T>(check: () => T | null | undefined, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The id of the run that `child` says, in `.crucible/runs/`, it is running. */
+function runningId(child: ChildProcess): string | null {
+  const dir = join(ws, '.crucible', 'runs');
+  const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+  const mine = names.find((f) => {
+    try {
+      return (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number }).pid === child.pid;
+    } catch {
+      return false;
+    }
+  });
+  return mine ? mine.replace(/\.json$/, '') : null;
+}
+
+function debateLog(id: string) {
+  return parseDebateLog(readFileSync(join(ws, 'debates', `${id}.jsonl`), 'utf8')).records;
+}
+
+const statuses = (id: string) => debateLog(id).flatMap((r) => (r.type === 'status' ? [r.status] : []));
+const messages = (id: string) =>
+  debateLog(id).filter((r) => r.type === 'event' && r.event.type === 'message_posted').length;
+
+describe('a debate or evaluation running in one process, controlled from another', { timeout: 240_000 }, () => {
+  beforeAll(() => {
+    ({ root, cleanup } = tempWorkspace('crucible-cli-control-'));
+    ws = join(root, 'lab');
+    cliJson(['init', ws]);
+  });
+  afterAll(() => cleanup());
+
+  it('pauses a running debate from a second process, then resumes it there to completion', async () => {
+    const debate = start(
+      [
+        'debate',
+        '--workspace',
+        ws,
+        '--topic',
+        'Should cities plant moss walls?',
+        '--agents',
+        'ethicist,field-researcher',
+        '--json',
+      ],
+      150,
+    );
+    try {
+      const id = await eventually(() => runningId(debate.child), 'the debate to start');
+      await eventually(() => (messages(id) >= 2 ? true : null), 'a few messages');
+
+      const paused = cliJson<{ id: string; status: string; process: number }>([
+        'debates',
+        'pause',
+        id,
+        '--workspace',
+        ws,
+      ]);
+      expect(paused).toEqual({ id, status: 'paused', process: debate.child.pid });
+      // Paused for real: nothing more is said while it waits, and the process is still there.
+      const said = messages(id);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect([messages(id), statuses(id).at(-1), debate.child.exitCode]).toEqual([said, 'paused', null]);
+      const progress = cliJson<{ status: string }>(['debates', 'progress', id, '--workspace', ws]);
+      expect(progress.status).toBe('paused');
+
+      const resumed = cliJson<{ status: string }>(['debates', 'resume', id, '--workspace', ws]);
+      expect(resumed.status).toBe('running');
+      const end = await debate.exit;
+      expect(end.code).toBe(0);
+      expect(JSON.parse(end.stdout)).toMatchObject({ id, status: 'completed' });
+      expect(statuses(id)).toEqual(['paused', 'running', 'completed']);
+      expect(messages(id)).toBeGreaterThan(said);
+      expect(existsSync(join(ws, '.crucible', 'runs', `${id}.json`))).toBe(false);
+
+      const again = cli(['debates', 'pause', id, '--workspace', ws]);
+      expect([again.code, again.stderr]).toEqual([
+        1,
+        `error: cannot pause debate ${id}: it has already ended (completed)\n`,
+      ]);
+    } finally {
+      debate.child.kill('SIGKILL');
+    }
+  });
+
+  it("stops a debate whose process was killed, through the app's cancel, and one still running", async () => {
+    const killed = start(
+      ['debate', '--workspace', ws, '--topic', 'Tidal kites', '--agents', 'ethicist,field-researcher'],
+      150,
+    );
+    const id = await eventually(() => runningId(killed.child), 'the debate to start');
+    await eventually(() => (messages(id) >= 2 ? true : null), 'a few messages');
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    // Its marker is left behind, but no process owns it: pausing is refused, stopping cancels it here.
+    const pause = cli(['debates', 'pause', id, '--workspace', ws]);
+    expect(pause.code).toBe(1);
+    expect(pause.stderr).toMatch(
+      /^error: cannot pause debate \S+: no process is running it \(interrupted\); resume it with: debates resume \S+\n$/,
+    );
+    const stopped = cliJson<{ status: string }>(['debates', 'stop', id, '--workspace', ws]);
+    expect(stopped.status).toBe('cancelled');
+    expect(statuses(id).at(-1)).toBe('cancelled');
+
+    const running = start(
+      ['debate', '--workspace', ws, '--topic', 'Kelp farming', '--agents', 'ethicist,field-researcher', '--json'],
+      150,
+    );
+    try {
+      const other = await eventually(() => runningId(running.child), 'the second debate to start');
+      const stop = cliJson<{ status: string; process: number }>(['debates', 'stop', other, '--workspace', ws]);
+      expect(stop).toMatchObject({ status: 'cancelled', process: running.child.pid });
+      const end = await running.exit;
+      expect(JSON.parse(end.stdout)).toMatchObject({ id: other, status: 'cancelled' });
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  });
+
+  it('stops a running evaluation at its checkpoint from another process, and resumes it to its lock', async () => {
+    const slug = cliJson<{ ideas: { slug: string }[] }>(['list', '--workspace', ws]).ideas[0]?.slug as string;
+    // A quick evaluation takes a handful of batches of calls; at 1.5 s a call there is time to stop it.
+    const evaluation = start(['evaluate', slug, '--workspace', ws, '--mode', 'quick'], 1500);
+    try {
+      const id = await eventually(() => runningId(evaluation.child), 'the evaluation to start');
+      const checkpoint = join(ws, 'ideas', slug, 'evaluations', `${id}.progress.jsonl`);
+      await eventually(
+        () => (existsSync(checkpoint) && readFileSync(checkpoint, 'utf8').includes('"type":"input"') ? true : null),
+        'its first answers',
+      );
+
+      const stopped = cliJson<{ status: string }>(['evaluations', 'stop', id, '--workspace', ws]);
+      expect(stopped.status).toBe('stopped');
+      const lines = readFileSync(checkpoint, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; reason?: string });
+      expect(lines.at(-1)).toMatchObject({ type: 'stopped', reason: 'cancelled' });
+      const end = await evaluation.exit;
+      expect([end.code, end.stderr]).toEqual([
+        1,
+        'error: the evaluation was stopped before it locked (resume it with evaluate --resume ID)\n',
+      ]);
+
+      const resumed = cliJson<{ status: string; lockReason: string }>(['evaluations', 'resume', id, '--workspace', ws]);
+      expect(resumed.status).toBe('locked');
+      expect(existsSync(checkpoint)).toBe(false);
+      const shown = cliJson<{ status: string; entries: unknown[] }>(['evaluations', 'show', id, '--workspace', ws]);
+      expect(shown.status).toBe('locked');
+    } finally {
+      evaluation.child.kill('SIGKILL');
+    }
+  });
+});
