@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CruxEvent } from '../../crux/events';
 import type { DebateRequest } from '../../contract';
 import type { CruxDraft, CruxEngine } from '../../engine/crux-engine';
 import type { DebateStatus } from '../../engine/debate-record';
 import { parseDebateLog } from '../../engine/log-reader';
+import { readTextInside } from '../fs/read-inside';
 import type { Log } from '../../ports/log';
 import type { DebateEstimate, DebateRun, DebateService, StartOptions } from '../debates/debate-service';
 import { UserError, type Workspace } from '../workspace/workspace';
@@ -87,7 +86,7 @@ export class LiveDebates {
   /** The events of a debate's log from index `from` on, and how many it holds. */
   events(id: string, from = 0): { events: CruxEvent[]; total: number } {
     const rel = this.deps.service.logPathOf(id);
-    const { records } = parseDebateLog(readFileSync(join(this.deps.ws.root, rel), 'utf8'));
+    const { records } = parseDebateLog(readTextInside(this.deps.ws.root, rel));
     const all = records.flatMap((r) => (r.type === 'event' ? [r.event as unknown as CruxEvent] : []));
     return { events: all.slice(from), total: all.length };
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebaterPersona, Persona } from '../../personas/persona';
 import { topClaimFor } from '../../personas/persona';
@@ -8,6 +8,7 @@ import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt }
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
@@ -311,18 +312,19 @@ export class DebateService {
   } {
     const rel = this.logPathOf(id);
     // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
-    const { records } = parseDebateLog(readFileSync(join(this.ws.root, rel), 'utf8'));
+    // A log or transcript replaced by a link is refused by path (LinkRefusedError), never followed.
+    const { records } = parseDebateLog(readTextInside(this.ws.root, rel));
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
     const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as
       | { result_json: string | null }
       | undefined;
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
-    const mdPath = join(this.ws.root, rel.replace(/\.jsonl$/, '.md'));
+    const mdRel = rel.replace(/\.jsonl$/, '.md');
     return {
       header,
       status: lastStatus(records),
       result: row?.result_json ? JSON.parse(row.result_json) : CruxEngine.outcomeOf(records).result,
-      transcript: existsSync(mdPath) ? readFileSync(mdPath, 'utf8') : null,
+      transcript: existsSync(join(this.ws.root, mdRel)) ? readTextInside(this.ws.root, mdRel) : null,
       records: records.length,
     };
   }

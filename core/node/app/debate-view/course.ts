@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CourseThread, DebateCourse } from '../../../contract';
 import { resolveConfig } from '../../../crux/config';
@@ -9,6 +7,7 @@ import { type CruxState, createState, type ThreadState } from '../../../crux/sta
 import { advance } from '../../../crux/step';
 import type { DebateRecord } from '../../../engine/debate-record';
 import { parseDebateLog } from '../../../engine/log-reader';
+import { readTextInside } from '../../fs/read-inside';
 import type { DebateService } from '../../debates/debate-service';
 
 /** The log events that are a message of the transcript (as Transcripts numbers them). */
@@ -40,7 +39,7 @@ export class DebateCourses {
     const seq = (this.lastSeq.get(id) as { seq: number | null } | undefined)?.seq ?? -1;
     const cached = this.cache.get(id);
     if (cached && cached.seq === seq) return cached.course;
-    const { records } = parseDebateLog(readFileSync(join(this.root, rel), 'utf8'));
+    const { records } = parseDebateLog(readTextInside(this.root, rel));
     const course = courseOf(records);
     this.cache.set(id, { seq, course });
     return course;

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CruxState } from '../../../crux/state';
 import { CruxEngine, type CruxEngineDeps, type CruxOutcome } from '../../../engine/crux-engine';
 import type { DebateHeader, DebateRecord } from '../../../engine/debate-record';
 import { parseDebateLog } from '../../../engine/log-reader';
+import { readTextInside } from '../../fs/read-inside';
 import { LlmError } from '../../../ports/llm';
 import type { DebateService } from '../../debates/debate-service';
 
@@ -47,7 +46,7 @@ export class DebateDigests {
     const seq = (this.lastSeq.get(id) as { seq: number | null } | undefined)?.seq ?? -1;
     const cached = this.cache.get(id);
     if (cached && cached.seq === seq) return cached;
-    const { records } = parseDebateLog(readFileSync(join(this.root, rel), 'utf8'));
+    const { records } = parseDebateLog(readTextInside(this.root, rel));
     const digest = digestOf(records);
     this.cache.set(id, digest);
     return digest;
