@@ -156,4 +156,44 @@ describe('links where the app keeps its own files are refused and reported', { t
       ],
     });
   });
+  it('evaluation records: a linked record is not read, listed or served', async () => {
+    let app = await boot();
+    const { id } = (await app.handlers['evaluations:start']({ slug: IDEA, provider: 'simulated', seed: 5 })) as {
+      id: string;
+    };
+    await until(async () => (await answer(app, 'evaluations:get', { id })).includes('"status":"locked"'), 'the lock');
+    await closeAll();
+    const rel = `ideas/${IDEA}/evaluations/${id}.json`;
+    const real = readFileSync(join(root, rel), 'utf8');
+    const leaky = real.replace(/"ideaTitle": ?"/, `"ideaTitle": "${CANARY} `);
+    expect(leaky).not.toBe(real);
+    plant(rel, 'record.json', leaky);
+
+    app = await boot();
+    const seen: Record<string, string> = {};
+    for (const [channel, input] of [
+      ['evaluations:list', {}],
+      ['evaluations:get', { id }],
+      ['evaluations:leaderboard', {}],
+      ['evaluations:personaRatings', {}],
+      ['transcripts:list', {}],
+    ] as const)
+      seen[channel] = await answer(app, channel, input);
+    const errors = ((await app.handlers['workspace:sync']({})) as { errors: { file: string; reason: string }[] })
+      .errors;
+    expect({
+      leaked: Object.entries(seen)
+        .filter(([, text]) => text.includes(CANARY))
+        .map(([call]) => call),
+      reported: errors.filter((e) => e.file === rel),
+    }).toEqual({
+      leaked: [],
+      reported: [
+        {
+          file: rel,
+          reason: 'is a symbolic link; Crucible does not follow links (put the file or folder itself here)',
+        },
+      ],
+    });
+  });
 });
