@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationEntry } from '../../contract';
 import { safeWrite } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { ideaFile } from '../../idea/layout';
 
 const VERSION = 1;
@@ -19,7 +20,8 @@ export class EvaluationEntriesCache {
 
   private scriptKey(slug: string, id: string): string | null {
     try {
-      const stat = statSync(join(this.root, ideaFile(slug, 'evaluations'), `${id}.jsonl`));
+      // A linked script is keyed by the link itself; its text is refused wherever it is read.
+      const stat = lstatSync(join(this.root, ideaFile(slug, 'evaluations'), `${id}.jsonl`));
       return `${stat.size}:${Math.round(stat.mtimeMs)}`;
     } catch {
       return null;
@@ -31,7 +33,7 @@ export class EvaluationEntriesCache {
     const key = this.scriptKey(slug, id);
     if (key === null) return null;
     try {
-      const cached = JSON.parse(readFileSync(join(this.root, FOLDER, `${id}.json`), 'utf8')) as {
+      const cached = JSON.parse(readTextInside(this.root, join(FOLDER, `${id}.json`))) as {
         version?: unknown;
         key?: unknown;
         entries?: unknown;

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationInput, FinalSynthesisDocument } from '../../evaluation';
+import { LinkRefusedError, readTextInside } from '../fs/read-inside';
 import { finalSynthesisDocumentSchema, replayEvaluation } from '../../evaluation';
 import { ideaFile } from '../../idea/layout';
 import type { EvaluationService } from '../evaluations/evaluation-service';
@@ -58,9 +59,16 @@ export class EvaluationRecords {
 
   /** The evaluations stored for one idea (a record wins over a checkpoint left beside it). */
   stored(slug: string): StoredEvaluation[] {
+    // Under the sync's link rule: a linked idea or evaluations folder, or a linked record, is not
+    // listed (the sync reports it by path), so nothing outside the workspace is ever read as one.
+    const idea = lstatSync(join(this.ws.root, 'ideas', slug), { throwIfNoEntry: false });
+    const own = lstatSync(this.folder(slug), { throwIfNoEntry: false });
+    if (!idea?.isDirectory() || !own?.isDirectory()) return [];
     let names: string[];
     try {
-      names = readdirSync(this.folder(slug));
+      names = readdirSync(this.folder(slug), { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     } catch {
       return [];
     }
@@ -116,7 +124,15 @@ export class EvaluationRecords {
     if (!entry) {
       const path = join(this.folder(slug), `${id}.json`);
       if (!existsSync(path)) return null;
-      const parsed = finalSynthesisDocumentSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      let text: string;
+      try {
+        text = readTextInside(this.ws.root, path);
+      } catch (error) {
+        // A record replaced by a link is not one (the sync reports it by path).
+        if (error instanceof LinkRefusedError) return null;
+        throw error;
+      }
+      const parsed = finalSynthesisDocumentSchema.safeParse(JSON.parse(text));
       if (!parsed.success) return null;
       const head = this.scriptHead(slug, id);
       entry = {
@@ -134,7 +150,7 @@ export class EvaluationRecords {
 
   private scriptText(slug: string, id: string): string | null {
     try {
-      return readFileSync(join(this.folder(slug), `${id}.jsonl`), 'utf8');
+      return readTextInside(this.ws.root, join(this.folder(slug), `${id}.jsonl`));
     } catch {
       return null;
     }
@@ -199,7 +215,8 @@ export class EvaluationRecords {
     const path = join(this.folder(slug), `${id}.progress.jsonl`);
     let key: string;
     try {
-      const stat = statSync(path);
+      // The link's own size and time: a linked checkpoint is refused below, never stat'ed through.
+      const stat = lstatSync(path);
       key = `${stat.size}:${stat.mtimeMs}`;
     } catch {
       return null;

@@ -3,6 +3,7 @@ import { type Channel, type ChannelOutput, type ChannelParsedInput, ContractErro
 import { UnknownPersonaError } from '../../personas/find';
 import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { issuePath } from '../../text/zod-issues';
+import { LinkRefusedError } from '../fs/read-inside';
 import { UserError } from '../workspace/workspace';
 import { isKept } from './index-memo';
 
@@ -62,7 +63,8 @@ export function badInput(error: z.ZodError): ContractError {
  */
 export function translateError(error: unknown): unknown {
   if (error instanceof ContractError) return error;
-  if (error instanceof UserError || error instanceof UnknownPersonaError) {
+  // A file refused by the link rule is the folder's state, said by its path, not a bug.
+  if (error instanceof UserError || error instanceof UnknownPersonaError || error instanceof LinkRefusedError) {
     const line = error.message.split('\n')[0] ?? error.message;
     return new ContractError('user_error', line);
   }

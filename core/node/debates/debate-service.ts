@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebaterPersona, Persona } from '../../personas/persona';
 import { topClaimFor } from '../../personas/persona';
@@ -9,6 +9,7 @@ import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
 import { recordIdProblem } from '../../idea/names';
+import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea } from '../sqlite/index-sql';
@@ -347,12 +348,12 @@ export class DebateService {
       | { result_json: string | null }
       | undefined;
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
-    const mdPath = join(this.ws.root, rel.replace(/\.jsonl$/, '.md'));
+    const mdRel = rel.replace(/\.jsonl$/, '.md');
     return {
       header,
       status: lastStatus(records),
       result: row?.result_json ? JSON.parse(row.result_json) : CruxEngine.outcomeOf(records).result,
-      transcript: existsSync(mdPath) ? readFileSync(mdPath, 'utf8') : null,
+      transcript: existsSync(join(this.ws.root, mdRel)) ? readTextInside(this.ws.root, mdRel) : null,
       records: records.length,
     };
   }

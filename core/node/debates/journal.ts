@@ -1,8 +1,10 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from '../../engine/debate-record';
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
+import { entryRule } from '../fs/entry-rule';
+import { readTextInside } from '../fs/read-inside';
 import { UserError } from '../workspace/workspace';
 
 /** Where a debate's log lives: beside its idea, or in `debates/` for a free-standing topic. */
@@ -16,7 +18,8 @@ export function debateLogPath(header: Pick<DebateHeader, 'id' | 'ideaSlug'>): st
  * UserError naming the file and the line, and sync lists it among its errors (`checkLogs`).
  */
 export function readDebateLog(root: string, rel: string): { text: string } & ReturnType<typeof parseDebateLog> {
-  const text = readFileSync(join(root, rel), 'utf8');
+  // A log replaced by a link is refused by path (LinkRefusedError), never followed.
+  const text = readTextInside(root, rel);
   try {
     return { text, ...parseDebateLog(text) };
   } catch (error) {
@@ -120,7 +123,14 @@ export class DebateJournal {
         if (r.type === 'status') status = r.status;
         this.insertEvent.run(this.header.id, first + i, r.type, at, lines[i]);
       });
-      const current = status ?? (this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as { status: DebateStatus } | undefined)?.status ?? 'running';
+      const current =
+        status ??
+        (
+          this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as
+            | { status: DebateStatus }
+            | undefined
+        )?.status ??
+        'running';
       this.updateDebate.run(current, at, this.cost, this.header.id);
     })();
     if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
@@ -140,7 +150,13 @@ export function lastStatus(records: readonly DebateRecord[]): DebateStatus | nul
   return null;
 }
 
-function upsertDebateRow(db: Database.Database, header: DebateHeader, rel: string, status: DebateStatus, cost: number): void {
+function upsertDebateRow(
+  db: Database.Database,
+  header: DebateHeader,
+  rel: string,
+  status: DebateStatus,
+  cost: number,
+): void {
   db.prepare(
     `INSERT INTO debates (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path, cost_usd)
      VALUES (@id, @protocol, @ideaSlug, @topic, @status, @provider, @createdAt, @createdAt, @rel, @cost)
@@ -149,7 +165,9 @@ function upsertDebateRow(db: Database.Database, header: DebateHeader, rel: strin
 }
 
 function indexRecords(db: Database.Database, id: string, records: readonly DebateRecord[]): void {
-  const insert = db.prepare('INSERT OR REPLACE INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT OR REPLACE INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
+  );
   db.transaction(() => {
     for (const r of records) insert.run(id, r.seq, r.type, r.at, JSON.stringify(r));
   })();
@@ -165,22 +183,29 @@ export function indexDebateLogs(
   db: Database.Database,
   options: { verifyKnown?: boolean } = {},
 ): { indexed: string[]; errors: { file: string; reason: string }[] } {
-  const known = new Set((db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path));
+  const known = new Set(
+    (db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path),
+  );
   const folders = ['debates', ...listDirs(join(root, 'ideas')).map((slug) => `ideas/${slug}/debates`)];
   const indexed: string[] = [];
   const errors: { file: string; reason: string }[] = [];
   for (const folder of folders) {
-    for (const name of listFiles(join(root, folder))) {
-      if (!name.endsWith('.jsonl')) continue;
-      const rel = `${folder}/${name}`;
+    for (const { name, problem } of listFiles(root, folder)) {
+      if (!name.endsWith('.jsonl') && name !== '') continue;
+      const rel = name === '' ? folder : `${folder}/${name}`;
+      if (problem) {
+        // A linked log or folder is reported like a garbage log, and never read.
+        errors.push({ file: rel, reason: problem });
+        continue;
+      }
       if (known.has(rel) && !options.verifyKnown) continue;
       try {
         if (known.has(rel)) {
           // Already indexed: only read, so a log damaged since is reported (it is not re-indexed).
-          parseDebateLog(readFileSync(join(root, rel), 'utf8'));
+          parseDebateLog(readTextInside(root, rel));
           continue;
         }
-        const { records } = parseDebateLog(readFileSync(join(root, rel), 'utf8'));
+        const { records } = parseDebateLog(readTextInside(root, rel));
         const first = records[0];
         if (first?.type !== 'debate_created') throw new Error('not a debate log');
         const cost = records.reduce((sum, r) => sum + (r.type === 'llm_call' ? r.call.costUsd : 0), 0);
@@ -197,15 +222,29 @@ export function indexDebateLogs(
 
 function listDirs(path: string): string[] {
   try {
-    return readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && !e.name.startsWith('_')).map((e) => e.name);
+    return readdirSync(path, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !e.name.startsWith('_'))
+      .map((e) => e.name);
   } catch {
     return [];
   }
 }
 
-function listFiles(path: string): string[] {
+/**
+ * The entries of a logs folder, under the sync's link rule (`entry-rule.ts`): a folder that is a
+ * link comes back as one entry named '' with its problem, a link inside it with its problem, and
+ * neither is followed.
+ */
+function listFiles(root: string, folder: string): { name: string; problem?: string }[] {
+  const stat = lstatSync(join(root, folder), { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (stat.isSymbolicLink()) return [{ name: '', problem: entryRule('', false, stat) }];
   try {
-    return readdirSync(path);
+    return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+      const verdict = entryRule(entry.name, false, entry);
+      if (verdict === 'folder') return [];
+      return verdict === 'file' ? [{ name: entry.name }] : [{ name: entry.name, problem: verdict }];
+    });
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildDocument,
@@ -135,7 +135,7 @@ export class EvaluationService {
 
   private information(slug: string): { asked: number; answered: number } {
     const path = join(this.ws.root, ideaFile(slug, 'development.md'));
-    return existsSync(path) ? developmentProgress(readFileSync(path, 'utf8')) : { asked: 0, answered: 0 };
+    return existsSync(path) ? developmentProgress(readTextInside(this.ws.root, path)) : { asked: 0, answered: 0 };
   }
 
   /** The idea's current locked evaluation, read from its record. */
@@ -145,7 +145,7 @@ export class EvaluationService {
     if (!id) return null;
     const path = join(this.ws.root, ideaFile(idea.slug, `evaluations/${id}.json`));
     if (!existsSync(path)) return null;
-    return finalSynthesisDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    return finalSynthesisDocumentSchema.parse(JSON.parse(readTextInside(this.ws.root, path)));
   }
 
   /** The idea's inputs as one markdown text: what every agent of the evaluation reads. */
@@ -451,7 +451,7 @@ export class EvaluationService {
   record(slug: string, id: string): FinalSynthesisDocument | null {
     const path = join(this.ws.root, ideaFile(slug, `evaluations/${id}.json`));
     if (!existsSync(path)) return null;
-    return finalSynthesisDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    return finalSynthesisDocumentSchema.parse(JSON.parse(readTextInside(this.ws.root, path)));
   }
 
   /**
@@ -528,7 +528,7 @@ export class EvaluationService {
     for (const row of rows) {
       const path = join(this.ws.root, ideaFile(row.slug, `evaluations/${row.evaluation_id}.json`));
       if (!existsSync(path)) continue;
-      const doc = finalSynthesisDocumentSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      const doc = finalSynthesisDocumentSchema.safeParse(JSON.parse(readTextInside(this.ws.root, path)));
       if (!doc.success) continue;
       for (const c of doc.data.auditTrail.conflicts) {
         if (!c.ruling) continue;

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { readTextInside } from '../fs/read-inside';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import type { EvaluationSetup } from '../../evaluation/state';
 
@@ -97,10 +98,16 @@ export function readProgress(abs: string): {
   /** Why it stopped, when it stopped on purpose after its last input (null: running, or killed). */
   stopped: { reason: StopReason; at: string } | null;
 } {
-  const text = readFileSync(abs, 'utf8');
-  const lines = text.split('\n').slice(0, -1).filter((l) => l.trim() !== '');
+  // A checkpoint is `<root>/ideas/<slug>/evaluations/<id>.progress.jsonl`: one replaced by a link,
+  // or under a linked folder, is refused (LinkRefusedError) rather than read from outside the workspace.
+  const text = readTextInside(resolve(abs, '../../../..'), abs);
+  const lines = text
+    .split('\n')
+    .slice(0, -1)
+    .filter((l) => l.trim() !== '');
   const records = lines.map(
-    (l) => JSON.parse(l) as { type: string; input?: EvaluationInput; costUsd?: number; reason?: StopReason; at?: string },
+    (l) =>
+      JSON.parse(l) as { type: string; input?: EvaluationInput; costUsd?: number; reason?: StopReason; at?: string },
   );
   const header = records[0] as unknown as ProgressHeader;
   if (header?.type !== 'run') throw new Error(`${abs} is not an evaluation checkpoint`);
@@ -112,7 +119,9 @@ export function readProgress(abs: string): {
   };
 }
 
-function lastStop(records: { type: string; reason?: StopReason; at?: string }[]): { reason: StopReason; at: string } | null {
+function lastStop(
+  records: { type: string; reason?: StopReason; at?: string }[],
+): { reason: StopReason; at: string } | null {
   const last = records.findLast((r) => r.type === 'stopped' || r.type === 'input');
   return last?.type === 'stopped' ? { reason: last.reason ?? 'cancelled', at: last.at ?? '' } : null;
 }

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { sha256 } from '../hasher';
 
@@ -21,6 +33,9 @@ export interface WriteOutcome {
 export type Expectation = string | null | 'any';
 
 export function currentHash(absPath: string): string | null {
+  // A link in a file's place is never read through (docs/security.md): it holds nothing the app
+  // wrote or read, so it matches no expectation and a write goes beside it as a conflict copy.
+  if (lstatSync(absPath, { throwIfNoEntry: false })?.isSymbolicLink()) return 'symbolic-link';
   try {
     return sha256(readFileSync(absPath));
   } catch (error) {
@@ -69,7 +84,10 @@ function writeAtomically(absPath: string, content: string | Uint8Array, beforeRe
 export function conflictName(absPath: string, now: Date): string {
   const ext = extname(absPath) || '.md';
   const stem = absPath.slice(0, absPath.length - extname(absPath).length);
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   let candidate = `${stem}.conflict-${stamp}${ext}`;
   for (let n = 2; existsSync(candidate); n++) candidate = `${stem}.conflict-${stamp}-${n}${ext}`;
   return candidate;

@@ -14,6 +14,7 @@ import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { storedName } from '../fs/asset-name';
 import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { generatedTextInside } from '../fs/generated-text';
 import { readTextInside } from '../fs/read-inside';
 import type { RenderedIndex } from '../fs/read-pool';
 import { ulidIds } from '../ids';
@@ -560,7 +561,7 @@ export class Workspace {
 
   private writeIndex(content: string): { path: string; written: boolean; conflict: boolean } {
     const abs = join(this.root, INDEX_FILE);
-    const existing = existsSync(abs) ? readFileSync(abs, 'utf8') : null;
+    const existing = existsSync(abs) ? generatedTextInside(this.root, INDEX_FILE) : null;
     if (existing === content) return { path: INDEX_FILE, written: false, conflict: false };
     const lastWritten = getMeta(this.db, 'index_md_hash');
     // The file is ours when it holds what we last wrote, or still carries our marker (an index

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type CruxMap, nodePositionsSchema } from '../../../contract';
 import type { Log } from '../../../ports/log';
 import { safeWrite } from '../../fs/atomic-write';
+import { LinkRefusedError, readTextInside } from '../../fs/read-inside';
 
 /**
  * A crux map's node positions live beside the debate's log, `<id>.layout.json` next to
@@ -19,8 +18,10 @@ export function readLayout(root: string, logPath: string, log: Log): CruxMap['la
   const rel = layoutPathOf(logPath);
   let text: string;
   try {
-    text = readFileSync(join(root, rel), 'utf8');
-  } catch {
+    text = readTextInside(root, rel);
+  } catch (error) {
+    // A layout replaced by a link is not followed: said in the log, and the map is laid out afresh.
+    if (error instanceof LinkRefusedError) log.warn(error.message);
     return null;
   }
   try {
