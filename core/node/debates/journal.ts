@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from '../../engine/debate-record';
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
-import { entryRule } from '../fs/entry-rule';
+import { describeReadError, entryRule } from '../fs/entry-rule';
 import { readTextInside } from '../fs/read-inside';
 import { UserError } from '../workspace/workspace';
 
@@ -236,7 +236,13 @@ function listDirs(path: string): string[] {
  * neither is followed.
  */
 function listFiles(root: string, folder: string): { name: string; problem?: string }[] {
-  const stat = lstatSync(join(root, folder), { throwIfNoEntry: false });
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(join(root, folder), { throwIfNoEntry: false });
+  } catch {
+    // The idea folder above cannot be read: the sync reports that folder by its path.
+    return [];
+  }
   if (!stat) return [];
   if (stat.isSymbolicLink()) return [{ name: '', problem: entryRule('', false, stat) }];
   try {
@@ -245,7 +251,9 @@ function listFiles(root: string, folder: string): { name: string; problem?: stri
       if (verdict === 'folder') return [];
       return verdict === 'file' ? [{ name: entry.name }] : [{ name: entry.name, problem: verdict }];
     });
-  } catch {
-    return [];
+  } catch (error) {
+    // A logs folder that cannot be listed is reported, so its debates do not vanish unsaid.
+    if ((error as { code?: string }).code === 'ENOENT') return [];
+    return [{ name: '', problem: describeReadError(error, true) }];
   }
 }
