@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildTaxonomy, TAXONOMY_FILES, type Taxonomy, TaxonomyError, type TaxonomySource } from '../taxonomy/taxonomy';
 import { renderTemplate } from '../text/template';
 import { appRoot } from './app-root';
+import { readTextInside } from './fs/read-inside';
 import { MarkdownError, parseMarkdown } from './markdown';
 
 /** The templates the app writes from, by name; each is `templates/<name>.md`. */
@@ -10,20 +11,25 @@ export const TEMPLATE_NAMES = ['idea', 'development', 'evaluation', 'redteam', '
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 export type Templates = Record<TemplateName, { file: string; text: string }>;
 
-/** A workspace's own `taxonomy/<file>` or `templates/<file>` wins over the app's built-in one. */
-function pick(workspace: string | null, folder: string, file: string): { abs: string; shown: string } {
+/**
+ * A workspace's own `taxonomy/<file>` or `templates/<file>` wins over the app's built-in one. The
+ * workspace's copy is read under the link rule (`fs/read-inside.ts`): a link there is refused, never
+ * followed out of the workspace.
+ */
+function pick(workspace: string | null, folder: string, file: string): { shown: string; read: () => string } {
   if (workspace) {
     const own = join(workspace, folder, file);
-    if (existsSync(own)) return { abs: own, shown: own };
+    if (lstatSync(own, { throwIfNoEntry: false }))
+      return { shown: own, read: () => readTextInside(workspace, `${folder}/${file}`) };
   }
   const builtIn = join(appRoot(), folder, file);
-  return { abs: builtIn, shown: relative(process.cwd(), builtIn) || builtIn };
+  return { shown: relative(process.cwd(), builtIn) || builtIn, read: () => readFileSync(builtIn, 'utf8') };
 }
 
 function readSource(workspace: string | null, file: string, problems: string[]): TaxonomySource {
-  const { abs, shown } = pick(workspace, 'taxonomy', file);
+  const { read, shown } = pick(workspace, 'taxonomy', file);
   try {
-    return { file: shown, data: parseMarkdown(readFileSync(abs, 'utf8')).data };
+    return { file: shown, data: parseMarkdown(read()).data };
   } catch (error) {
     const reason = error instanceof MarkdownError ? error.message : `cannot be read (${(error as Error).message})`;
     problems.push(`${shown}: ${reason}`);
@@ -73,10 +79,10 @@ export function loadTemplates(workspace: string | null): Templates {
   const problems: string[] = [];
   const out: Partial<Templates> = {};
   for (const name of TEMPLATE_NAMES) {
-    const { abs, shown } = pick(workspace, 'templates', `${name}.md`);
+    const { read, shown } = pick(workspace, 'templates', `${name}.md`);
     let text: string;
     try {
-      text = readFileSync(abs, 'utf8');
+      text = read();
     } catch (error) {
       problems.push(`${shown}: cannot be read (${(error as Error).message})`);
       continue;
@@ -90,7 +96,13 @@ export function loadTemplates(workspace: string | null): Templates {
         }
       }
     } catch (error) {
-      problems.push(error instanceof Error ? (error.message.startsWith(shown) ? error.message : `${shown}: ${error.message}`) : String(error));
+      problems.push(
+        error instanceof Error
+          ? error.message.startsWith(shown)
+            ? error.message
+            : `${shown}: ${error.message}`
+          : String(error),
+      );
       continue;
     }
     out[name] = { file: shown, text };

@@ -3,13 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { ContractError } from '../../contract';
 import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { TaxonomyError } from '../../taxonomy/taxonomy';
+import { LinkRefusedError } from '../fs/read-inside';
 import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
-import { type CliIo, processIo } from './io';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
 import { evaluationsCommands } from './evaluations-commands';
+import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
 import { transcriptCommands } from './transcript-commands';
 import { viewCommands } from './view-commands';
@@ -62,7 +63,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     const args = parseArgs(rest, command.spec);
     return (await command.run(args, io)) ?? 0;
   } catch (error) {
-    if (error instanceof ArgError || error instanceof UserError) {
+    // A file refused under the link rule is the workspace's problem, not a bug: say which one.
+    if (error instanceof ArgError || error instanceof UserError || error instanceof LinkRefusedError) {
       io.err(`error: ${error.message}`);
       return 1;
     }

@@ -5,6 +5,7 @@ import { ideaFile } from '../../idea/layout';
 import { recordIdProblem, slugProblem } from '../../idea/names';
 import { DebateService } from '../debates/debate-service';
 import { insideRoot } from '../fs/inside-root';
+import { readTextInside } from '../fs/read-inside';
 import { parseMarkdown } from '../markdown';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { chromiumPrinter } from './chromium';
@@ -48,7 +49,8 @@ export async function exportDocument(
   const abs = insideRoot(ws.root, rel);
   if (abs === null) throw new UserError(`${rel} is outside the workspace; export reads only the workspace's files`);
   if (!existsSync(abs)) throw new UserError(`${rel} does not exist yet`);
-  return writeExport(readFileSync(abs, 'utf8'), rel, format, out, options);
+  // Read under the link rule: a synthesis.md or transcript replaced by a link is refused, not followed.
+  return writeExport(readTextInside(ws.root, rel), rel, format, out, options);
 }
 
 /**

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import type { LoadedPersonas, PersonaLoadError } from '../../personas/find';
 import { inspectPersona, type Persona, personaIssueText } from '../../personas/persona';
 import { appRoot } from '../app-root';
+import { readTextInside } from '../fs/read-inside';
 import { MarkdownError, parseMarkdown } from '../markdown';
 
 export { findPersonas, type LoadedPersonas, type PersonaLoadError, UnknownPersonaError } from '../../personas/find';
@@ -11,6 +12,8 @@ export { findPersonas, type LoadedPersonas, type PersonaLoadError, UnknownPerson
 export function builtInPersonasDir(): string {
   return join(appRoot(), 'resources', 'personas');
 }
+
+const LINK_REASON = 'is a symbolic link; Crucible does not follow links (put the file itself here)';
 
 /** A file that is not a persona even though it ends in `.md`. */
 const NOT_A_PERSONA = /^readme\.md$/i;
@@ -24,6 +27,7 @@ function readFolder(
   show: (abs: string) => string,
   required: boolean,
   errors: PersonaLoadError[],
+  workspace: { root: string; folder: string } | null = null,
 ): Map<string, Persona> {
   const found = new Map<string, Persona>();
   if (!existsSync(dir)) {
@@ -32,7 +36,13 @@ function readFolder(
   }
   let names: string[];
   try {
-    names = readdirSync(dir, { withFileTypes: true })
+    const entries = readdirSync(dir, { withFileTypes: true });
+    // In the workspace, a persona that is a link is reported, never followed (the link rule).
+    if (workspace)
+      for (const entry of entries)
+        if (entry.isSymbolicLink() && entry.name.endsWith('.md'))
+          errors.push({ file: show(join(dir, entry.name)), reason: LINK_REASON });
+    names = entries
       .filter((entry) => entry.isFile() && entry.name.endsWith('.md') && !NOT_A_PERSONA.test(entry.name))
       .map((entry) => entry.name)
       .sort();
@@ -46,7 +56,9 @@ function readFolder(
     const file = show(join(dir, name));
     let raw: string;
     try {
-      raw = readFileSync(join(dir, name), 'utf8');
+      raw = workspace
+        ? readTextInside(workspace.root, `${workspace.folder}/${name}`)
+        : readFileSync(join(dir, name), 'utf8');
     } catch (error) {
       errors.push({ file, reason: `cannot be read (${(error as Error).message})` });
       continue;
@@ -92,7 +104,8 @@ export function loadPersonas(workspace: string | null): LoadedPersonas {
   const builtIn = readFolder(builtInPersonasDir(), (abs) => relative(process.cwd(), abs) || abs, true, errors);
   const merged = new Map(builtIn);
   if (workspace) {
-    for (const [id, persona] of readFolder(join(workspace, 'personas'), (abs) => abs, false, errors)) {
+    const own = { root: workspace, folder: 'personas' };
+    for (const [id, persona] of readFolder(join(workspace, 'personas'), (abs) => abs, false, errors, own)) {
       merged.set(id, persona);
     }
   }
