@@ -105,7 +105,7 @@ export class DebateJournal {
       });
       const current = status ?? (this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as { status: DebateStatus } | undefined)?.status ?? 'running';
       this.updateDebate.run(current, at, this.cost, this.header.id);
-    })();
+    }).immediate();
     if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
   }
 
@@ -135,7 +135,7 @@ function indexRecords(db: Database.Database, id: string, records: readonly Debat
   const insert = db.prepare('INSERT OR REPLACE INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const r of records) insert.run(id, r.seq, r.type, r.at, JSON.stringify(r));
-  })();
+  }).immediate();
 }
 
 /**

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Classification, classificationRequest } from '../../classification/classify';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { ideaFile } from '../../idea/layout';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { currentHash, safeWrite } from '../fs/atomic-write';
+import { readForEdit, safeWrite } from '../fs/atomic-write';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea, listIdeas } from '../sqlite/index-sql';
@@ -34,8 +33,9 @@ export class ClassificationService {
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'README.md');
     const abs = join(this.ws.root, rel);
-    const expected = currentHash(abs);
-    const raw = readFileSync(abs, 'utf8');
+    const read = readForEdit(abs);
+    if (!read) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
+    const { text: raw, hash: expected } = read;
     const persona = loadPersonas(this.ws.root).personas.find((p) => p.id === 'classifier');
     if (!persona) throw new UserError('the "classifier" persona did not load (see resources/personas)');
     const vocabulary = [...this.ws.taxonomy.tagCategory.keys()];

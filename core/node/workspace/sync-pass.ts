@@ -178,7 +178,9 @@ export function runSyncPass(
   let indexText: (() => RenderedIndex) | undefined;
   // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
   // threads when there are many) so a first sync of a large library never holds every parsed file
-  // in memory at once.
+  // in memory at once. It takes the write lock at its start (`immediate`): it reads the index before
+  // it writes, and a transaction that has read cannot wait for the lock (SQLite fails it at once with
+  // "database is locked", whatever the busy timeout) while another process's pass holds it.
   bulk?.begin();
   try {
     db.transaction(() => {
@@ -221,7 +223,7 @@ export function runSyncPass(
           db,
           tasks.map((t) => t.slug),
         );
-    })();
+    }).immediate();
   } finally {
     bulk?.end();
   }
