@@ -178,12 +178,10 @@ export function runSyncPass(
   let indexText: (() => RenderedIndex) | undefined;
   // One transaction for the whole pass; inside it, folders go in batches (read ahead by worker
   // threads when there are many) so a first sync of a large library never holds every parsed file
-  // in memory at once. It takes the write lock at its start (`immediate`): it reads the index before
-  // it writes, and a transaction that has read cannot wait for the lock (SQLite fails it at once with
-  // "database is locked", whatever the busy timeout) while another process's pass holds it.
+  // in memory at once.
   bulk?.begin();
   try {
-    db.transaction(() => {
+    const pass = db.transaction(() => {
       bulk?.dropLateIndexes();
       readInOrder(
         root,
@@ -223,7 +221,19 @@ export function runSyncPass(
           db,
           tasks.map((t) => t.slug),
         );
-    }).immediate();
+    });
+    // A pass that will write takes the write lock at its start (`immediate`): it reads the index
+    // before it writes, and a transaction that has read cannot wait for the lock (SQLite fails it at
+    // once with "database is locked", whatever the busy timeout) while another process writes. A
+    // pass that finds nothing to do writes nothing and leaves the lock to others.
+    const { listings } = input;
+    const writes =
+      scope !== null ||
+      tasks.length > 0 ||
+      bulk !== null ||
+      (listings !== null && listings.record.length + listings.forget.length > 0);
+    if (writes) pass.immediate();
+    else pass();
   } finally {
     bulk?.end();
   }

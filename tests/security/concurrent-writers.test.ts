@@ -1,0 +1,76 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LISTING_SETTLE_MS } from '../../core/node/fs/scan';
+import { cli, cliJson } from '../helpers/run-cli';
+import { cliAsync } from '../helpers/run-cli-async';
+import { readme, sleep, tempWorkspace, writeFile } from '../helpers/temp-workspace';
+
+// Issue 16, item 6: of six `capture`s run at once, one exited 3 with "database is locked" although
+// its idea had been written (a retry then made it twice). A sync pass read the index and then wrote
+// to it in one deferred transaction; SQLite fails such a transaction at once when another process
+// holds the write lock, whatever the busy timeout. Here a seventh connection holds that lock while
+// the captures write their ideas, so every capture meets it, deterministically.
+
+let root: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-concurrent-'));
+  writeFile(root, 'ideas/seed/README.md', readme('Seed'));
+});
+afterEach(() => cleanup());
+
+const TITLES = ['Tidal batteries', 'Moss insulation', 'Bee radar', 'Salt roads', 'Glass soil', 'Kelp paper'];
+
+describe('concurrent CLI writers', { timeout: 180_000 }, () => {
+  it('six captures at once, while another process holds the write lock: all succeed, each idea once', async () => {
+    // Two syncs, the second after the folders have settled, so that the index records their listings
+    // and the captures' opening syncs find nothing to write (see LISTING_SETTLE_MS).
+    expect(cli(['sync', '--workspace', root]).code).toBe(0);
+    await sleep(LISTING_SETTLE_MS + 200);
+    expect(cli(['sync', '--workspace', root]).code).toBe(0);
+    const holder = new Database(join(root, '.crucible', 'index.db'));
+    holder.prepare('BEGIN IMMEDIATE').run();
+    let runs: Awaited<ReturnType<typeof cliAsync>>[];
+    try {
+      let settled = 0;
+      const pending = Promise.all(
+        TITLES.map((title) =>
+          cliAsync(['capture', '--workspace', root, '--title', title]).finally(() => {
+            settled++;
+          }),
+        ),
+      );
+      // The lock is let go half a second after the first capture has written its README: well within
+      // the busy timeout of the captures waiting for it, long enough for them to reach it.
+      const folders = () => readdirSync(join(root, 'ideas')).filter((name) => !name.startsWith('_'));
+      const started = Date.now();
+      const written = () =>
+        folders().some((slug) => slug !== 'seed' && existsSync(join(root, 'ideas', slug, 'README.md')));
+      while (!written() && settled < TITLES.length) {
+        if (Date.now() - started > 60_000) throw new Error('no capture wrote its README within a minute');
+        await sleep(10);
+      }
+      await sleep(500);
+      holder.prepare('COMMIT').run();
+      runs = await pending;
+    } finally {
+      holder.close();
+    }
+    const listed = cliJson<{ ideas: { title: string }[] }>(['list', '--workspace', root]).ideas;
+    const count = (titles: string[]) =>
+      Object.fromEntries(TITLES.map((t) => [t, titles.filter((x) => x === t).length]));
+    expect({
+      codes: runs.map((r) => r.code),
+      errors: runs.map((r) => r.stderr).filter((e) => e !== ''),
+      indexed: count(listed.map((i) => i.title)),
+      folders: readdirSync(join(root, 'ideas')).filter((name) => !name.startsWith('_')).length,
+    }).toEqual({
+      codes: TITLES.map(() => 0),
+      errors: [],
+      indexed: count(TITLES),
+      folders: TITLES.length + 1,
+    });
+  });
+});
