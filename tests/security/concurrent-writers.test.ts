@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LISTING_SETTLE_MS } from '../../core/node/fs/scan';
+import { passInput, runSyncPass } from '../../core/node/workspace/sync-pass';
+import { Workspace } from '../../core/node/workspace/workspace';
 import { cli, cliJson } from '../helpers/run-cli';
 import { cliAsync } from '../helpers/run-cli-async';
 import { readme, sleep, tempWorkspace, writeFile } from '../helpers/temp-workspace';
@@ -72,5 +74,25 @@ describe('concurrent CLI writers', { timeout: 180_000 }, () => {
       indexed: count(TITLES),
       folders: TITLES.length + 1,
     });
+  });
+
+  it('a first sync that finds the index filled by another process once it holds the lock syncs normally', () => {
+    // Two processes opening a workspace with no index both see it empty; the one that gets the write
+    // lock second used to load every row again ("UNIQUE constraint failed: files.path").
+    const first = Workspace.open(root);
+    const second = Workspace.open(root);
+    try {
+      const seenEmpty = passInput(root, second.db, null);
+      first.sync();
+      const { report } = runSyncPass(root, second.db, second.taxonomy, null, () => new Date(), seenEmpty);
+      expect({ fromEmpty: seenEmpty.fromEmpty, ideas: report.ideas, added: report.added }).toEqual({
+        fromEmpty: true,
+        ideas: 1,
+        added: 0,
+      });
+    } finally {
+      second.close();
+      first.close();
+    }
   });
 });

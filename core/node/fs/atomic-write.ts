@@ -141,18 +141,22 @@ function inode(path: string): bigint | null {
 
 /**
  * Renames `temp` over `absPath` only if `absPath` still holds the bytes hashed `expected`: the
- * compare-and-swap of a researcher's file. Returns false, with `temp` left alone and `absPath`
- * holding the researcher's version, when the file changed or went.
+ * compare-and-swap of a researcher's file. Returns false when the file changed or went; `absPath`
+ * then holds the researcher's version, and `temp` is gone if ours had to be taken back out.
  *
  * Before the rename, the file is hard-linked under a hidden name, so the version being replaced
  * stays reachable: its content is checked through the link before the rename, and again after it.
- * An editor that saves in place (truncate and write: the half-written files of a race) and opened
- * the file before the rename writes into that version, so the check after the rename sees the save
- * and the researcher's file is put back. What cannot be seen: an editor that saves by renaming its
- * own temp file over `absPath` in the instant between the inode check and our rename (one system
- * call; POSIX has no rename-if-unchanged), or a second in-place save into our new file before the
- * restore. Without hard links (FAT, some shares) the check runs on the path just before the rename
- * and an in-place save in that instant is lost.
+ * An editor that saves in place (truncate, then write: the half-written files of a race) and opened
+ * the file before our rename writes into that version, so the check after the rename sees the save
+ * and the researcher's file is put back.
+ *
+ * What remains unseen (POSIX has no rename-if-unchanged): an editor that saves by renaming its own
+ * temp file over `absPath` in the instant between the inode check and our rename (one system call);
+ * a second in-place save into our new file before the researcher's is put back; an in-place save
+ * that truncated the file before the app read it and writes its bytes only after our last check
+ * (the app then edited the truncated text, and both checks agreed with it). Without hard links
+ * (FAT, some shares) the check runs on the path just before the rename, and an in-place save in
+ * that instant is lost.
  */
 function replaceIfUnchanged(temp: string, absPath: string, expected: string, ours: string): boolean {
   const keep = besideName(absPath, 'keep');

@@ -152,6 +152,9 @@ export function passTasks(root: string, input: PassInput): ReadTask[] {
   return [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
 }
 
+/** A pass into an empty index found it filled by another process once it held the write lock. */
+class FilledMeanwhile extends Error {}
+
 /** What an empty index holds for any folder: a first sync's batches need not ask it. */
 const NO_IDEAS: ReadonlyMap<string, IndexedIdea> = new Map();
 
@@ -182,6 +185,9 @@ export function runSyncPass(
   bulk?.begin();
   try {
     const pass = db.transaction(() => {
+      // Whether the index was empty was read before the write lock was held: another process's
+      // first sync may have filled it since, and a load would then insert its rows again.
+      if (bulk && !isIndexEmpty(db)) throw new FilledMeanwhile();
       bulk?.dropLateIndexes();
       readInOrder(
         root,
@@ -234,6 +240,10 @@ export function runSyncPass(
       (listings !== null && listings.record.length + listings.forget.length > 0);
     if (writes) pass.immediate();
     else pass();
+  } catch (error) {
+    if (!(error instanceof FilledMeanwhile)) throw error;
+    bulk?.end();
+    return runSyncPass(root, db, taxonomy, scope, now);
   } finally {
     bulk?.end();
   }
