@@ -2,7 +2,15 @@
  * Changes one top-level scalar field of a markdown file's frontmatter by editing that line only, so
  * the researcher's formatting, comments and field order survive an app edit such as a stage change.
  */
-export function setFrontmatterField(text: string, key: string, value: string): string {
+export function setFrontmatterField(raw: string, key: string, value: string): string {
+  // A byte order mark before the opening `---` is kept where it is and the block edited behind it:
+  // the parser skips it, so the block is the frontmatter (a new block above it would demote the
+  // researcher's to body text).
+  const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  return bom + setField(raw.slice(bom.length), key, value);
+}
+
+function setField(text: string, key: string, value: string): string {
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
   const match = /^---\r?\n([\s\S]*?)(\r?\n)---(\r?\n|$)/.exec(text);
   if (!match) return `---${newline}${key}: ${value}${newline}---${newline}${text}`;

@@ -5,7 +5,13 @@
  * gets one. Used for the nested `providers:` and `prices:` maps of models.md, which the one-line
  * editor (core/idea/frontmatter-edit.ts) cannot write.
  */
-export function setFrontmatterBlock(text: string, key: string, lines: readonly string[] | null): string {
+export function setFrontmatterBlock(raw: string, key: string, lines: readonly string[] | null): string {
+  // A byte order mark stays in front and the block behind it is edited (as in frontmatter-edit.ts).
+  const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  return bom + setBlock(raw.slice(bom.length), key, lines);
+}
+
+function setBlock(text: string, key: string, lines: readonly string[] | null): string {
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
   const match = /^---\r?\n([\s\S]*?)(\r?\n)---(\r?\n|$)/.exec(text);
   const replacement = lines === null ? [] : [`${key}:`, ...lines];

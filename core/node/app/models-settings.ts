@@ -9,7 +9,7 @@ import {
   type Tiers,
 } from '../../llm/prices';
 import { appRoot } from '../app-root';
-import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readForEdit, safeWrite, type WriteOutcome } from '../fs/atomic-write';
 import { BUILT_IN_MODELS, MODELS_FILE } from '../llm/prices-loader';
 import { parseMarkdown } from '../markdown';
 import { UserError } from '../workspace/workspace';
@@ -157,8 +157,9 @@ export function writeModels(root: string, patch: ModelsPatch): WriteOutcome | nu
   for (const { model, ...price } of patch.prices ?? []) prices[model] = price;
 
   const abs = join(root, MODELS_FILE);
-  const expected = currentHash(abs);
-  let text = expected === null ? TEMPLATE : readFileSync(abs, 'utf8');
+  const read = readForEdit(abs);
+  const expected = read?.hash ?? null;
+  let text = read?.text ?? TEMPLATE;
   if (touchesProviders)
     text = setFrontmatterBlock(text, 'providers', Object.keys(providers).length ? providerLines(providers) : null);
   if (touchesPrices) text = setFrontmatterBlock(text, 'prices', Object.keys(prices).length ? priceLines(prices) : null);

@@ -5,7 +5,7 @@ import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { DEFAULT_LIMITS } from '../debates/debate-service';
 import type { ProviderName } from '../debates/providers';
 import { DEFAULT_EVALUATION_BUDGET } from '../evaluations/evaluation-service';
-import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readForEdit, safeWrite, type WriteOutcome } from '../fs/atomic-write';
 import { MarkdownError, parseMarkdown } from '../markdown';
 import { UserError } from '../workspace/workspace';
 
@@ -135,8 +135,9 @@ export function writeSettings(root: string, patch: SettingsPatch): WriteOutcome 
   const fields = Object.entries(patch).filter(([, v]) => v !== undefined) as [string, string | number | null][];
   if (fields.length === 0) return null;
   const abs = join(root, SETTINGS_FILE);
-  const expected = currentHash(abs);
-  let text = expected === null ? TEMPLATE : readFileSync(abs, 'utf8');
+  const read = readForEdit(abs);
+  const expected = read?.hash ?? null;
+  let text = read?.text ?? TEMPLATE;
   if (expected !== null) {
     let data: Record<string, unknown> | null = null;
     try {

@@ -132,7 +132,7 @@ export class DebateJournal {
         )?.status ??
         'running';
       this.updateDebate.run(current, at, this.cost, this.header.id);
-    })();
+    }).immediate();
     if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
   }
 
@@ -170,7 +170,7 @@ function indexRecords(db: Database.Database, id: string, records: readonly Debat
   );
   db.transaction(() => {
     for (const r of records) insert.run(id, r.seq, r.type, r.at, JSON.stringify(r));
-  })();
+  }).immediate();
 }
 
 /**

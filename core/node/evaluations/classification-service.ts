@@ -3,8 +3,7 @@ import { type Classification, classificationRequest } from '../../classification
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { ideaFile } from '../../idea/layout';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { currentHash, safeWrite } from '../fs/atomic-write';
-import { readTextInside } from '../fs/read-inside';
+import { readForEdit, safeWrite } from '../fs/atomic-write';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea, listIdeas } from '../sqlite/index-sql';
@@ -34,8 +33,9 @@ export class ClassificationService {
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'README.md');
     const abs = join(this.ws.root, rel);
-    const expected = currentHash(abs);
-    const raw = readTextInside(this.ws.root, rel);
+    const read = readForEdit(abs);
+    if (!read) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
+    const { text: raw, hash: expected } = read;
     const persona = loadPersonas(this.ws.root).personas.find((p) => p.id === 'classifier');
     if (!persona) throw new UserError('the "classifier" persona did not load (see resources/personas)');
     const vocabulary = [...this.ws.taxonomy.tagCategory.keys()];
@@ -44,22 +44,32 @@ export class ClassificationService {
     const { value } = await provider.llm.call(
       classificationRequest(persona, {
         kind: 'classification',
-        idea: { slug, title: idea.title, summary: idea.summary, text: parseMarkdown(raw).body, type: idea.type, tags: idea.tags },
+        idea: {
+          slug,
+          title: idea.title,
+          summary: idea.summary,
+          text: parseMarkdown(raw).body,
+          type: idea.type,
+          tags: idea.tags,
+        },
         types: this.ws.taxonomy.types.map((t) => ({ id: t.id, description: t.description })),
         vocabulary,
         others: others.map((o) => ({ slug: o.slug, title: o.title, summary: o.summary, tags: o.tags })),
       }),
     );
     // What the model says is checked against the library before it is written.
-    if (!this.ws.taxonomy.typeIds.has(value.type)) throw new UserError(`the classifier chose the unknown type "${value.type}"`);
+    if (!this.ws.taxonomy.typeIds.has(value.type))
+      throw new UserError(`the classifier chose the unknown type "${value.type}"`);
     const known = new Set(others.map((o) => o.slug));
     // The researcher's own links stay; the classifier's are added where they are new.
-    const existing = ((parseMarkdown(raw).data.relationships as Classification['relationships'] | undefined) ?? []).filter(
-      (r) => r && typeof r === 'object',
-    );
+    const existing = (
+      (parseMarkdown(raw).data.relationships as Classification['relationships'] | undefined) ?? []
+    ).filter((r) => r && typeof r === 'object');
     const relationships = [
       ...existing,
-      ...value.relationships.filter((r) => known.has(r.target) && !existing.some((e) => e.target === r.target && e.type === r.type)),
+      ...value.relationships.filter(
+        (r) => known.has(r.target) && !existing.some((e) => e.target === r.target && e.type === r.type),
+      ),
     ];
     const tags = [...new Set(value.tags.map((t) => t.trim().toLowerCase()).filter(Boolean))];
     let text = setFrontmatterField(raw, 'type', value.type);

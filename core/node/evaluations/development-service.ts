@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGaps } from '../../development/gaps';
 import { appendQuestions, answerQuestion, type DevelopmentQuestion, readQuestions } from '../../development/questions';
@@ -7,7 +7,7 @@ import { ideaFile } from '../../idea/layout';
 import { type AbortSignalLike, LlmError } from '../../ports/llm';
 import { renderTemplate } from '../../text/template';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { currentHash, safeWrite } from '../fs/atomic-write';
+import { readForEdit, safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
@@ -39,14 +39,16 @@ export class DevelopmentService {
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'development.md');
     const abs = join(this.ws.root, rel);
-    const text = existsSync(abs)
-      ? readTextInside(this.ws.root, rel)
-      : renderTemplate(
-          this.ws.templates.development.text,
-          { slug, title: idea.title },
-          { file: this.ws.templates.development.file },
-        );
-    return { idea, rel, abs, text, expected: existsSync(abs) ? currentHash(abs) : null };
+    // Text and hash from one read: an answer saved by hand meanwhile is never taken for this one.
+    const read = readForEdit(abs);
+    const text =
+      read?.text ??
+      renderTemplate(
+        this.ws.templates.development.text,
+        { slug, title: idea.title },
+        { file: this.ws.templates.development.file },
+      );
+    return { idea, rel, abs, text, expected: read?.hash ?? null };
   }
 
   questions(slug: string): DevelopmentQuestion[] {

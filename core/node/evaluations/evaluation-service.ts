@@ -605,6 +605,6 @@ export class EvaluationService {
       for (const c of doc.auditTrail.conflicts) {
         challenge.run(doc.ideaId, doc.evaluationId, c.round, c.persona, c.criterion, c.severity, c.challenge, c.defense, c.ruling?.winner ?? null, doc.completedAt);
       }
-    })();
+    }).immediate();
   }
 }

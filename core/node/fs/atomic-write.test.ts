@@ -39,6 +39,22 @@ describe('safeWrite', () => {
     expect(readFileSync(join(root, first.path), 'utf8')).toBe('app version');
   });
 
+  it('leaves neither temp files nor the hard link of the swap behind, whatever the outcome', () => {
+    writeFileSync(join(root, 'ideas/x.md'), 'v1');
+    const outcomes = [
+      safeWrite(root, 'ideas/x.md', 'v2', sha256('v1'), NOW),
+      safeWrite(root, 'ideas/x.md', 'v3', sha256('v1'), NOW),
+      safeWrite(root, 'ideas/x.md', 'v4', null, NOW),
+      safeWrite(root, 'ideas/x.md', 'v5', 'any', NOW),
+    ].map((o) => o.conflict);
+    const files = readdirSync(join(root, 'ideas')).sort();
+    expect({ outcomes, files, text: readFileSync(join(root, 'ideas/x.md'), 'utf8') }).toEqual({
+      outcomes: [false, true, true, false],
+      files: ['x.conflict-20261126T101500Z-2.md', 'x.conflict-20261126T101500Z.md', 'x.md'],
+      text: 'v5',
+    });
+  });
+
   it('names conflict copies after the original, keeping its extension', () => {
     expect(conflictName('/w/ideas/a/notes/plan.txt', NOW)).toBe('/w/ideas/a/notes/plan.conflict-20261126T101500Z.txt');
   });

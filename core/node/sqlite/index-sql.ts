@@ -143,6 +143,7 @@ export function applySyncPlan(
   const clearErrors = db.prepare('DELETE FROM sync_errors WHERE slug = ?');
   const insertError = db.prepare('INSERT INTO sync_errors (path, slug, reason, detected_at) VALUES (?, ?, ?, ?)');
 
+  // Immediate: it reads (row ids) between its writes; see `runSyncPass`.
   db.transaction(() => {
     for (const path of plan.deleteFiles) deleteFile.run(path);
     for (const file of plan.upsertFiles) upsertFile.run(file);
@@ -199,7 +200,7 @@ export function applySyncPlan(
       const slug = error.path.split('/')[1] ?? '';
       insertError.run(error.path, slug, error.reason, options.now);
     }
-  })();
+  }).immediate();
 }
 
 export interface IdeaListRow {

@@ -259,10 +259,13 @@ export function migrate(db: Database.Database, upTo: number = LATEST_VERSION): n
   }
   for (const step of MIGRATIONS) {
     if (step.version <= current || step.version > upTo) continue;
+    // With the write lock held, the version is read again: another process opening the same index
+    // may have run this step meanwhile.
     db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) >= step.version) return;
       db.exec(step.sql);
       db.pragma(`user_version = ${step.version}`);
-    })();
+    }).immediate();
   }
   return db.pragma('user_version', { simple: true }) as number;
 }

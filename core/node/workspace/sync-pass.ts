@@ -152,6 +152,9 @@ export function passTasks(root: string, input: PassInput): ReadTask[] {
   return [...dirty].sort().map((slug) => ({ slug, files: bySlug.get(slug) ?? [] }));
 }
 
+/** A pass into an empty index found it filled by another process once it held the write lock. */
+class FilledMeanwhile extends Error {}
+
 /** What an empty index holds for any folder: a first sync's batches need not ask it. */
 const NO_IDEAS: ReadonlyMap<string, IndexedIdea> = new Map();
 
@@ -181,7 +184,10 @@ export function runSyncPass(
   // in memory at once.
   bulk?.begin();
   try {
-    db.transaction(() => {
+    const pass = db.transaction(() => {
+      // Whether the index was empty was read before the write lock was held: another process's
+      // first sync may have filled it since, and a load would then insert its rows again.
+      if (bulk && !isIndexEmpty(db)) throw new FilledMeanwhile();
       bulk?.dropLateIndexes();
       readInOrder(
         root,
@@ -221,7 +227,23 @@ export function runSyncPass(
           db,
           tasks.map((t) => t.slug),
         );
-    })();
+    });
+    // A pass that will write takes the write lock at its start (`immediate`): it reads the index
+    // before it writes, and a transaction that has read cannot wait for the lock (SQLite fails it at
+    // once with "database is locked", whatever the busy timeout) while another process writes. A
+    // pass that finds nothing to do writes nothing and leaves the lock to others.
+    const { listings } = input;
+    const writes =
+      scope !== null ||
+      tasks.length > 0 ||
+      bulk !== null ||
+      (listings !== null && listings.record.length + listings.forget.length > 0);
+    if (writes) pass.immediate();
+    else pass();
+  } catch (error) {
+    if (!(error instanceof FilledMeanwhile)) throw error;
+    bulk?.end();
+    return runSyncPass(root, db, taxonomy, scope, now);
   } finally {
     bulk?.end();
   }

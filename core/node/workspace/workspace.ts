@@ -13,7 +13,7 @@ import { searchableText } from '../../text/searchable-text';
 import { snippetOf } from '../../text/snippet';
 import { renderTemplate } from '../../text/template';
 import { storedName } from '../fs/asset-name';
-import { currentHash, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readForEdit, safeWrite, type WriteOutcome } from '../fs/atomic-write';
 import { generatedTextInside } from '../fs/generated-text';
 import { readTextInside } from '../fs/read-inside';
 import type { RenderedIndex } from '../fs/read-pool';
@@ -544,11 +544,12 @@ export class Workspace {
     if (!getIdea(this.db, slug)) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'README.md');
     const abs = join(this.root, rel);
-    const before = readFileSync(abs);
-    const expected = currentHash(abs);
-    let text = setFrontmatterField(before.toString('utf8'), 'stage', chosen);
+    // The edit and the hash it is written against come from one read (see `readForEdit`).
+    const before = readForEdit(abs);
+    if (!before) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
+    let text = setFrontmatterField(before.text, 'stage', chosen);
     text = setFrontmatterField(text, 'updated', this.today());
-    const outcome = this.write(rel, text, expected);
+    const outcome = this.write(rel, text, before.hash);
     this.syncSlugs([slug]);
     return { idea: getIdea(this.db, slug), path: outcome.path, conflict: outcome.conflict };
   }

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerCrux, LedgerFalsifier, LedgerStatus } from '../../../contract';
 import { deadlineDay } from '../../../ledger/deadline';
 import { LEDGER_FILE, type LedgerEntry, type LedgerProblem, ledgerKey, parseLedger } from '../../../ledger/ledger-md';
-import { currentHash } from '../../fs/atomic-write';
+import { readForEdit } from '../../fs/atomic-write';
 import type { DebateDigest } from './debate-digests';
 
 /** A day as `YYYY-MM-DD` in the computer's own time zone: "today" is the researcher's today. */
@@ -19,15 +18,10 @@ export function readLedgerFile(root: string): {
   entries: Map<string, LedgerEntry>;
   problems: LedgerProblem[];
 } {
-  const abs = join(root, LEDGER_FILE);
-  let text: string | null = null;
-  try {
-    text = readFileSync(abs, 'utf8');
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  const parsed = text === null ? { entries: new Map<string, LedgerEntry>(), problems: [] } : parseLedger(text);
-  return { text, hash: text === null ? null : currentHash(abs), ...parsed };
+  // Text and hash from one read: the hash is what a resolution is later written against.
+  const read = readForEdit(join(root, LEDGER_FILE));
+  const parsed = read === null ? { entries: new Map<string, LedgerEntry>(), problems: [] } : parseLedger(read.text);
+  return { text: read?.text ?? null, hash: read?.hash ?? null, ...parsed };
 }
 
 function statusOf(deadlineDate: string | null, resolved: boolean, today: string): LedgerStatus {
