@@ -57,6 +57,29 @@ describe('configuration and exported files that are links are refused by path', 
     ]);
   });
 
+  it('a linked settings.md or models.md is listed as a problem and never read', () => {
+    writeFile(outside, 'settings.md', `---\nprovider: anthropic\nbudget_usd: 3\n---\n${SECRET}\n`);
+    writeFile(outside, 'models.md', `---\nprices:\n  ${SECRET}: { input: 1, output: 2 }\n---\n`);
+    symlinkSync(join(outside, 'settings.md'), join(root, 'settings.md'));
+    symlinkSync(join(outside, 'models.md'), join(root, 'models.md'));
+    const run = cli(['settings', 'show', '--workspace', root, '--json']);
+    const shown = JSON.parse(run.stdout) as { provider: string; problems: string[] };
+    expect({
+      code: run.code,
+      leaked: run.stdout.includes(SECRET),
+      provider: shown.provider,
+      problems: shown.problems,
+    }).toEqual({
+      code: 0,
+      leaked: false,
+      provider: 'simulated',
+      problems: [
+        'settings.md: settings.md is a symbolic link or lies under one; Crucible does not follow links',
+        'models.md: models.md is a symbolic link or lies under one; Crucible does not follow links',
+      ],
+    });
+  });
+
   it('export refuses a synthesis that is a link, naming it, and writes nothing', () => {
     writeFile(outside, 'synthesis.md', `# Synthesis\n\n${SECRET}\n`);
     symlinkSync(join(outside, 'synthesis.md'), join(root, 'ideas/solar/synthesis.md'));

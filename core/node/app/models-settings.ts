@@ -10,6 +10,7 @@ import {
 } from '../../llm/prices';
 import { appRoot } from '../app-root';
 import { readForEdit, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { BUILT_IN_MODELS, MODELS_FILE } from '../llm/prices-loader';
 import { parseMarkdown } from '../markdown';
 import { UserError } from '../workspace/workspace';
@@ -36,7 +37,13 @@ function builtInData(): unknown {
 function ownData(root: string): { text: string | null; data: Record<string, unknown> | null; problem: string | null } {
   const abs = join(root, MODELS_FILE);
   if (!existsSync(abs)) return { text: null, data: null, problem: null };
-  const text = readFileSync(abs, 'utf8');
+  let text: string;
+  try {
+    // Read under the link rule: a models.md that is a link is a problem listed, not followed.
+    text = readTextInside(root, MODELS_FILE);
+  } catch (error) {
+    return { text: '', data: null, problem: `${MODELS_FILE}: ${(error as Error).message}` };
+  }
   try {
     return { text, data: parseMarkdown(text).data, problem: null };
   } catch (error) {

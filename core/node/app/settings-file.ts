@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROVIDERS, type SettingsLimits } from '../../contract';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../debates/debate-service';
 import type { ProviderName } from '../debates/providers';
 import { DEFAULT_EVALUATION_BUDGET } from '../evaluations/evaluation-service';
 import { readForEdit, safeWrite, type WriteOutcome } from '../fs/atomic-write';
+import { readTextInside } from '../fs/read-inside';
 import { MarkdownError, parseMarkdown } from '../markdown';
 import { UserError } from '../workspace/workspace';
 
@@ -72,7 +73,8 @@ export function readSettings(root: string): WorkspaceSettings {
   result.exists = true;
   let data: Record<string, unknown>;
   try {
-    data = parseMarkdown(readFileSync(abs, 'utf8')).data;
+    // Read under the link rule: a settings.md that is a link is a problem listed, not followed.
+    data = parseMarkdown(readTextInside(root, SETTINGS_FILE)).data;
   } catch (error) {
     const why = error instanceof MarkdownError ? error.message : (error as Error).message;
     result.problems.push(`${SETTINGS_FILE}: ${why}`);
