@@ -1,15 +1,19 @@
 import type { LlmRequest, ModelTier } from '../ports/llm';
 import type { Taxonomy } from '../taxonomy/taxonomy';
-import { type DevelopmentAnswer, developmentAnswerSchema, type DevelopmentQuestion } from './questions';
+import {
+  type DevelopmentAnswer,
+  developmentAnswerSchema,
+  type DevelopmentQuestion,
+  QUESTIONS_PER_SESSION,
+} from './questions';
+
+export { QUESTIONS_PER_SESSION };
 
 export interface DevelopmentBrief {
   kind: 'development';
   gaps: { id: string; label: string; description: string }[];
   asked: string[];
 }
-
-/** Questions per session, as the seed's development agent asks them: a few that matter most. */
-export const QUESTIONS_PER_SESSION = 3;
 
 export function developmentRequest(
   persona: { systemPrompt: string; tier: ModelTier },
@@ -20,7 +24,9 @@ export function developmentRequest(
 ): LlmRequest<DevelopmentAnswer> {
   const described = gaps.slice(0, 8).map((id) => {
     const c = taxonomy.criteria.find((k) => k.id === id);
-    return c ? { id, label: c.name, description: c.description } : { id, label: id, description: `the README's "${id}" section is empty` };
+    return c
+      ? { id, label: c.name, description: c.description }
+      : { id, label: id, description: `the README's "${id}" section is empty` };
   });
   const brief: DevelopmentBrief = { kind: 'development', gaps: described, asked: asked.map((q) => q.question) };
   const words =
@@ -56,5 +62,10 @@ export function simulateQuestions(brief: DevelopmentBrief): DevelopmentAnswer {
     }))
     .filter((q) => !seen.has(q.question.toLowerCase()))
     .slice(0, QUESTIONS_PER_SESSION);
-  return { questions: questions.length > 0 ? questions : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }] };
+  return {
+    questions:
+      questions.length > 0
+        ? questions
+        : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }],
+  };
 }

@@ -277,8 +277,14 @@ export function askFor(
       return lockAsk(state, thread, agent);
     case 'EVIDENCE': {
       const mySide = sideOf(thread, agent);
+      // Only evidence is challenged, and only once by each agent: a concession, a proposal or a
+      // definition is not evidence, and asking again after an answer invites repetition.
+      const answered = new Set(
+        entries.filter((e) => e.accepted && e.author === agent && e.replyTo).map((e) => e.replyTo),
+      );
       const evidence = entries.filter(
-        (e) => e.accepted && e.author !== null && e.author !== agent && e.status === 'EVIDENCE',
+        (e) =>
+          e.accepted && e.author !== null && e.author !== agent && e.move === 'PROVIDE_EVIDENCE' && !answered.has(e.id),
       );
       const target = [...evidence].reverse().find((e) => {
         const theirs = sideOf(thread, e.author as string);
