@@ -39,6 +39,7 @@ export interface ClassificationBrief {
 export function classificationRequest(
   persona: { systemPrompt: string; tier: ModelTier },
   brief: ClassificationBrief,
+  today?: string,
 ): LlmRequest<Classification> {
   const library =
     brief.others.map((o) => `- ${o.slug}: ${o.title} — ${o.summary} [${o.tags.join(', ')}]`).join('\n') ||
@@ -52,7 +53,7 @@ export function classificationRequest(
       },
       {
         role: 'user',
-        content: `Classify "${brief.idea.title}" (${brief.idea.slug}): its type, three to six tags and never more than 8 (controlled ones first; a free tag only where none fits, lower-case kebab-case), and its relationships to ideas of the library (${RELATIONSHIP_TYPES.join(', ')}), each with a strength from 0 to 1 and a one-sentence reason.\n\n${brief.idea.text}`,
+        content: `${today ? `Today is ${today}.\n` : ''}Classify "${brief.idea.title}" (${brief.idea.slug}): its type, three to six tags and never more than 8 (controlled ones first; a free tag only where none fits, lower-case kebab-case), and its relationships to ideas of the library (${RELATIONSHIP_TYPES.join(', ')}), each with a strength from 0 to 1 and a one-sentence reason.\n\n${brief.idea.text}`,
       },
     ],
     stablePrefix: 1,

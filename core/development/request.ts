@@ -21,6 +21,7 @@ export function developmentRequest(
   gaps: readonly string[],
   asked: readonly DevelopmentQuestion[],
   taxonomy: Taxonomy,
+  today?: string,
 ): LlmRequest<DevelopmentAnswer> {
   const described = gaps.slice(0, 8).map((id) => {
     const c = taxonomy.criteria.find((k) => k.id === id);
@@ -30,6 +31,7 @@ export function developmentRequest(
   });
   const brief: DevelopmentBrief = { kind: 'development', gaps: described, asked: asked.map((q) => q.question) };
   const words =
+    (today ? `Today is ${today}.\n` : '') +
     `Ask the researcher at most ${QUESTIONS_PER_SESSION} questions that would most change a fair evaluation of this idea. ` +
     `The gaps, most important first:\n${described.map((g) => `- ${g.id} (${g.label}): ${g.description}`).join('\n')}\n` +
     `Already asked (do not repeat):\n${asked.map((q) => `- ${q.question}`).join('\n') || '- nothing yet'}\n` +

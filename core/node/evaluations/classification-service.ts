@@ -42,24 +42,38 @@ export class ClassificationService {
     const others = listIdeas(this.ws.db).filter((i) => i.slug !== slug);
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const { value } = await provider.llm.call(
-      classificationRequest(persona, {
-        kind: 'classification',
-        idea: { slug, title: idea.title, summary: idea.summary, text: parseMarkdown(raw).body, type: idea.type, tags: idea.tags },
-        types: this.ws.taxonomy.types.map((t) => ({ id: t.id, description: t.description })),
-        vocabulary,
-        others: others.map((o) => ({ slug: o.slug, title: o.title, summary: o.summary, tags: o.tags })),
-      }),
+      classificationRequest(
+        persona,
+        {
+          kind: 'classification',
+          idea: {
+            slug,
+            title: idea.title,
+            summary: idea.summary,
+            text: parseMarkdown(raw).body,
+            type: idea.type,
+            tags: idea.tags,
+          },
+          types: this.ws.taxonomy.types.map((t) => ({ id: t.id, description: t.description })),
+          vocabulary,
+          others: others.map((o) => ({ slug: o.slug, title: o.title, summary: o.summary, tags: o.tags })),
+        },
+        new Date().toISOString().slice(0, 10),
+      ),
     );
     // What the model says is checked against the library before it is written.
-    if (!this.ws.taxonomy.typeIds.has(value.type)) throw new UserError(`the classifier chose the unknown type "${value.type}"`);
+    if (!this.ws.taxonomy.typeIds.has(value.type))
+      throw new UserError(`the classifier chose the unknown type "${value.type}"`);
     const known = new Set(others.map((o) => o.slug));
     // The researcher's own links stay; the classifier's are added where they are new.
-    const existing = ((parseMarkdown(raw).data.relationships as Classification['relationships'] | undefined) ?? []).filter(
-      (r) => r && typeof r === 'object',
-    );
+    const existing = (
+      (parseMarkdown(raw).data.relationships as Classification['relationships'] | undefined) ?? []
+    ).filter((r) => r && typeof r === 'object');
     const relationships = [
       ...existing,
-      ...value.relationships.filter((r) => known.has(r.target) && !existing.some((e) => e.target === r.target && e.type === r.type)),
+      ...value.relationships.filter(
+        (r) => known.has(r.target) && !existing.some((e) => e.target === r.target && e.type === r.type),
+      ),
     ];
     const tags = [...new Set(value.tags.map((t) => t.trim().toLowerCase()).filter(Boolean))];
     let text = setFrontmatterField(raw, 'type', value.type);
