@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config';
 import { createState, newThread } from '../state';
 import { INTERVENTION_KINDS, MOVES, MOVES_BY_STAGE, type Move, STAGES } from '../vocabulary';
+import { intervene } from '../moderator';
 import { agentTurnRequest } from './brief';
 import type { Ask } from './scheduler';
 
@@ -57,21 +58,9 @@ describe("the moderator's lines and the asks of each stage", () => {
       thread.status = stage;
       state.threads.push(thread);
       thread.falsifiers.b = { metric: 'roofs signed', threshold: 'fewer than 10', deadline: '2027-12-31' };
-      INTERVENTION_KINDS.filter((kind) => ISSUED[kind].includes(stage)).forEach((kind, i) => {
-        state.transcript.push({
-          id: `mod${i + 1}`,
-          thread: 't1',
-          author: null,
-          move: null,
-          content: '',
-          status: stage,
-          accepted: true,
-          intervention: kind,
-          target: 'a',
-        });
-      });
-      // The protocol's own words for each intervention, as the moderator writes them.
-      for (const entry of state.transcript) entry.content = `a: ${entry.intervention}`;
+      // The protocol's own words for each intervention it issues in this stage, as a replay writes them.
+      const ctx = { state, events: [], effects: [] };
+      for (const kind of INTERVENTION_KINDS.filter((k) => ISSUED[k].includes(stage))) intervene(ctx, thread, kind, 'a');
       for (const ask of ASKS[stage]) {
         const request = agentTurnRequest(
           state,
