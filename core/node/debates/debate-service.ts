@@ -195,7 +195,12 @@ export class DebateService {
 
   async start(
     options: StartOptions,
-    hooks: { onEngine?: (engine: CruxEngine) => void; onEstimate?: (estimate: DebateEstimate) => void } = {},
+    hooks: {
+      onEngine?: (engine: CruxEngine) => void;
+      onEstimate?: (estimate: DebateEstimate) => void;
+      /** What every agent will read as the debate's subject, before any call is made. */
+      onSubject?: (subject: DebateSubject) => void;
+    } = {},
   ): Promise<DebateRun> {
     if (options.agents.length < 2 || options.agents.length > 12)
       throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
@@ -242,6 +247,7 @@ export class DebateService {
       createdAt: new Date().toISOString(),
     };
     const provider = this.providers(options.provider, this.ws.root, seed);
+    hooks.onSubject?.(subject);
     hooks.onEstimate?.(this.estimate(header, provider));
     const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
     try {
