@@ -123,7 +123,13 @@ export function requestFor(
         maxTokens: 2000,
       };
     case 'redteam': {
-      const earlier = state.challenges.map((c) => `- ${c.criterion}: ${c.challenge}`).join('\n') || '- none yet';
+      // Earlier challenges with how they ended, so a lost point is not raised again unchanged.
+      const earlier =
+        state.challenges
+          .map(
+            (c) => `- ${c.criterion}: ${c.challenge}${c.ruling ? ` → ${c.ruling.winner}: ${c.ruling.reasoning}` : ''}`,
+          )
+          .join('\n') || '- none yet';
       const where = ask.focus
         ? `Challenge only ${ask.focus}; the researcher disputes its score.\n${criterionLines(state, t, [ask.focus], { scale: true, reasoning: true })}`
         : `The criteria most worth attacking (high scores, low confidence), best first, each with the evaluator's reasoning to quote:\n${criterionLines(state, t, ask.targets, { scale: true, reasoning: true })}`;
