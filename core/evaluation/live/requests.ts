@@ -54,7 +54,7 @@ function criterionLines(
       const why = show.reasoning && s ? ` Reasoning behind it: "${s.reasoning}"` : '';
       if (!c) return `- ${id}:${now}${why}`;
       const scale = show.scale
-        ? ` Scale (higher is always better for the idea): 1–2 = ${c.scale.low}; 9–10 = ${c.scale.high}.`
+        ? ` Scale (higher is always better for the idea): 1–2 = ${c.scale.low.replace(/\.$/, '')}; 9–10 = ${c.scale.high.replace(/\.$/, '')}.`
         : '';
       return `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description}${scale}${now}${why}`;
     })
