@@ -30,7 +30,10 @@ export function readQuestions(markdown: string): DevelopmentQuestion[] {
     let j = i + 1 + (meta ? 1 : 0);
     const body: string[] = [];
     while (j < lines.length && !/^#{1,3}\s/.test(lines[j] as string)) body.push(lines[j++] as string);
-    const text = body.join('\n').replace(/<!--[\s\S]*?-->/g, '').trim();
+    const text = body
+      .join('\n')
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .trim();
     out.push({
       number: out.length + 1,
       question: (head[1] ?? '').trim(),
@@ -43,22 +46,29 @@ export function readQuestions(markdown: string): DevelopmentQuestion[] {
   return out;
 }
 
+/** Questions per session, as the seed's development agent asks them: a few that matter most. */
+export const QUESTIONS_PER_SESSION = 3;
+
 export const developmentAnswerSchema = z.object({
   questions: z
     .array(
       z.object({
-        question: z.string().min(5).describe('one question, ending in "?"'),
         gap: z.string().min(1).describe('the criterion id or README section it fills in'),
+        question: z.string().min(5).describe('one question specific to this idea, ending in "?", under 40 words'),
       }),
     )
     .min(1)
-    .max(5),
+    .max(QUESTIONS_PER_SESSION)
+    .describe(`at most ${QUESTIONS_PER_SESSION} questions, the most important first`),
 });
 export type DevelopmentAnswer = z.infer<typeof developmentAnswerSchema>;
 
 /** New questions appended at the end of the file, each unanswered. */
 export function appendQuestions(markdown: string, questions: DevelopmentAnswer['questions'], asked: string): string {
-  const blocks = questions.map((q) => `### Q: ${q.question.replace(/\s+/g, ' ').trim()}\n<!-- asked: ${asked}; source: ai; gap: ${q.gap} -->\n\n_Unanswered._\n`);
+  const blocks = questions.map(
+    (q) =>
+      `### Q: ${q.question.replace(/\s+/g, ' ').trim()}\n<!-- asked: ${asked}; source: ai; gap: ${q.gap} -->\n\n_Unanswered._\n`,
+  );
   const base = markdown.endsWith('\n') ? markdown : `${markdown}\n`;
   return `${base}\n${blocks.join('\n')}`;
 }

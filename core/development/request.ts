@@ -1,6 +1,13 @@
 import type { LlmRequest, ModelTier } from '../ports/llm';
 import type { Taxonomy } from '../taxonomy/taxonomy';
-import { type DevelopmentAnswer, developmentAnswerSchema, type DevelopmentQuestion } from './questions';
+import {
+  type DevelopmentAnswer,
+  developmentAnswerSchema,
+  type DevelopmentQuestion,
+  QUESTIONS_PER_SESSION,
+} from './questions';
+
+export { QUESTIONS_PER_SESSION };
 
 export interface DevelopmentBrief {
   kind: 'development';
@@ -8,22 +15,23 @@ export interface DevelopmentBrief {
   asked: string[];
 }
 
-/** Questions per session, as the seed's development agent asks them: a few that matter most. */
-export const QUESTIONS_PER_SESSION = 3;
-
 export function developmentRequest(
   persona: { systemPrompt: string; tier: ModelTier },
   ideaText: string,
   gaps: readonly string[],
   asked: readonly DevelopmentQuestion[],
   taxonomy: Taxonomy,
+  today?: string,
 ): LlmRequest<DevelopmentAnswer> {
   const described = gaps.slice(0, 8).map((id) => {
     const c = taxonomy.criteria.find((k) => k.id === id);
-    return c ? { id, label: c.name, description: c.description } : { id, label: id, description: `the README's "${id}" section is empty` };
+    return c
+      ? { id, label: c.name, description: c.description }
+      : { id, label: id, description: `the README's "${id}" section is empty` };
   });
   const brief: DevelopmentBrief = { kind: 'development', gaps: described, asked: asked.map((q) => q.question) };
   const words =
+    (today ? `Today is ${today}.\n` : '') +
     `Ask the researcher at most ${QUESTIONS_PER_SESSION} questions that would most change a fair evaluation of this idea. ` +
     `The gaps, most important first:\n${described.map((g) => `- ${g.id} (${g.label}): ${g.description}`).join('\n')}\n` +
     `Already asked (do not repeat):\n${asked.map((q) => `- ${q.question}`).join('\n') || '- nothing yet'}\n` +
@@ -56,5 +64,10 @@ export function simulateQuestions(brief: DevelopmentBrief): DevelopmentAnswer {
     }))
     .filter((q) => !seen.has(q.question.toLowerCase()))
     .slice(0, QUESTIONS_PER_SESSION);
-  return { questions: questions.length > 0 ? questions : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }] };
+  return {
+    questions:
+      questions.length > 0
+        ? questions
+        : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }],
+  };
 }

@@ -2,7 +2,9 @@ import type { AnalysisOutput } from '../crux/analysis';
 import { resolveConfig } from '../crux/config';
 import type { CruxEvent } from '../crux/events';
 import type { CruxInput } from '../crux/inputs';
-import { agentTurnRequest, analysisRequest } from '../crux/live/brief';
+import { agentTurnRequest, analysisRequest, type TurnContext } from '../crux/live/brief';
+import { gradingRuleOf } from '../crux/live/grading-rule';
+import { isoDay, subjectOrTopic } from '../crux/live/subject';
 import type { AgentMove } from '../crux/live/answer';
 import { nextTurn, nextTurns, type Turn } from '../crux/live/scheduler';
 import { buildResult, type CruxResult } from '../crux/result';
@@ -362,16 +364,17 @@ export class CruxEngine {
       if (analyses.length === 0 && turns.length === 0) return this.stop('no agent is left to take a turn');
 
       // Reserve the worst case of every call of this round before making any of them.
+      const context = this.context();
       const requests = [
         ...analyses.map((t) => ({
           kind: 'analysis' as const,
           thread: t,
-          request: analysisRequest(this.state, t, this.deps.crystallizer),
+          request: analysisRequest(this.state, t, this.deps.crystallizer, context),
         })),
         ...turns.map((turn) => {
           const thread = this.state.threads.find((t) => t.id === turn.thread) as ThreadState;
           const request = {
-            ...agentTurnRequest(this.state, thread, turn, this.persona(turn.agent)),
+            ...agentTurnRequest(this.state, thread, turn, this.persona(turn.agent), context),
             onPartial: (partial: unknown) => this.draft(turn.thread, turn.agent, partial),
           };
           return { kind: 'turn' as const, turn, request };
@@ -457,6 +460,18 @@ export class CruxEngine {
     return new Map(
       this.header.agents.map((a) => [a.id, new Set(this.persona(a.id).interests.map((w) => w.toLowerCase()))]),
     );
+  }
+
+  /** What every request of this round carries besides the state: the subject, today, the grading rules. */
+  private context(): TurnContext {
+    return {
+      subject: subjectOrTopic(this.header.subject, this.header.topic),
+      today: isoDay(this.deps.now()),
+      gradingRuleOf: (agent) => {
+        const persona = this.deps.personas.get(agent);
+        return persona ? gradingRuleOf(persona.systemPrompt) : null;
+      },
+    };
   }
 
   private persona(agent: string): PersonaPrompt {

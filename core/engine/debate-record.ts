@@ -32,11 +32,18 @@ export const limitsSchema = z.object({
 });
 export type DebateLimits = z.infer<typeof limitsSchema>;
 
+/** What the agents are told the debate is about (see `core/crux/live/subject.ts`); older logs lack it. */
+export const debateSubjectSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('idea'), slug: z.string(), title: z.string(), summary: z.string(), body: z.string() }),
+  z.object({ kind: z.literal('topic'), text: z.string().min(1) }),
+]);
+
 export const debateHeaderSchema = z.object({
   id: z.string().min(1),
   protocol: z.literal('crux'),
   topic: z.string().min(1),
   ideaSlug: z.string().nullable(),
+  subject: debateSubjectSchema.optional(),
   agents: z.array(agentSpecSchema).min(2).max(12),
   config: z.record(z.string(), z.unknown()).default({}),
   provider: z.string(),
@@ -79,13 +86,25 @@ export const debateRecordSchema = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('round'),
-    planned: z.array(z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() })),
+    planned: z.array(
+      z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() }),
+    ),
   }),
-  z.object({ ...base, type: z.literal('turn_failed'), agent: z.string(), thread: z.string().nullable(), reason: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('turn_failed'),
+    agent: z.string(),
+    thread: z.string().nullable(),
+    reason: z.string(),
+  }),
   z.object({ ...base, type: z.literal('agent_degraded'), agent: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('status'), status: z.enum(DEBATE_STATUSES), reason: z.string().optional() }),
 ]);
 export type DebateRecord = z.infer<typeof debateRecordSchema>;
 
 /** A record before the log numbers and dates it. */
-export type NewDebateRecord = DebateRecord extends infer R ? (R extends DebateRecord ? Omit<R, 'seq' | 'at'> : never) : never;
+export type NewDebateRecord = DebateRecord extends infer R
+  ? R extends DebateRecord
+    ? Omit<R, 'seq' | 'at'>
+    : never
+  : never;

@@ -314,3 +314,20 @@ export function validatePersona(file: string, data: unknown, body: string): Pers
 export function topClaimFor(persona: DebaterPersona, topic: string): string {
   return persona.topClaimTemplate.replace(/\{\{\s*topic\s*\}\}/g, () => topic);
 }
+
+/**
+ * A debater's top claim about an idea, drawn from the idea's own summary rather than its title: the
+ * crux is judged by whether it would flip these claims, so they must be about what the idea sets out
+ * to do. The persona's side decides which way the claim points; its prompt supplies the angle.
+ */
+export function topClaimOnIdea(side: Side, summary: string): string {
+  const said = summary.trim().replace(/\.$/, '');
+  switch (side) {
+    case 'YES':
+      return `What the idea sets out holds up as planned: ${said}.`;
+    case 'NO':
+      return `What the idea sets out does not hold up as planned: ${said}.`;
+    case 'UNCERTAIN':
+      return `Whether what the idea sets out holds up as planned cannot be told before it is tested: ${said}.`;
+  }
+}

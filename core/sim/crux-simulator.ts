@@ -41,7 +41,15 @@ function say(text: string): string {
 
 /** The move an agent makes for a brief; a pure function of the seed and the brief. */
 export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
-  const rng = rngFor(seed, brief.thread.id, brief.agent.id, brief.thread.stage, brief.thread.messagesInStage, brief.attempt, brief.recent.map((r) => r.id).join(','));
+  const rng = rngFor(
+    seed,
+    brief.thread.id,
+    brief.agent.id,
+    brief.thread.stage,
+    brief.thread.messagesInStage,
+    brief.attempt,
+    brief.recent.map((r) => r.id).join(','),
+  );
   const subject = topicWords(brief.thread.topic || brief.topic);
   const fact = pick(rng, FACTS);
   const firstTry = brief.attempt === 0;
@@ -60,11 +68,20 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       // Someone offered a separate question: take it up so it can become its own thread.
       const offer = brief.recent[brief.recent.length - 1];
       if (offer && offer.move === 'REFRAME' && offer.author !== brief.agent.id && rng() < 0.6) {
-        return { move: 'CLAIM', replyTo: offer.id, content: say(`That reframing deserves its own thread; ${fact} bears on it directly.`), meta: {} };
+        return {
+          move: 'CLAIM',
+          replyTo: offer.id,
+          content: say(`That reframing deserves its own thread; ${fact} bears on it directly.`),
+          meta: {},
+        };
       }
       if (firstTry && rng() < 0.08) {
         // Too early to commit: the protocol refuses this in DISCOVERY.
-        return { move: 'COMMIT_POSITION', content: say(`I already know where I stand on ${subject}.`), meta: { side, confidence: 0.7, horizon, falsifier } };
+        return {
+          move: 'COMMIT_POSITION',
+          content: say(`I already know where I stand on ${subject}.`),
+          meta: { side, confidence: 0.7, horizon, falsifier },
+        };
       }
       if (brief.thread.id === 't1' && brief.thread.messagesInStage === 2 && rng() < 0.7) {
         return {
@@ -80,13 +97,24 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
           : move === 'CLARIFY'
             ? `By ${subject} I mean the version that ships to real users, not the prototype.`
             : `${fact} suggests ${subject} ${side === 'NO' ? 'will not deliver' : 'will deliver'} within ${horizon}.`;
-      return { move, content: say(text), ...(move === 'CHALLENGE' && lastOther ? { replyTo: lastOther.id } : {}), meta: {} };
+      return {
+        move,
+        content: say(text),
+        ...(move === 'CHALLENGE' && lastOther ? { replyTo: lastOther.id } : {}),
+        meta: {},
+      };
     }
     case 'PROPOSE_CRUX': {
       // A thread spawned with its question keeps it; otherwise the simulator frames one.
-      const question = (brief.thread.binaryQuestion ?? `Will ${subject} meet its stated target within 18 months?`).replace(/\?$/, '');
+      const question = (
+        brief.thread.binaryQuestion ?? `Will ${subject} meet its stated target within 18 months?`
+      ).replace(/\?$/, '');
       // A question without its "?" is refused as invalidMove; the re-ask fixes it.
-      return { move: 'PROPOSE_CRUX', content: say(`The crux is whether ${subject} meets its target.`), meta: { question: firstTry && rng() < 0.25 ? question : `${question}?` } };
+      return {
+        move: 'PROPOSE_CRUX',
+        content: say(`The crux is whether ${subject} meets its target.`),
+        meta: { question: firstTry && rng() < 0.25 ? question : `${question}?` },
+      };
     }
     case 'COMMIT_POSITION': {
       const vague = firstTry && rng() < 0.2;
@@ -99,7 +127,11 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
           horizon,
           ...(side === 'UNCERTAIN'
             ? {}
-            : { falsifier: vague ? { metric: 'adoption probably improves', threshold: 'a lot', deadline: 'soon' } : falsifier }),
+            : {
+                falsifier: vague
+                  ? { metric: 'adoption probably improves', threshold: 'a lot', deadline: 'soon' }
+                  : falsifier,
+              }),
         },
       };
     }
@@ -108,7 +140,9 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
     case 'STEELMAN':
       return {
         move: 'STEELMAN',
-        content: say(`The strongest case for ${brief.ask.target}'s view: ${fact} points their way and the downside is bounded.`),
+        content: say(
+          `The strongest case for ${brief.ask.target}'s view: ${fact} points their way and the downside is bounded.`,
+        ),
         meta: { steelmanTarget: brief.ask.target },
       };
     case 'GRADE_STEELMAN': {
@@ -116,12 +150,18 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       const grade = brief.ask.attempts === 1 && rng() < 0.15 ? 'INCOMPLETE' : 'ACCURATE';
       return {
         move: 'GRADE_STEELMAN',
-        content: say(grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.'),
+        content: say(
+          grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.',
+        ),
         meta: { steelmanGrade: grade },
       };
     }
     case 'CLARIFY':
-      return { move: 'CLARIFY', content: say(`To be precise about ${subject}: the target is the one stated in the plan.`), meta: {} };
+      return {
+        move: 'CLARIFY',
+        content: say(`To be precise about ${subject}: the target is the one stated in the plan.`),
+        meta: {},
+      };
     case 'PROVIDE_EVIDENCE': {
       const roll = rng();
       if (roll < 0.1 && brief.agent.committed) {
@@ -135,15 +175,23 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
         return {
           move: 'UPDATE_POSITION',
           content: say(`Given ${fact}, I am less sure than I was.`),
-          meta: { priorPosition: brief.agent.side, newPosition: brief.agent.side, topClaimChanged: false, confidence: 0.55 },
+          meta: {
+            priorPosition: brief.agent.side,
+            newPosition: brief.agent.side,
+            topClaimChanged: false,
+            confidence: 0.55,
+          },
         };
       }
       return {
         move: 'PROVIDE_EVIDENCE',
-        content: say(`Evidence: ${fact} shows ${Math.round(20 + rng() * 60)}% of cases ${side === 'NO' ? 'missing' : 'meeting'} the target.`),
+        content: say(
+          `Evidence: ${fact} shows ${Math.round(20 + rng() * 60)}% of cases ${side === 'NO' ? 'missing' : 'meeting'} the target.`,
+        ),
         meta: {
           ...(brief.ask.targetFalsifierOf ? { targetFalsifierOf: brief.ask.targetFalsifierOf } : {}),
-          evidenceLink: `https://example.org/simulated/${Math.floor(rng() * 1000)}`,
+          // Never a link: a made-up address is the pattern a model would copy. Its figures are its own.
+          evidenceSource: 'ESTIMATE',
         },
       };
     }
@@ -160,7 +208,8 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
 /** The crystallizer's output for an analysis brief. */
 export function simulateAnalysis(seed: number, brief: AnalysisBrief): AnalysisOutput {
   const rng = rngFor(seed, 'analysis', brief.thread.id, Object.keys(brief.commitments).join(','));
-  const question = brief.thread.binaryQuestion ?? `Will ${topicWords(brief.thread.topic)} meet its stated target within 18 months?`;
+  const question =
+    brief.thread.binaryQuestion ?? `Will ${topicWords(brief.thread.topic)} meet its stated target within 18 months?`;
   const positions: AnalysisOutput['positions'] = {};
   const counterfactual: AnalysisOutput['counterfactual'] = {};
   for (const [agent, c] of Object.entries(brief.commitments)) {
@@ -174,7 +223,11 @@ export function simulateAnalysis(seed: number, brief: AnalysisBrief): AnalysisOu
     };
     counterfactual[agent] = {
       wouldFlip: side !== 'UNCERTAIN',
-      why: say(side === 'UNCERTAIN' ? 'No single result would settle it for me.' : 'The falsifier result would reverse my decision.'),
+      why: say(
+        side === 'UNCERTAIN'
+          ? 'No single result would settle it for me.'
+          : 'The falsifier result would reverse my decision.',
+      ),
     };
   }
   const first = Object.values(brief.falsifiers)[0];
@@ -219,7 +272,12 @@ export function createSimulatedLlm(seed: number): Llm {
         provider: 'simulated',
         model: 'simulator',
         tier: request.tier,
-        usage: { inputTokens: Math.ceil(input / 4), outputTokens: approxTokens(JSON.stringify(answer)), cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: {
+          inputTokens: Math.ceil(input / 4),
+          outputTokens: approxTokens(JSON.stringify(answer)),
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
         latencyMs: 0,
         costUsd: 0,
         ok: true,

@@ -228,7 +228,7 @@ describe('a crux debate on the Anthropic adapter against the fake server', () =>
     const broken: Llm = {
       provider: 'anthropic',
       call: (request) =>
-        request.system.startsWith(personas.get('regulator')?.systemPrompt ?? '?')
+        request.system.includes(personas.get('regulator')?.systemPrompt ?? '?')
           ? Promise.reject(Object.assign(new Error('upstream error'), {}))
           : base.call(request),
     };

@@ -42,6 +42,10 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     await panel.getByRole('button', { name: 'Start a crux debate' }).click();
     const form = page.getByRole('form', { name: 'Start a crux debate' });
     await form.getByRole('checkbox').first().waitFor();
+    // The form shows what every debater will read: the idea's summary, and its README on demand.
+    const summary =
+      /^summary: "(.*)"$/m.exec(readFileSync(join(ws.root, 'ideas', IDEA, 'README.md'), 'utf8'))?.[1] ?? '?';
+    await form.getByTestId('debate-subject').filter({ hasText: summary }).waitFor();
     expect(await form.getByRole('checkbox', { checked: true }).count()).toBeGreaterThanOrEqual(2);
     await form.getByRole('combobox', { name: 'Provider' }).selectOption('simulated');
     // The likely cost is shown before anything starts.

@@ -2,9 +2,10 @@ import type { LlmMessage, LlmRequest } from '../../ports/llm';
 import type { AnalysisOutput } from '../analysis';
 import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
-import { type AgentMove, agentMoveSchema, crystallizerAnswerSchema } from './answer';
-import { PROTOCOL_RULES } from './rules';
+import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
 import type { Ask, Turn } from './scheduler';
+import { type DebateContext, nameOf, rosterLines } from './subject';
+import { crystallizerSystem, debaterSystem } from './system-prompt';
 
 /**
  * What an agent is told on its turn, as data. The model gets it as words in the last message; the
@@ -14,8 +15,23 @@ import type { Ask, Turn } from './scheduler';
 export interface TurnBrief {
   kind: 'crux_turn';
   topic: string;
-  thread: { id: string; topic: string; stage: Stage; binaryQuestion: string | null; messagesInStage: number; budget: number };
-  agent: { id: string; name: string; side: 'YES' | 'NO' | 'UNCERTAIN' | null; committed: boolean; hasFalsifier: boolean };
+  /** YYYY-MM-DD; the simulator dates its falsifiers from it. */
+  today?: string;
+  thread: {
+    id: string;
+    topic: string;
+    stage: Stage;
+    binaryQuestion: string | null;
+    messagesInStage: number;
+    budget: number;
+  };
+  agent: {
+    id: string;
+    name: string;
+    side: 'YES' | 'NO' | 'UNCERTAIN' | null;
+    committed: boolean;
+    hasFalsifier: boolean;
+  };
   topClaim: { statement: string; side: 'YES' | 'NO' | 'UNCERTAIN'; confidence: number } | null;
   defaultHorizon: string | null;
   allowedMoves: readonly Move[];
@@ -36,12 +52,13 @@ export interface AnalysisBrief {
   falsifiers: Record<string, { metric: string; threshold: string; deadline: string }>;
 }
 
-export function briefOf(state: CruxState, thread: ThreadState, turn: Turn): TurnBrief {
+export function briefOf(state: CruxState, thread: ThreadState, turn: Turn, today?: string): TurnBrief {
   const profile = state.agents.find((a) => a.id === turn.agent);
   const stage = thread.status as Stage;
   return {
     kind: 'crux_turn',
     topic: state.topic,
+    ...(today ? { today } : {}),
     thread: {
       id: thread.id,
       topic: thread.topic,
@@ -73,34 +90,82 @@ export function briefOf(state: CruxState, thread: ThreadState, turn: Turn): Turn
   };
 }
 
-function askInWords(ask: Ask): string {
+function quoted(text: string): string {
+  return `"${text}"`;
+}
+
+function askInWords(state: CruxState, thread: ThreadState, ask: Ask, context: TurnContext): string {
+  const name = (id: string) => nameOf(state, id);
   switch (ask.kind) {
     case 'DISCUSS':
-      return 'Move the discovery forward: a CLAIM, a CHALLENGE of a specific message, a CLARIFY, or a REFRAME.';
+      return 'Move the discovery forward on the idea itself: a CLAIM, a CHALLENGE of a specific message (replyTo), a CLARIFY, or a REFRAME.';
     case 'PROPOSE_CRUX':
-      return 'Propose the crux: PROPOSE_CRUX with meta.question, one yes/no question ending in "?" that would change decisions.';
+      return thread.binaryQuestion
+        ? `The thread's question so far is ${quoted(thread.binaryQuestion)}. If it is the crux, PROPOSE_CRUX it (or a sharper wording) in meta.question to move to the lock; if not, propose the question you would put instead.`
+        : 'Propose the crux: PROPOSE_CRUX with meta.question, one yes/no question about the idea ending in "?" whose answer would change what the researcher does.';
     case 'COMMIT_POSITION':
-      return 'Commit: COMMIT_POSITION with meta.side, meta.confidence, meta.horizon and, unless UNCERTAIN, meta.falsifier.';
+      return `Commit: COMMIT_POSITION with meta.side, meta.confidence, meta.horizon and, unless UNCERTAIN, meta.falsifier with a deadline after ${context.today}.`;
     case 'DECLARE_FALSIFIER':
-      return 'Say what would prove you wrong: DECLARE_FALSIFIER with meta.falsifier {metric, threshold (with a number), deadline}.';
-    case 'STEELMAN':
-      return `Steelman ${ask.target}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest.`;
+      return `Say what would prove you wrong: DECLARE_FALSIFIER with meta.falsifier {metric, threshold (with a number), deadline after ${context.today}}.`;
+    case 'STEELMAN': {
+      const rule = context.gradingRuleOf?.(ask.target) ?? null;
+      const how = rule ? ` ${name(ask.target)} grades steelmans by this rule: ${quoted(rule)}` : '';
+      return `Steelman ${name(ask.target)}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest.${how}`;
+    }
     case 'GRADE_STEELMAN':
-      return `Grade ${ask.from}'s steelman of your view: GRADE_STEELMAN with meta.steelmanGrade.`;
+      return `Grade ${name(ask.from)}'s steelman of your view by your grading rule: GRADE_STEELMAN with meta.steelmanGrade.`;
     case 'CLARIFY':
-      return 'Clarify what is still unclear in the crux (CLARIFY).';
-    case 'PROVIDE_EVIDENCE':
-      return `Bring evidence (PROVIDE_EVIDENCE)${ask.targetFalsifierOf ? `, ideally against ${ask.targetFalsifierOf}'s falsifier (meta.targetFalsifierOf)` : ''}, or UPDATE_POSITION / CONCEDE if the evidence has moved you.`;
+      return 'Clarify what is still unclear in the crux (CLARIFY): a term, a number or what would count as a YES.';
+    case 'PROVIDE_EVIDENCE': {
+      const target = ask.targetFalsifierOf;
+      const falsifier = target ? thread.falsifiers[target] : undefined;
+      const against =
+        target && falsifier
+          ? `, ideally against the falsifier of ${name(target)} (${falsifier.metric}: ${falsifier.threshold} by ${falsifier.deadline}; meta.targetFalsifierOf "${target}")`
+          : '';
+      return (
+        `Bring evidence not yet in the transcript (PROVIDE_EVIDENCE with meta.evidenceSource)${against}, ` +
+        'or UPDATE_POSITION / CONCEDE naming the message that moved you (replyTo). If nothing more can be settled ' +
+        'before the data in the falsifiers exists, say so with UPDATE_POSITION keeping your side (newPosition equal to ' +
+        'priorPosition) and the date it will be known.'
+      );
+    }
     case 'CHALLENGE_EVIDENCE':
-      return `Challenge ${ask.author}'s evidence in ${ask.replyTo} (CHALLENGE_EVIDENCE with replyTo "${ask.replyTo}"), or concede it.`;
+      return `Challenge ${name(ask.author)}'s evidence in ${ask.replyTo} (CHALLENGE_EVIDENCE with replyTo "${ask.replyTo}"), or CONCEDE it with replyTo "${ask.replyTo}".`;
   }
 }
 
-function entryLine(entry: TranscriptEntry, names: ReadonlyMap<string, string>): string {
-  if (entry.author === null) return `[${entry.id}] moderator${entry.intervention ? ` (${entry.intervention})` : ''}: ${entry.content}`;
+/**
+ * A moderator line as a live agent reads it. The protocol's texts are fixed templates (a replay must
+ * be deterministic); here they are said so that they never ask for a move the stage refuses, and
+ * with names rather than bare ids.
+ */
+function moderatorLine(state: CruxState, thread: ThreadState, entry: TranscriptEntry): string {
+  const to = entry.target ? `${nameOf(state, entry.target)}: ` : '';
+  const question = thread.binaryQuestion ?? thread.topic;
+  switch (entry.intervention) {
+    case 'BINARY_FRAMING':
+      if (entry.status === 'CRUX_LOCK')
+        return `${to}Two lock attempts have failed on ${quoted(question)}. The question is fixed in this stage: if it does not split you, say so in a CLARIFY and name the sharper question; otherwise commit, steelman and declare your falsifier.`;
+      return `${to}Frame the core disagreement about the idea as one yes/no question ending in "?", then propose it as the crux (PROPOSE_CRUX).`;
+    case 'COMMIT_REQUEST':
+      if (entry.status === 'EVIDENCE')
+        return `${to}The last messages repeat each other. Bring evidence not yet given, or move: UPDATE_POSITION or CONCEDE naming the message that moved you. If nothing more can be settled before the data exists, hold your side with UPDATE_POSITION and say when it will be known.`;
+      return `${to}Time to commit on ${quoted(question)}: COMMIT_POSITION with YES, NO or UNCERTAIN, a confidence, a horizon and, unless UNCERTAIN, one falsifier.`;
+    case 'STEELMAN_REQUEST':
+      return `${to}Before this crux can lock, STEELMAN an agent on the other side and have that agent grade it.`;
+    default:
+      return `${to}${entry.target ? entry.content.replace(`${entry.target}: `, '') : entry.content}`;
+  }
+}
+
+function entryLine(state: CruxState, thread: ThreadState, entry: TranscriptEntry): string {
+  if (entry.author === null) {
+    return `[${entry.id}] moderator${entry.intervention ? ` (${entry.intervention})` : ''}: ${moderatorLine(state, thread, entry)}`;
+  }
   const meta = entry.meta && Object.keys(entry.meta).length > 0 ? ` ${JSON.stringify(entry.meta)}` : '';
   const reply = entry.replyTo ? ` → ${entry.replyTo}` : '';
-  return `[${entry.id}] ${names.get(entry.author) ?? entry.author} (${entry.move})${reply}: ${entry.content}${meta}`;
+  return `[${entry.id}] ${nameOf(state, entry.author)} (${entry.move})${reply}: ${entry.content}${meta}`;
 }
 
 /**
@@ -109,22 +174,27 @@ function entryLine(entry: TranscriptEntry, names: ReadonlyMap<string, string>): 
  * the prompt cache.
  */
 export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMessage[] {
-  const names = new Map(state.agents.map((a) => [a.id, a.name]));
   const head: LlmMessage = {
     role: 'user',
-    content: `Debate topic: ${state.topic}\nThread ${thread.id}: ${thread.topic}\nTranscript so far:`,
+    content: `Thread ${thread.id}: ${thread.topic}\nTranscript so far (agents as "Name [id]"):`,
   };
   const lines = state.transcript
     .filter((m) => m.thread === thread.id && m.accepted)
-    .map((m): LlmMessage => ({ role: 'user', content: entryLine(m, names) }));
+    .map((m): LlmMessage => ({ role: 'user', content: entryLine(state, thread, m) }));
   return [head, ...lines];
 }
 
 /** Reads the brief of a request (the simulator's way in); it travels beside the words, not in them. */
 export function readBrief(request: { brief?: unknown }): TurnBrief | AnalysisBrief | null {
   const brief = request.brief as { kind?: unknown } | undefined;
-  if (brief && (brief.kind === 'crux_turn' || brief.kind === 'crux_analysis')) return brief as TurnBrief | AnalysisBrief;
+  if (brief && (brief.kind === 'crux_turn' || brief.kind === 'crux_analysis'))
+    return brief as TurnBrief | AnalysisBrief;
   return null;
+}
+
+/** What a turn's request needs beyond the state: the subject, the date, the others' grading rules. */
+export interface TurnContext extends DebateContext {
+  gradingRuleOf?: (agent: string) => string | null;
 }
 
 export function agentTurnRequest(
@@ -132,22 +202,29 @@ export function agentTurnRequest(
   thread: ThreadState,
   turn: Turn,
   persona: { systemPrompt: string; tier: 'fast' | 'standard' | 'deep' },
+  context: TurnContext,
 ): LlmRequest<AgentMove> {
-  const brief = briefOf(state, thread, turn);
+  const brief = briefOf(state, thread, turn, context.today);
   const transcript = transcriptMessages(state, thread);
-  const sideLine = brief.agent.side ? `Your current side: ${brief.agent.side}.` : 'You have not committed to a side yet.';
-  const claim = brief.topClaim ? ` Your top claim: "${brief.topClaim.statement}" (${brief.topClaim.side}).` : '';
+  const stance = thread.stances[turn.agent];
+  const sideLine = stance
+    ? `Your current side: ${stance.side}${stance.confidence === undefined ? '' : ` (confidence ${stance.confidence})`}.`
+    : 'You have not committed to a side yet.';
+  const claim = brief.topClaim
+    ? ` Your top claim about the idea: "${brief.topClaim.statement}" (${brief.topClaim.side}).`
+    : '';
   const block = brief.lastBlock
     ? `\nYour last move (${brief.lastBlock.move}) was refused: ${brief.lastBlock.reason} — ${brief.lastBlock.detail}. Fix it and answer again.`
     : '';
   const words =
-    `You are ${brief.agent.name} (${brief.agent.id}). Thread ${thread.id} is in ${brief.thread.stage} ` +
+    `Today is ${context.today}.\n${rosterLines(state, thread, turn.agent)}\n\n` +
+    `You are ${brief.agent.name} [${brief.agent.id}]. Thread ${thread.id} is in ${brief.thread.stage} ` +
     `(${brief.thread.messagesInStage} of ${brief.thread.budget} messages used). ` +
     `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}\n` +
     `Allowed moves: ${brief.allowedMoves.join(', ')}.\n` +
-    `What is needed from you now: ${askInWords(turn.ask)}${block}`;
+    `What is needed from you now: ${askInWords(state, thread, turn.ask, context)}${block}`;
   return {
-    system: `${persona.systemPrompt}\n\n${PROTOCOL_RULES}`,
+    system: debaterSystem(context.subject, persona.systemPrompt),
     messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
     brief,
@@ -159,7 +236,17 @@ export function agentTurnRequest(
   };
 }
 
-export function analysisRequest(state: CruxState, thread: ThreadState, persona: { systemPrompt: string; tier: 'fast' | 'standard' | 'deep' }): LlmRequest<AnalysisOutput> {
+/** Room for the crystallizer's answer: a fixed part and a part per agent it writes about. */
+export function analysisMaxTokens(agents: number): number {
+  return 900 + 450 * agents;
+}
+
+export function analysisRequest(
+  state: CruxState,
+  thread: ThreadState,
+  persona: { systemPrompt: string; tier: 'fast' | 'standard' | 'deep' },
+  context: DebateContext,
+): LlmRequest<AnalysisOutput> {
   const transcript = transcriptMessages(state, thread);
   const brief: AnalysisBrief = {
     kind: 'crux_analysis',
@@ -168,24 +255,38 @@ export function analysisRequest(state: CruxState, thread: ThreadState, persona: 
     commitments: Object.fromEntries(
       Object.entries(thread.commitments).map(([agent, c]) => [
         agent,
-        { side: thread.stances[agent]?.side ?? c.side, confidence: thread.stances[agent]?.confidence ?? c.confidence, horizon: c.horizon, statement: c.statement },
+        {
+          side: thread.stances[agent]?.side ?? c.side,
+          confidence: thread.stances[agent]?.confidence ?? c.confidence,
+          horizon: c.horizon,
+          statement: c.statement,
+        },
       ]),
     ),
-    falsifiers: Object.fromEntries(Object.entries(thread.falsifiers).map(([a, f]) => [a, { metric: f.metric, threshold: f.threshold, deadline: f.deadline }])),
+    falsifiers: Object.fromEntries(
+      Object.entries(thread.falsifiers).map(([a, f]) => [
+        a,
+        { metric: f.metric, threshold: f.threshold, deadline: f.deadline },
+      ]),
+    ),
   };
+  const ids = state.agents.map((a) => a.id);
+  const committed = ids.filter((id) => thread.commitments[id] !== undefined);
   const words =
-    'Crystallize this thread: the binary question, each agent\'s final position (side, one-sentence statement, confidence, falsifier), ' +
-    'at least two concrete resolution criteria (no vague words), for each agent whether a NO/YES on the question would flip their decision and why, ' +
-    'any common ground, and your confidence in the crux.';
+    `Today is ${context.today}.\n${rosterLines(state, thread)}\n\n` +
+    `The thread's question: ${thread.binaryQuestion ?? 'none was set'}.\n` +
+    "Crystallize this thread: the binary question about the idea, each committed agent's final position (side, one-sentence statement, confidence, falsifier as declared), " +
+    'at least two concrete resolution criteria (each with a number and a date), for each agent whether the crux resolving against them would flip their top claim above and why, ' +
+    `any common ground, and your confidence in the crux. Key every per-agent field by the agent id (${ids.join(', ')}).`;
   return {
-    system: `${persona.systemPrompt}\n\n${PROTOCOL_RULES}`,
+    system: crystallizerSystem(context.subject, persona.systemPrompt),
     messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
     brief,
-    schema: crystallizerAnswerSchema,
+    schema: crystallizerSchemaFor(ids, committed),
     schemaName: 'crux_analysis',
     schemaDescription: 'The crystallized crux of one thread.',
     tier: persona.tier,
-    maxTokens: 1500,
+    maxTokens: analysisMaxTokens(ids.length),
   };
 }

@@ -40,7 +40,9 @@ function threadEntries(state: CruxState, thread: string): TranscriptEntry[] {
 }
 
 /** The trailing run of blocked messages by one agent (moderator lines in between do not break it). */
-function trailingBlocks(entries: readonly TranscriptEntry[]): { agent: string; count: number; last: TranscriptEntry } | null {
+function trailingBlocks(
+  entries: readonly TranscriptEntry[],
+): { agent: string; count: number; last: TranscriptEntry } | null {
   let agent: string | null = null;
   let count = 0;
   let last: TranscriptEntry | null = null;
@@ -101,7 +103,11 @@ export function nextTurn(state: CruxState, thread: ThreadState, options: Schedul
         agent: blocks.agent,
         ask,
         attempt: blocks.count,
-        lastBlock: { reason: blocks.last.blockedReason as BlockReason, detail: blockDetail(blocks.last), move: blocks.last.move },
+        lastBlock: {
+          reason: blocks.last.blockedReason as BlockReason,
+          detail: blockDetail(blocks.last),
+          move: blocks.last.move,
+        },
       };
     }
     passed = blocks.agent;
@@ -140,9 +146,21 @@ function fallbackAsk(stage: Stage): Ask {
  * In CRUX_LOCK the scheduler works down what the lock still lacks: grades owed first (they unblock
  * others), then commitments, falsifiers and steelmans.
  */
-function owedInLock(state: CruxState, thread: ThreadState, pool: readonly string[]): { agent: string; ask: Ask } | null {
+function owedInLock(
+  state: CruxState,
+  thread: ThreadState,
+  pool: readonly string[],
+): { agent: string; ask: Ask } | null {
   const rank = (ask: Ask) =>
-    ask.kind === 'GRADE_STEELMAN' ? 0 : ask.kind === 'COMMIT_POSITION' ? 1 : ask.kind === 'DECLARE_FALSIFIER' ? 2 : ask.kind === 'STEELMAN' ? 3 : 9;
+    ask.kind === 'GRADE_STEELMAN'
+      ? 0
+      : ask.kind === 'COMMIT_POSITION'
+        ? 1
+        : ask.kind === 'DECLARE_FALSIFIER'
+          ? 2
+          : ask.kind === 'STEELMAN'
+            ? 3
+            : 9;
   let best: { agent: string; ask: Ask } | null = null;
   // Rotating the starting agent spreads the work when several owe the same kind of move. The
   // rotation follows the thread's own count, so one thread's turn never depends on another's.
@@ -163,7 +181,8 @@ function lockAsk(state: CruxState, thread: ThreadState, agent: string): Ask | nu
   if (!isDecided(side ?? undefined)) return { kind: 'CLARIFY' };
   if (!thread.falsifiers[agent]) return { kind: 'DECLARE_FALSIFIER' };
   const failures = lockFailures(thread, state.agents, state.config.steelmanRule);
-  const waiting = (to: string) => thread.steelmans.some((s) => s.from === agent && s.to === to && s.grade === 'PENDING');
+  const waiting = (to: string) =>
+    thread.steelmans.some((s) => s.from === agent && s.to === to && s.grade === 'PENDING');
   const targets = steelmanTargets(state, thread, agent, failures).filter((to) => !waiting(to));
   const target = targets[0];
   if (target) return { kind: 'STEELMAN', target };
@@ -181,11 +200,13 @@ function steelmanTargets(state: CruxState, thread: ThreadState, agent: string, f
     const prefix = `STEELMAN_PAIR:${agent}->`;
     return failures.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
   }
-  const decided = (side: 'YES' | 'NO') => state.agents.map((a) => a.id).filter((id) => thread.commitments[id] && sideOf(thread, id) === side);
+  const decided = (side: 'YES' | 'NO') =>
+    state.agents.map((a) => a.id).filter((id) => thread.commitments[id] && sideOf(thread, id) === side);
   const yes = decided('YES');
   const no = decided('NO');
   if (yes.length === 0 || no.length === 0) return [];
-  const accurate = (from: string, to: string) => thread.steelmans.some((s) => s.from === from && s.to === to && s.grade === 'ACCURATE');
+  const accurate = (from: string, to: string) =>
+    thread.steelmans.some((s) => s.from === from && s.to === to && s.grade === 'ACCURATE');
   const mine = yes.includes(agent) ? yes : no;
   const theirs = yes.includes(agent) ? no : yes;
   const index = mine.indexOf(agent);
@@ -195,7 +216,12 @@ function steelmanTargets(state: CruxState, thread: ThreadState, agent: string, f
   const partner = theirs[index % theirs.length] as string;
   if (failures.includes(`STEELMAN_GIVE:${agent}`) && !accurate(agent, partner)) out.push(partner);
   theirs.forEach((other, j) => {
-    if (mine[j % mine.length] === agent && failures.includes(`STEELMAN_RECEIVE:${other}`) && !accurate(agent, other) && !out.includes(other)) {
+    if (
+      mine[j % mine.length] === agent &&
+      failures.includes(`STEELMAN_RECEIVE:${other}`) &&
+      !accurate(agent, other) &&
+      !out.includes(other)
+    ) {
       out.push(other);
     }
   });
@@ -212,7 +238,8 @@ function pickByAttention(
   const recent = new Set(accepted.slice(-pool.length).map((e) => e.author));
   // DISCOVERY needs two distinct voices before it can end: bring in a new one early.
   const newcomers = thread.status === 'DISCOVERY' ? pool.filter((id) => !thread.discoveryAuthors.includes(id)) : [];
-  const field = thread.status === 'DISCOVERY' && thread.discoveryAuthors.length < 2 && newcomers.length > 0 ? newcomers : pool;
+  const field =
+    thread.status === 'DISCOVERY' && thread.discoveryAuthors.length < 2 && newcomers.length > 0 ? newcomers : pool;
   const offset = threadCount(thread) % field.length;
   let best = field[offset] as string;
   let bestScore = -Infinity;
@@ -231,7 +258,12 @@ function pickByAttention(
 }
 
 /** What the protocol needs from `agent` in the thread's current stage. */
-export function askFor(state: CruxState, thread: ThreadState, agent: string, entries: readonly TranscriptEntry[]): Ask | null {
+export function askFor(
+  state: CruxState,
+  thread: ThreadState,
+  agent: string,
+  entries: readonly TranscriptEntry[],
+): Ask | null {
   switch (thread.status) {
     case 'DISCOVERY': {
       const authors = new Set([...thread.discoveryAuthors, agent]);
@@ -245,10 +277,23 @@ export function askFor(state: CruxState, thread: ThreadState, agent: string, ent
       return lockAsk(state, thread, agent);
     case 'EVIDENCE': {
       const mySide = sideOf(thread, agent);
-      const evidence = entries.filter((e) => e.accepted && e.author !== null && e.author !== agent && e.status === 'EVIDENCE');
+      // Only evidence is challenged, and only once by each agent: a concession, a proposal or a
+      // definition is not evidence, and asking again after an answer invites repetition.
+      const answered = new Set(
+        entries.filter((e) => e.accepted && e.author === agent && e.replyTo).map((e) => e.replyTo),
+      );
+      const evidence = entries.filter(
+        (e) =>
+          e.accepted && e.author !== null && e.author !== agent && e.move === 'PROVIDE_EVIDENCE' && !answered.has(e.id),
+      );
       const target = [...evidence].reverse().find((e) => {
         const theirs = sideOf(thread, e.author as string);
-        return isDecided(theirs ?? undefined) && isDecided(mySide ?? undefined) && theirs !== mySide && (state.replyCounts[e.id] ?? 0) < state.config.maxReplies;
+        return (
+          isDecided(theirs ?? undefined) &&
+          isDecided(mySide ?? undefined) &&
+          theirs !== mySide &&
+          (state.replyCounts[e.id] ?? 0) < state.config.maxReplies
+        );
       });
       const understands = target
         ? thread.steelmans.some((s) => s.from === agent && s.to === target.author && s.grade === 'ACCURATE')
@@ -256,7 +301,9 @@ export function askFor(state: CruxState, thread: ThreadState, agent: string, ent
       if (target && (understands || !isDecided(mySide ?? undefined))) {
         return { kind: 'CHALLENGE_EVIDENCE', replyTo: target.id, author: target.author as string };
       }
-      const opponent = state.agents.find((a) => a.id !== agent && thread.falsifiers[a.id] && sideOf(thread, a.id) !== mySide);
+      const opponent = state.agents.find(
+        (a) => a.id !== agent && thread.falsifiers[a.id] && sideOf(thread, a.id) !== mySide,
+      );
       return opponent ? { kind: 'PROVIDE_EVIDENCE', targetFalsifierOf: opponent.id } : { kind: 'PROVIDE_EVIDENCE' };
     }
     default:

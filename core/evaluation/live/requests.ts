@@ -36,18 +36,49 @@ export interface EvaluationBrief {
   state: EvaluationState;
 }
 
-function criterionLines(state: EvaluationState, taxonomy: Taxonomy, ids: readonly string[]): string {
+/**
+ * A criterion as an agent needs it to judge a score: what it measures, its scale with the direction
+ * spelled out (a risk criterion scores 10 when the risk is low), and where it stands now.
+ */
+function criterionLines(
+  state: EvaluationState,
+  taxonomy: Taxonomy,
+  ids: readonly string[],
+  show: { scale?: boolean; reasoning?: boolean } = { scale: true },
+): string {
   return ids
     .map((id) => {
       const c = taxonomy.criteria.find((k) => k.id === id);
       const s = state.scores[id];
-      const now = s ? ` (now ${s.score}/10, confidence ${s.confidence})` : '';
-      return c ? `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description} 1–2: ${c.scale.low} 9–10: ${c.scale.high}${now}` : `- ${id}${now}`;
+      const now = s ? ` Now ${s.score}/10, confidence ${s.confidence}.` : '';
+      const why = show.reasoning && s ? ` Reasoning behind it: "${s.reasoning}"` : '';
+      if (!c) return `- ${id}:${now}${why}`;
+      const scale = show.scale
+        ? ` Scale (higher is always better for the idea): 1–2 = ${c.scale.low.replace(/\.$/, '')}; 9–10 = ${c.scale.high.replace(/\.$/, '')}.`
+        : '';
+      return `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description}${scale}${now}${why}`;
     })
     .join('\n');
 }
 
-function base(prompts: EvaluationPrompts, persona: string, state: EvaluationState): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
+/** What was already said about a criterion: earlier challenges, their defences and rulings. */
+function historyOf(state: EvaluationState, criterion: string, except?: string): string {
+  const lines = state.challenges
+    .filter((c) => c.criterion === criterion && c.id !== except)
+    .map((c) => {
+      const ruling = c.ruling
+        ? ` Ruling: ${c.ruling.winner}, adjustment ${c.ruling.scoreAdjustment} — ${c.ruling.reasoning}`
+        : '';
+      return `- round ${c.round}, ${c.persona} (${c.severity}): ${c.challenge}\n  Defence: ${c.defense ?? '—'}${ruling}`;
+    });
+  return lines.length > 0 ? lines.join('\n') : '- none';
+}
+
+function base(
+  prompts: EvaluationPrompts,
+  persona: string,
+  state: EvaluationState,
+): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
   const p = prompts.persona(persona);
   return {
     system: p.systemPrompt,
@@ -57,33 +88,55 @@ function base(prompts: EvaluationPrompts, persona: string, state: EvaluationStat
   };
 }
 
-export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: EvaluationPrompts): LlmRequest<unknown> {
+/** The evaluation's own clock, as a date: deadlines and "within 18 months" are read from it. */
+function today(state: EvaluationState): string {
+  return state.clock.slice(0, 10);
+}
+
+const EVIDENCE_RULE =
+  'Rely on the idea text above (quote it) and on general knowledge stated as such; label any figure that is not in the idea "unverified", and never invent a source or a link.';
+
+export function requestFor(
+  ask: EvaluationAsk,
+  state: EvaluationState,
+  prompts: EvaluationPrompts,
+): LlmRequest<unknown> {
   const brief: EvaluationBrief = { kind: 'evaluation_ask', ask, state };
   const t = prompts.taxonomy;
   const ask1 = (persona: string, text: string) => {
     const b = base(prompts, persona, state);
-    return { ...b, messages: [...b.messages, { role: 'user' as const, content: text }], brief };
+    return {
+      ...b,
+      messages: [...b.messages, { role: 'user' as const, content: `Today is ${today(state)}.\n${text}` }],
+      brief,
+    };
   };
   switch (ask.role) {
     case 'evaluator':
       return {
         ...ask1(
           `evaluator-${ask.category}`,
-          `Score the idea on each of these criteria, 1 to 10 (10 is always good for the idea), with your confidence (0 to 1) and your reasoning from first principles:\n${criterionLines(state, t, ask.criteria)}`,
+          `Score the idea on each of these criteria, 1 to 10 (10 is always good for the idea), with your reasoning from first principles first, then the score and your confidence (0 to 1). ${EVIDENCE_RULE}\n${criterionLines(state, t, ask.criteria)}`,
         ),
         schema: evaluatorAnswerSchema,
         schemaName: 'criterion_scores',
         maxTokens: 2000,
       };
     case 'redteam': {
-      const earlier = state.challenges.map((c) => `- ${c.criterion}: ${c.challenge}`).join('\n') || '- none yet';
+      // Earlier challenges with how they ended, so a lost point is not raised again unchanged.
+      const earlier =
+        state.challenges
+          .map(
+            (c) => `- ${c.criterion}: ${c.challenge}${c.ruling ? ` → ${c.ruling.winner}: ${c.ruling.reasoning}` : ''}`,
+          )
+          .join('\n') || '- none yet';
       const where = ask.focus
-        ? `Challenge only ${ask.focus}; the researcher disputes its score.`
-        : `The criteria most worth attacking (high scores, low confidence), best first:\n${criterionLines(state, t, ask.targets)}`;
+        ? `Challenge only ${ask.focus}; the researcher disputes its score.\n${criterionLines(state, t, [ask.focus], { scale: true, reasoning: true })}`
+        : `The criteria most worth attacking (high scores, low confidence), best first, each with the evaluator's reasoning to quote:\n${criterionLines(state, t, ask.targets, { scale: true, reasoning: true })}`;
       return {
         ...ask1(
           ask.persona,
-          `Round ${ask.round}. Raise up to ${ask.suggestedCount} challenge(s), each aimed at one criterion, with a severity (CRITICAL, MAJOR, MINOR or NOTE). ${where}\nDo not repeat earlier challenges:\n${earlier}`,
+          `Round ${ask.round}. Raise up to ${ask.suggestedCount} challenge(s), each aimed at one criterion, with a severity (CRITICAL, MAJOR, MINOR or NOTE). Quote the part of the evaluator's reasoning you attack. ${EVIDENCE_RULE} ${where}\nDo not repeat earlier challenges:\n${earlier}`,
         ),
         schema: redTeamAnswerSchema,
         schemaName: 'challenges',
@@ -92,11 +145,12 @@ export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: 
     }
     case 'defense': {
       const c = state.challenges.find((x) => x.id === ask.challengeId);
-      const s = state.scores[ask.criterion];
       return {
         ...ask1(
           `evaluator-${ask.category}`,
-          `Defend your score of ${s?.score}/10 on ${ask.criterion} (your reasoning was: ${s?.reasoning ?? '—'}) against this ${c?.severity} challenge from ${c?.persona}: "${c?.challenge}". Concede what is true.`,
+          `Defend your score on ${ask.criterion} against this ${c?.severity} challenge from ${c?.persona}: "${c?.challenge}". Concede what is true. ${EVIDENCE_RULE}\n` +
+            `The criterion, its scale and your reasoning:\n${criterionLines(state, t, [ask.criterion], { scale: true, reasoning: true })}\n` +
+            `Earlier challenges on it, your defences and the rulings:\n${historyOf(state, ask.criterion, ask.challengeId)}`,
         ),
         schema: defenseAnswerSchema,
         schemaName: 'defense',
@@ -105,12 +159,16 @@ export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: 
     }
     case 'arbiter': {
       const c = state.challenges.find((x) => x.id === ask.challengeId);
-      const s = state.scores[ask.criterion];
       const range = state.config.scoreAdjustmentRange;
       return {
         ...ask1(
           'arbiter',
-          `Rule on this exchange about ${ask.criterion} (score now ${s?.score}/10).\nChallenge (${c?.persona}, ${c?.severity}): ${c?.challenge}\nDefence: ${c?.defense ?? '—'}\nName the winner (EVALUATOR, RED_TEAM or DRAW), a whole-number score adjustment between −${range} and +${range}, whether the winning side argued from first principles, any fallacies, and your reasoning.`,
+          `Rule on this exchange about ${ask.criterion}.\n` +
+            `The criterion, its scale and the evaluator's reasoning:\n${criterionLines(state, t, [ask.criterion], { scale: true, reasoning: true })}\n` +
+            `Earlier exchanges on it and their rulings:\n${historyOf(state, ask.criterion, ask.challengeId)}\n` +
+            `Challenge (${c?.persona}, ${c?.severity}): ${c?.challenge}\nDefence: ${c?.defense ?? '—'}\n` +
+            `Give your reasoning first, then the winner (EVALUATOR, RED_TEAM or DRAW), a whole-number score adjustment between −${range} and +${range} (negative lowers the score, which is always worse for the idea), ` +
+            'firstPrinciplesBonus (true when the winning side — either side on a DRAW — reasoned from fundamentals, stated a falsifiable claim, quantified its uncertainty or steelmanned the other; false when neither did), and any fallacies. A majority or an unsourced number is not evidence.',
         ),
         schema: arbiterAnswerSchema(range),
         schemaName: 'ruling',
@@ -122,31 +180,46 @@ export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: 
         .map((id) => {
           const rulings = state.challenges
             .filter((c) => c.round === ask.round && c.criterion === id && c.ruling)
-            .map((c) => `  - ${c.persona}: ${c.challenge} → ${c.ruling?.winner} (${c.scoreBefore} → ${c.scoreAfter})`)
+            .map(
+              (c) =>
+                `  - ${c.persona}: ${c.challenge} → ${c.ruling?.winner} (${c.scoreBefore} → ${c.scoreAfter}): ${c.ruling?.reasoning}`,
+            )
             .join('\n');
-          return `- ${id}: positions in play ${positionsInPlay(state, ask.round, id).join(', ')}\n${rulings}`;
+          const s = state.scores[id];
+          const now = s ? ` (current score ${s.score}/10, confidence ${s.confidence})` : '';
+          return `- ${id}${now}: positions in play ${positionsInPlay(state, ask.round, id).join(', ')}\n${rulings}`;
         })
         .join('\n');
       return {
         ...ask1(
           'synthesis',
-          `Round ${ask.round} is over. For each criterion below pick the position that prevailed (one of the positions in play; do not average), with your confidence, the prevailing position in words, why, and the questions still open. List any genuinely new insights of this round.\n${lines}`,
+          `Round ${ask.round} is over. For each criterion below give why first, then the position that prevailed in words, the score of that position (one of the positions in play; do not average), your confidence, and the questions still open. The current confidences decide whether the evaluation has converged: raise one only when this round settled something. List any genuinely new insights of this round.\n${lines}`,
         ),
         schema: synthesisAnswerSchema,
         schemaName: 'round_synthesis',
         maxTokens: 2000,
       };
     }
-    case 'narrative':
+    case 'narrative': {
+      const reasons = state.criteria
+        .map((c) => {
+          const s = state.scores[c.id];
+          return s
+            ? `- ${c.id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${s.score}/10, confidence ${s.confidence}. Why: ${s.reasoning}`
+            : `- ${c.id} — ${c.name}: not scored`;
+        })
+        .join('\n');
+      const insights = state.rounds.flatMap((r) => r.newInsights);
       return {
         ...ask1(
           'synthesis',
-          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and a recommendation (PURSUE, REFINE, PAUSE or ABANDON) with its reasoning. Final scores:\n${criterionLines(state, t, state.criteria.map((c) => c.id))}`,
+          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and your reasoning before a recommendation (PURSUE, REFINE, PAUSE or ABANDON). Final scores, each with the reason it stands:\n${reasons}\nInsights of the rounds:\n${insights.map((i) => `- ${i}`).join('\n') || '- none'}`,
         ),
         schema: narrativeSchema,
         schemaName: 'narrative',
         maxTokens: 1500,
       };
+    }
   }
 }
 

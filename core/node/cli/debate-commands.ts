@@ -1,3 +1,4 @@
+import type { DebateSubject } from '../../crux/live/subject';
 import type { DebateRun } from '../debates/debate-service';
 import { DebateService } from '../debates/debate-service';
 import type { CruxConfigOverrides } from '../../crux/config';
@@ -24,14 +25,42 @@ function positiveNumber(value: unknown, name: string): number | undefined {
   return n;
 }
 
-function report(io: CliIo, run: DebateRun, asJson: boolean, estimate: { calls: number; usd: number } | null = null): number {
+function report(
+  io: CliIo,
+  run: DebateRun,
+  asJson: boolean,
+  estimate: { calls: number; usd: number } | null = null,
+): number {
   if (asJson) {
-    io.out(JSON.stringify({ id: run.id, provider: run.provider, simulated: run.provider === 'simulated', seed: run.seed, ...(estimate ? { estimate } : {}), status: run.outcome.status, reason: run.outcome.reason, degradedAgents: run.outcome.degradedAgents, notes: run.outcome.notes, log: run.logPath, transcript: run.transcriptPath, result: run.outcome.result }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          id: run.id,
+          provider: run.provider,
+          simulated: run.provider === 'simulated',
+          seed: run.seed,
+          ...(estimate ? { estimate } : {}),
+          status: run.outcome.status,
+          reason: run.outcome.reason,
+          degradedAgents: run.outcome.degradedAgents,
+          notes: run.outcome.notes,
+          log: run.logPath,
+          transcript: run.transcriptPath,
+          result: run.outcome.result,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     const r = run.outcome.result;
     io.out(
       [
-        ...(run.provider === 'simulated' ? [`Simulated debate: every message was produced offline by the simulator (seed ${run.seed}), not by a model.`] : []),
+        ...(run.provider === 'simulated'
+          ? [
+              `Simulated debate: every message was produced offline by the simulator (seed ${run.seed}), not by a model.`,
+            ]
+          : []),
         `Debate ${run.id}: ${run.outcome.status}${run.outcome.reason ? ` (${run.outcome.reason})` : ''}, regime ${r.regime}`,
         `${r.systemMetrics.messagesTotal} messages (${r.systemMetrics.messagesBlocked} refused), ${r.threads.length} thread(s), ${r.irreducibleCruxes.length} irreducible crux(es), cost $${r.systemMetrics.costUsd.toFixed(4)}`,
         ...r.threads.map((t) => `  ${t.id} ${t.status}: ${t.crux?.question ?? t.binaryQuestion ?? t.topic}`),
@@ -43,8 +72,25 @@ function report(io: CliIo, run: DebateRun, asJson: boolean, estimate: { calls: n
   return 0;
 }
 
+/** What the agents will read, said before the run so the researcher sees the debate is about the right thing. */
+export function subjectLines(subject: DebateSubject): string {
+  if (subject.kind === 'topic') return `Debating the topic: ${subject.text}`;
+  const words = subject.body.split(/\s+/).filter(Boolean).length;
+  return [
+    `Debating the idea ${subject.slug}: ${subject.title}`,
+    `  Summary: ${subject.summary || '(none)'}`,
+    `  Every agent reads the summary and the README (${words} words).`,
+  ].join('\n');
+}
+
 /** `debate --estimate`: the app's `debates:estimate`, with the settings' limits as the app applies them. */
-function estimateDebate(args: ParsedArgs, io: CliIo, agents: string[], provider: ProviderName, config: CruxConfigOverrides | undefined): Promise<number> {
+function estimateDebate(
+  args: ParsedArgs,
+  io: CliIo,
+  agents: string[],
+  provider: ProviderName,
+  config: CruxConfigOverrides | undefined,
+): Promise<number> {
   const seed = positiveNumber(args.options.seed, 'seed');
   const budget = positiveNumber(args.options.budget, 'budget');
   const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
@@ -63,7 +109,11 @@ function estimateDebate(args: ParsedArgs, io: CliIo, agents: string[], provider:
       },
       ...(config ? { config } : {}),
     });
-    io.out(args.options.json ? JSON.stringify(estimate, null, 2) : `Estimated cost: $${estimate.usd.toFixed(4)} (${estimate.basis})`);
+    io.out(
+      args.options.json
+        ? JSON.stringify(estimate, null, 2)
+        : `Estimated cost: $${estimate.usd.toFixed(4)} (${estimate.basis})`,
+    );
     return 0;
   });
 }
@@ -73,26 +123,51 @@ export const debateCommands: Command[] = [
     spec: {
       name: 'debate',
       summary: 'Run a crux debate between personas on an idea or a topic.',
-      usage: 'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--estimate] [--json]',
+      usage:
+        'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--estimate] [--json]',
       positionals: [],
       options: {
         workspace,
-        idea: { type: 'string', value: 'SLUG', description: 'debate this idea (its title and summary are the topic)' },
-        topic: { type: 'string', value: 'T', description: 'debate a free-standing topic' },
+        idea: {
+          type: 'string',
+          value: 'SLUG',
+          description: 'debate this idea: every agent reads its summary and README',
+        },
+        topic: {
+          type: 'string',
+          value: 'T',
+          description: 'debate a free-standing topic: a line or a whole paragraph, read by every agent',
+        },
         agents: { type: 'string', value: 'a,b,…', description: '2 to 12 debater personas (see resources/personas)' },
         provider: providerOption,
         seed: seedOption,
-        budget: { type: 'string', value: 'USD', description: 'stop cleanly before spending more than this (default 2)' },
-        'max-messages': { type: 'string', value: 'N', description: 'stop after this many accepted messages (default 200)' },
+        budget: {
+          type: 'string',
+          value: 'USD',
+          description: 'stop cleanly before spending more than this (default 2)',
+        },
+        'max-messages': {
+          type: 'string',
+          value: 'N',
+          description: 'stop after this many accepted messages (default 200)',
+        },
         concurrency: { type: 'string', value: 'N', description: 'model calls in flight at once (default 4)' },
-        config: { type: 'string', value: 'FILE', description: 'protocol config, JSON or YAML (stage budgets, lock attempts, steelman rule …; see docs/crux-protocol.md)' },
+        config: {
+          type: 'string',
+          value: 'FILE',
+          description:
+            'protocol config, JSON or YAML (stage budgets, lock attempts, steelman rule …; see docs/crux-protocol.md)',
+        },
         estimate: { type: 'boolean', description: 'only say what it would likely cost; start nothing' },
         json,
       },
     },
     async run(args, io) {
       const provider = providerOf(args);
-      const agents = ((args.options.agents as string | undefined) ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+      const agents = ((args.options.agents as string | undefined) ?? '')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
       const config = debateConfigOf(args);
       if (args.options.estimate) return estimateDebate(args, io, agents, provider, config);
       const ws = open(args);
@@ -103,24 +178,30 @@ export const debateCommands: Command[] = [
         const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
         const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
         let estimate: { calls: number; usd: number } | null = null;
-        const run = await service.start({
-          ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
-          ...(args.options.topic ? { topic: args.options.topic as string } : {}),
-          agents,
-          provider,
-          ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
-          limits: {
-            ...(budget !== undefined ? { budgetUsd: budget } : {}),
-            ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
-            ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+        const run = await service.start(
+          {
+            ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
+            ...(args.options.topic ? { topic: args.options.topic as string } : {}),
+            agents,
+            provider,
+            ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
+            limits: {
+              ...(budget !== undefined ? { budgetUsd: budget } : {}),
+              ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
+              ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+            },
+            ...(config ? { config } : {}),
           },
-          ...(config ? { config } : {}),
-        }, {
-          onEstimate: (e) => {
-            estimate = e;
-            if (!args.options.json) io.err(`Estimated cost: $${e.usd.toFixed(4)} (${e.basis}). Running…`);
+          {
+            onSubject: (subject) => {
+              if (!args.options.json) io.err(subjectLines(subject));
+            },
+            onEstimate: (e) => {
+              estimate = e;
+              if (!args.options.json) io.err(`Estimated cost: $${e.usd.toFixed(4)} (${e.basis}). Running…`);
+            },
           },
-        });
+        );
         return report(io, run, args.options.json === true, estimate);
       } finally {
         ws.close();
@@ -148,12 +229,18 @@ export const debateCommands: Command[] = [
   {
     spec: {
       name: 'debates',
-      summary: 'List debates, show one, pause, stop or resume a running one, or read its events, progress, crux map or course.',
-      usage: 'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID) --workspace DIR [--json]',
+      summary:
+        'List debates, show one, pause, stop or resume a running one, or read its events, progress, crux map or course.',
+      usage:
+        'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID) --workspace DIR [--json]',
       positionals: ['ACTION', 'ID?'],
       options: {
         workspace,
-        from: { type: 'string', value: 'N', description: 'events: from this index of the debate\'s event sequence (default 0)' },
+        from: {
+          type: 'string',
+          value: 'N',
+          description: "events: from this index of the debate's event sequence (default 0)",
+        },
         json,
       },
     },
@@ -163,20 +250,36 @@ export const debateCommands: Command[] = [
         throw new UserError(`debates: the action is one of ${DEBATES_ACTIONS.join(', ')}`);
       }
       if (action !== 'list' && !id) throw new UserError(`debates ${action}: which debate? (debates ${action} ID)`);
-      if (action === 'pause' || action === 'stop' || action === 'resume') return controlDebate(args, io, action, id as string);
-      if (action === 'events' || action === 'progress' || action === 'map' || action === 'course') return debateView(args, io, action, id as string);
+      if (action === 'pause' || action === 'stop' || action === 'resume')
+        return controlDebate(args, io, action, id as string);
+      if (action === 'events' || action === 'progress' || action === 'map' || action === 'course')
+        return debateView(args, io, action, id as string);
       const ws = open(args);
       try {
         const service = new DebateService(ws);
         if (action === 'list') {
           const rows = service.list();
           if (args.options.json) io.out(JSON.stringify({ debates: rows }, null, 2));
-          else io.out(rows.length ? rows.map((r) => `${r.id}  ${r.status.padEnd(9)} ${(r.provider ?? '').padEnd(9)} $${r.costUsd.toFixed(4)}  ${r.topic}`).join('\n') : 'no debates yet');
+          else
+            io.out(
+              rows.length
+                ? rows
+                    .map(
+                      (r) =>
+                        `${r.id}  ${r.status.padEnd(9)} ${(r.provider ?? '').padEnd(9)} $${r.costUsd.toFixed(4)}  ${r.topic}`,
+                    )
+                    .join('\n')
+                : 'no debates yet',
+            );
           return 0;
         }
         const shown = service.show(id as string);
         if (args.options.json) io.out(JSON.stringify(shown, null, 2));
-        else io.out(shown.transcript ?? `Debate ${id}: ${shown.status ?? 'running'} (no transcript yet; ${shown.records} log records)`);
+        else
+          io.out(
+            shown.transcript ??
+              `Debate ${id}: ${shown.status ?? 'running'} (no transcript yet; ${shown.records} log records)`,
+          );
         return 0;
       } finally {
         ws.close();

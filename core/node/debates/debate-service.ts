@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebaterPersona, Persona } from '../../personas/persona';
-import { topClaimFor } from '../../personas/persona';
+import { topClaimFor, topClaimOnIdea } from '../../personas/persona';
+import type { DebateSubject } from '../../crux/live/subject';
+import { debaterSystem } from '../../crux/live/system-prompt';
 import { findPersonas } from '../../personas/find';
 import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
 import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt } from '../../engine/crux-engine';
@@ -12,13 +14,13 @@ import { recordIdProblem } from '../../idea/names';
 import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
-import { getIdea } from '../sqlite/index-sql';
+import { parseMarkdown } from '../markdown';
+import { getIdea, ideaFiles } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLog } from './journal';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
-import { PROTOCOL_RULES } from '../../crux/live/rules';
 import { followRun, type RunAction } from '../runs/run-control';
 
 export const DEFAULT_LIMITS: DebateLimits = {
@@ -55,17 +57,37 @@ export interface DebateRun {
   outcome: CruxOutcome;
 }
 
-/** The agent an engine debates with, built from a debater persona and the topic. */
-export function agentFrom(persona: DebaterPersona, topic: string): AgentSpec {
+/**
+ * The agent an engine debates with, built from a debater persona and what the debate is about: on an
+ * idea its top claim is drawn from the idea's summary, on a topic from the persona's template.
+ */
+export function agentFrom(persona: DebaterPersona, subject: string | DebateSubject): AgentSpec {
+  const side = persona.side ?? 'UNCERTAIN';
+  const about: DebateSubject = typeof subject === 'string' ? { kind: 'topic', text: subject } : subject;
+  const statement =
+    about.kind === 'idea' && about.summary.trim() !== ''
+      ? topClaimOnIdea(side, about.summary)
+      : topClaimFor(persona, about.kind === 'idea' ? about.title : about.text);
   return {
     id: persona.id,
     name: persona.name,
     persona: persona.id,
-    topClaim: { statement: topClaimFor(persona, topic), side: persona.side ?? 'UNCERTAIN', confidence: 0.7 },
+    topClaim: { statement, side, confidence: 0.7 },
     defaultHorizon: persona.defaultHorizon,
     interests: persona.interests,
     tier: persona.tier,
   };
+}
+
+/**
+ * A topic may be a paragraph; the debate's name (lists, the first thread, the transcript's title) is
+ * its first line, cut at a word. The agents read the whole paragraph as the debate's subject.
+ */
+export function topicLine(topic: string): string {
+  const first = topic.trim().split('\n')[0]?.trim() ?? '';
+  if (first.length <= 160) return first;
+  const cut = first.slice(0, 160);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 80))}…`;
 }
 
 export function promptOf(persona: Persona): PersonaPrompt {
@@ -154,7 +176,7 @@ export class DebateService {
     const perAgent = header.agents.map((agent) => {
       const persona = agent.persona ? loaded.get(agent.persona) : undefined;
       return provider.likely({
-        system: `${persona?.systemPrompt ?? ''}\n\n${PROTOCOL_RULES}`,
+        system: debaterSystem(header.subject ?? { kind: 'topic', text: header.topic }, persona?.systemPrompt ?? ''),
         messages: [...transcript, { role: 'user', content: 'x'.repeat(900) }],
         stablePrefix: transcript.length,
         schema: agentMoveSchema,
@@ -173,19 +195,33 @@ export class DebateService {
 
   async start(
     options: StartOptions,
-    hooks: { onEngine?: (engine: CruxEngine) => void; onEstimate?: (estimate: DebateEstimate) => void } = {},
+    hooks: {
+      onEngine?: (engine: CruxEngine) => void;
+      onEstimate?: (estimate: DebateEstimate) => void;
+      /** What every agent will read as the debate's subject, before any call is made. */
+      onSubject?: (subject: DebateSubject) => void;
+    } = {},
   ): Promise<DebateRun> {
     if (options.agents.length < 2 || options.agents.length > 12)
       throw new UserError('a crux debate needs 2 to 12 agents (--agents a,b,…)');
     let topic = options.topic?.trim() ?? '';
     let ideaSlug: string | null = null;
+    let subject: DebateSubject | null = topic === '' ? null : { kind: 'topic', text: topic };
     if (options.ideaSlug) {
       const idea = getIdea(this.ws.db, options.ideaSlug);
       if (!idea) throw new UserError(`no idea "${options.ideaSlug}" (see: npm run cli -- list)`);
       ideaSlug = idea.slug;
+      // The agents read the idea itself; a topic given beside it only names the debate.
+      subject = {
+        kind: 'idea',
+        slug: idea.slug,
+        title: idea.title,
+        summary: idea.summary,
+        body: this.readme(idea.slug),
+      };
       topic = topic || idea.title;
     }
-    if (topic === '') throw new UserError('a debate needs --idea SLUG or --topic "…"');
+    if (topic === '' || subject === null) throw new UserError('a debate needs --idea SLUG or --topic "…"');
     const loaded = this.personas();
     let chosen: Persona[];
     try {
@@ -200,9 +236,10 @@ export class DebateService {
     const header: DebateHeader = {
       id: ulid().toLowerCase(),
       protocol: 'crux',
-      topic,
+      topic: topicLine(topic),
       ideaSlug,
-      agents: (chosen as DebaterPersona[]).map((p) => agentFrom(p, topic)),
+      subject,
+      agents: (chosen as DebaterPersona[]).map((p) => agentFrom(p, subject)),
       config: options.config ?? {},
       provider: options.provider,
       seed,
@@ -210,14 +247,29 @@ export class DebateService {
       createdAt: new Date().toISOString(),
     };
     const provider = this.providers(options.provider, this.ws.root, seed);
+    hooks.onSubject?.(subject);
     hooks.onEstimate?.(this.estimate(header, provider));
     const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
     try {
-      const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), { topic });
+      const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), {
+        topic: header.topic,
+      });
       hooks.onEngine?.(engine);
       return await this.runFollowed(header, journal, engine);
     } finally {
       journal.close();
+    }
+  }
+
+  /** The body of an idea's README, as the agents read it (empty when it cannot be read). */
+  private readme(slug: string): string {
+    const file = ideaFiles(this.ws.db, slug).find((f) => f.kind === 'readme');
+    if (!file) return '';
+    try {
+      return parseMarkdown(readTextInside(this.ws.root, file.path)).body.trim();
+    } catch {
+      // An unreadable README is reported by sync; the agents still get the title and summary.
+      return '';
     }
   }
 

@@ -42,20 +42,24 @@ export class ClassificationService {
     const others = listIdeas(this.ws.db).filter((i) => i.slug !== slug);
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const { value } = await provider.llm.call(
-      classificationRequest(persona, {
-        kind: 'classification',
-        idea: {
-          slug,
-          title: idea.title,
-          summary: idea.summary,
-          text: parseMarkdown(raw).body,
-          type: idea.type,
-          tags: idea.tags,
+      classificationRequest(
+        persona,
+        {
+          kind: 'classification',
+          idea: {
+            slug,
+            title: idea.title,
+            summary: idea.summary,
+            text: parseMarkdown(raw).body,
+            type: idea.type,
+            tags: idea.tags,
+          },
+          types: this.ws.taxonomy.types.map((t) => ({ id: t.id, description: t.description })),
+          vocabulary,
+          others: others.map((o) => ({ slug: o.slug, title: o.title, summary: o.summary, tags: o.tags })),
         },
-        types: this.ws.taxonomy.types.map((t) => ({ id: t.id, description: t.description })),
-        vocabulary,
-        others: others.map((o) => ({ slug: o.slug, title: o.title, summary: o.summary, tags: o.tags })),
-      }),
+        new Date().toISOString().slice(0, 10),
+      ),
     );
     // What the model says is checked against the library before it is written.
     if (!this.ws.taxonomy.typeIds.has(value.type))

@@ -77,7 +77,14 @@ export class DevelopmentService {
     if (!persona) throw new UserError('the "developer" persona did not load (see resources/personas)');
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const ideaText = `# ${idea.title}\n\n${readme}\n\n## Development so far\n\n${asked.map((q) => `Q: ${q.question}\nA: ${q.answer ?? '(unanswered)'}`).join('\n\n')}`;
-    const request = developmentRequest(persona, ideaText, gaps, asked, this.ws.taxonomy);
+    const request = developmentRequest(
+      persona,
+      ideaText,
+      gaps,
+      asked,
+      this.ws.taxonomy,
+      new Date().toISOString().slice(0, 10),
+    );
     const answer = await provider.llm.call(options.signal ? { ...request, signal: options.signal } : request);
     if (options.signal?.aborted) throw new LlmError('cancelled', 'the development call was cancelled', answer.calls);
     const today = new Date().toISOString().slice(0, 10);

@@ -14,10 +14,12 @@ const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
 
 /**
  * Starts a crux debate about an idea: which debaters, which provider, what budget; the likely cost
- * is shown before anything starts. Starting opens the live view.
+ * is shown before anything starts. The idea the debaters will read (its summary and README) is shown
+ * too, so the researcher sees what the debate is about. Starting opens the live view.
  */
 export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCancel?: () => void }) {
   const client = useClient();
+  const idea = useChannel('ideas:get', { slug: ideaSlug });
   const personas = useChannel('personas:list', { role: 'debater' });
   const debaters = personas.data?.personas ?? [];
   // The provider and budget start from the settings page's; what the researcher picks here wins.
@@ -61,6 +63,26 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
         if (request) void start.run(request);
       }}
     >
+      <section className="debate-subject" aria-label="What every debater reads" data-testid="debate-subject">
+        <h3>What every debater reads</h3>
+        <ErrorNotice error={idea.error} />
+        {idea.data && (
+          <>
+            <p>
+              <strong>{idea.data.title}</strong>
+            </p>
+            <p className="muted">
+              {idea.data.summary || 'This idea has no summary: the debaters read its README alone.'}
+            </p>
+            <details>
+              <summary>The README ({idea.data.readme.split(/\s+/).filter(Boolean).length} words)</summary>
+              <pre className="small" style={{ whiteSpace: 'pre-wrap', maxHeight: '16em', overflow: 'auto' }}>
+                {idea.data.readme}
+              </pre>
+            </details>
+          </>
+        )}
+      </section>
       <fieldset>
         <legend>Debaters (2 to 12)</legend>
         <ErrorNotice error={personas.error} />
