@@ -42,12 +42,18 @@ function criterionLines(state: EvaluationState, taxonomy: Taxonomy, ids: readonl
       const c = taxonomy.criteria.find((k) => k.id === id);
       const s = state.scores[id];
       const now = s ? ` (now ${s.score}/10, confidence ${s.confidence})` : '';
-      return c ? `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description} 1–2: ${c.scale.low} 9–10: ${c.scale.high}${now}` : `- ${id}${now}`;
+      return c
+        ? `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description} 1–2: ${c.scale.low} 9–10: ${c.scale.high}${now}`
+        : `- ${id}${now}`;
     })
     .join('\n');
 }
 
-function base(prompts: EvaluationPrompts, persona: string, state: EvaluationState): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
+function base(
+  prompts: EvaluationPrompts,
+  persona: string,
+  state: EvaluationState,
+): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
   const p = prompts.persona(persona);
   return {
     system: p.systemPrompt,
@@ -57,7 +63,11 @@ function base(prompts: EvaluationPrompts, persona: string, state: EvaluationStat
   };
 }
 
-export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: EvaluationPrompts): LlmRequest<unknown> {
+export function requestFor(
+  ask: EvaluationAsk,
+  state: EvaluationState,
+  prompts: EvaluationPrompts,
+): LlmRequest<unknown> {
   const brief: EvaluationBrief = { kind: 'evaluation_ask', ask, state };
   const t = prompts.taxonomy;
   const ask1 = (persona: string, text: string) => {
@@ -141,7 +151,11 @@ export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: 
       return {
         ...ask1(
           'synthesis',
-          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and a recommendation (PURSUE, REFINE, PAUSE or ABANDON) with its reasoning. Final scores:\n${criterionLines(state, t, state.criteria.map((c) => c.id))}`,
+          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and a recommendation (PURSUE, REFINE, PAUSE or ABANDON) with its reasoning. Final scores:\n${criterionLines(
+            state,
+            t,
+            state.criteria.map((c) => c.id),
+          )}`,
         ),
         schema: narrativeSchema,
         schemaName: 'narrative',
