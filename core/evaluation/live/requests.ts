@@ -42,18 +42,12 @@ function criterionLines(state: EvaluationState, taxonomy: Taxonomy, ids: readonl
       const c = taxonomy.criteria.find((k) => k.id === id);
       const s = state.scores[id];
       const now = s ? ` (now ${s.score}/10, confidence ${s.confidence})` : '';
-      return c
-        ? `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description} 1–2: ${c.scale.low} 9–10: ${c.scale.high}${now}`
-        : `- ${id}${now}`;
+      return c ? `- ${id} — ${c.name}${c.critical ? ' [critical]' : ''}: ${c.description} 1–2: ${c.scale.low} 9–10: ${c.scale.high}${now}` : `- ${id}${now}`;
     })
     .join('\n');
 }
 
-function base(
-  prompts: EvaluationPrompts,
-  persona: string,
-  state: EvaluationState,
-): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
+function base(prompts: EvaluationPrompts, persona: string, state: EvaluationState): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
   const p = prompts.persona(persona);
   return {
     system: p.systemPrompt,
@@ -63,11 +57,7 @@ function base(
   };
 }
 
-export function requestFor(
-  ask: EvaluationAsk,
-  state: EvaluationState,
-  prompts: EvaluationPrompts,
-): LlmRequest<unknown> {
+export function requestFor(ask: EvaluationAsk, state: EvaluationState, prompts: EvaluationPrompts): LlmRequest<unknown> {
   const brief: EvaluationBrief = { kind: 'evaluation_ask', ask, state };
   const t = prompts.taxonomy;
   const ask1 = (persona: string, text: string) => {
@@ -151,11 +141,7 @@ export function requestFor(
       return {
         ...ask1(
           'synthesis',
-          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and a recommendation (PURSUE, REFINE, PAUSE or ABANDON) with its reasoning. Final scores:\n${criterionLines(
-            state,
-            t,
-            state.criteria.map((c) => c.id),
-          )}`,
+          `The evaluation is locked. Write its narrative: an executive summary, key strengths, key weaknesses, critical assumptions, unresolved questions, and a recommendation (PURSUE, REFINE, PAUSE or ABANDON) with its reasoning. Final scores:\n${criterionLines(state, t, state.criteria.map((c) => c.id))}`,
         ),
         schema: narrativeSchema,
         schemaName: 'narrative',
