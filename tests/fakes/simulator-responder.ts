@@ -19,7 +19,10 @@ export function simulatorResponder(seed: number): (request: FakeRequest) => Fake
     if (brief?.kind === 'crux_analysis') return { kind: 'answer', input: simulateAnalysis(seed, brief) };
     const evaluation = raw as Partial<EvaluationBrief> | null;
     if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
-      return { kind: 'answer', input: (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer };
+      return {
+        kind: 'answer',
+        input: (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer,
+      };
     }
     return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'no brief with the request' };
   };

@@ -36,6 +36,9 @@ export interface LiveDriveOptions {
   control?: () => DriveControl | Promise<DriveControl>;
 }
 
+/** How many times one ask is put to the model (each with its own re-asks) before the evaluation fails. */
+const ASK_ATTEMPTS = 2;
+
 export type DriveControl = 'stop' | 'approve' | null;
 
 export interface LiveDrive extends Drive {
@@ -77,6 +80,7 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     return null;
   };
   let stopped = false;
+  const failedAsks = new Map<string, number>();
   while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
     if (state.phase === 'PENDING') {
       feed({ kind: 'start', at: options.now() });
@@ -140,9 +144,20 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
       if (settled.status === 'fulfilled') {
         const refused = feed(inputFor(ask, settled.value.value, options.now()));
         if (refused !== null) failure = `${ask.role} gave an answer the protocol refused: ${refused}`;
-      } else if (settled.reason instanceof LlmError && settled.reason.kind === 'budget') budget = true;
-      else
-        failure = `${ask.role} failed: ${settled.reason instanceof Error ? settled.reason.message : String(settled.reason)}`;
+        return;
+      }
+      const error = settled.reason;
+      if (error instanceof LlmError && error.kind === 'budget') {
+        budget = true;
+        return;
+      }
+      const why = `${ask.role} failed: ${error instanceof Error ? error.message : String(error)}`;
+      // A call that failed after its own re-asks is asked once more in the next batch (its ask stays
+      // outstanding); only an ask that fails again, or a programming error, fails the evaluation.
+      const key = JSON.stringify(ask);
+      const times = (failedAsks.get(key) ?? 0) + 1;
+      failedAsks.set(key, times);
+      if (!(error instanceof LlmError) || times >= ASK_ATTEMPTS) failure = why;
     });
     if (budget) feed({ kind: 'budget_exhausted', at: options.now() });
     else if (failure) feed({ kind: 'fail', reason: failure, at: options.now() });
