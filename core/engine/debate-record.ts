@@ -60,6 +60,8 @@ const callSchema = z.object({
   costUsd: z.number(),
   ok: z.boolean(),
   error: z.string().optional(),
+  // Slips repaired rather than re-asked (see docs/models.md, "When a model slips").
+  repairs: z.array(z.string()).optional(),
 });
 
 const base = { seq: z.number().int().nonnegative(), at: z.string() };
@@ -79,13 +81,25 @@ export const debateRecordSchema = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('round'),
-    planned: z.array(z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() })),
+    planned: z.array(
+      z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() }),
+    ),
   }),
-  z.object({ ...base, type: z.literal('turn_failed'), agent: z.string(), thread: z.string().nullable(), reason: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('turn_failed'),
+    agent: z.string(),
+    thread: z.string().nullable(),
+    reason: z.string(),
+  }),
   z.object({ ...base, type: z.literal('agent_degraded'), agent: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('status'), status: z.enum(DEBATE_STATUSES), reason: z.string().optional() }),
 ]);
 export type DebateRecord = z.infer<typeof debateRecordSchema>;
 
 /** A record before the log numbers and dates it. */
-export type NewDebateRecord = DebateRecord extends infer R ? (R extends DebateRecord ? Omit<R, 'seq' | 'at'> : never) : never;
+export type NewDebateRecord = DebateRecord extends infer R
+  ? R extends DebateRecord
+    ? Omit<R, 'seq' | 'at'>
+    : never
+  : never;

@@ -14,7 +14,7 @@ import { findPersonas, loadPersonas } from '../../core/node/personas/load-person
 import { Workspace } from '../../core/node/workspace/workspace';
 import type { DebaterPersona } from '../../core/personas/persona';
 import { type Llm, LlmError, type LlmCallRecord } from '../../core/ports/llm';
-import { FakeAnthropic, modelLike } from '../fakes/fake-anthropic';
+import { FakeAnthropic, type FakeRequest, type FakeStep, modelLike } from '../fakes/fake-anthropic';
 import type { SlipKind } from '../fakes/model-slips';
 import { simulatorResponder } from '../fakes/simulator-responder';
 
@@ -42,6 +42,33 @@ export interface SlipFigures {
   costUsd: number;
   /** What the rejected answers cost, over the whole cost. */
   reaskCostShare: number;
+}
+
+/** A run's figures with what it was made of, for tests that look closer. */
+export interface SlipRun extends SlipFigures {
+  calls: LlmCallRecord[];
+  requests: FakeRequest[];
+  /** The debate's log records (debates only). */
+  records: NewDebateRecord[];
+}
+
+/** Answers a request in place of the simulator (a fixture), or passes the simulator's answer on. */
+export type Respond = (request: FakeRequest, simulated: FakeStep) => FakeStep;
+
+interface RunOptions {
+  seed: number;
+  /** Share of answers with a slip (0: none). */
+  rate: number;
+  respond?: Respond;
+}
+
+function fakeFor(options: RunOptions): FakeAnthropic {
+  const simulated = simulatorResponder(options.seed);
+  const respond = options.respond;
+  return new FakeAnthropic({
+    responder: respond ? (request) => respond(request, simulated(request)) : simulated,
+    ...modelLike(options.rate > 0 ? { rate: options.rate, seed: options.seed } : undefined),
+  });
 }
 
 const DEBATERS = [
@@ -79,7 +106,8 @@ function figures(
   fake: FakeAnthropic,
   meter: { calls: LlmCallRecord[]; structured: number; failed: number },
   end: { ended: string; reason: string | null; exception: string | null },
-): SlipFigures {
+  records: NewDebateRecord[] = [],
+): SlipRun {
   const slips: Partial<Record<SlipKind, number>> = {};
   for (const r of fake.requests) if (r.slip) slips[r.slip] = (slips[r.slip] ?? 0) + 1;
   const cost = meter.calls.reduce((s, c) => s + c.costUsd, 0);
@@ -93,6 +121,9 @@ function figures(
     slips,
     costUsd: cost,
     reaskCostShare: cost === 0 ? 0 : wasted / cost,
+    calls: meter.calls,
+    requests: [...fake.requests],
+    records,
   };
 }
 
@@ -101,11 +132,8 @@ function describe(error: unknown): string {
 }
 
 /** A debate of `agents` simulated agents (beyond the nine debater personas, copies under new ids). */
-export async function misbehavingDebate(options: { agents: number; seed: number; rate: number }): Promise<SlipFigures> {
-  const fake = new FakeAnthropic({
-    responder: simulatorResponder(options.seed),
-    ...modelLike({ rate: options.rate, seed: options.seed }),
-  });
+export async function misbehavingDebate(options: RunOptions & { agents: number }): Promise<SlipRun> {
+  const fake = fakeFor(options);
   await fake.start();
   const meter = { calls: [] as LlmCallRecord[], structured: 0, failed: 0 };
   try {
@@ -146,9 +174,9 @@ export async function misbehavingDebate(options: { agents: number; seed: number;
     };
     try {
       const outcome = await CruxEngine.start(header, deps, { topic }).run();
-      return figures(fake, meter, { ended: outcome.status, reason: outcome.reason, exception: null });
+      return figures(fake, meter, { ended: outcome.status, reason: outcome.reason, exception: null }, records);
     } catch (error) {
-      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) });
+      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) }, records);
     }
   } finally {
     await fake.close();
@@ -158,12 +186,9 @@ export async function misbehavingDebate(options: { agents: number; seed: number;
 const IDEA = 'llm-judge-calibration';
 
 /** An evaluation of a sample idea in `mode`, in a temporary workspace. */
-export async function misbehavingEvaluation(options: { mode: Mode; seed: number; rate: number }): Promise<SlipFigures> {
+export async function misbehavingEvaluation(options: RunOptions & { mode: Mode }): Promise<SlipRun> {
   const root = mkdtempSync(join(tmpdir(), 'crucible-slips-'));
-  const fake = new FakeAnthropic({
-    responder: simulatorResponder(options.seed),
-    ...modelLike({ rate: options.rate, seed: options.seed }),
-  });
+  const fake = fakeFor(options);
   await fake.start();
   mkdirSync(join(root, 'ideas'));
   cpSync(join(appRoot(), 'ideas', IDEA), join(root, 'ideas', IDEA), { recursive: true });
