@@ -90,10 +90,11 @@ export function answerCheck(ask: EvaluationAsk, state: EvaluationState, now: () 
 
 /**
  * Output tokens for an ask whose answer grows with what it covers: a synthesis writes a position,
- * its reasoning and open questions for every criterion debated in the round.
+ * its reasoning and open questions for every criterion debated in the round, and may carry every
+ * other criterion forward with a new confidence (convergence reads them all).
  */
-export function outputTokensFor(ask: EvaluationAsk, asked: number): number {
-  if (ask.role === 'synthesis') return Math.max(asked, 600 + 400 * ask.touched.length);
+export function outputTokensFor(ask: EvaluationAsk, asked: number, criteria: number): number {
+  if (ask.role === 'synthesis') return Math.max(asked, 600 + 120 * criteria + 300 * ask.touched.length);
   if (ask.role === 'evaluator') return Math.max(asked, 400 + 350 * ask.criteria.length);
   return asked;
 }
@@ -105,5 +106,9 @@ export function heldRequest(
   state: EvaluationState,
   now: () => string,
 ): LlmRequest<unknown> {
-  return { ...request, maxTokens: outputTokensFor(ask, request.maxTokens), check: answerCheck(ask, state, now) };
+  return {
+    ...request,
+    maxTokens: outputTokensFor(ask, request.maxTokens, state.criteria.length),
+    check: answerCheck(ask, state, now),
+  };
 }
