@@ -5,6 +5,7 @@ import {
   displayNames,
   enumCase,
   type Misbehaviour,
+  realisticLengths,
   NO_TOOL_TEXT,
   proseAround,
   type SlipKind,
@@ -94,16 +95,19 @@ export interface FakeAnthropicOptions {
   enforceMaxTokens?: boolean;
   /** Slips like a model's in a seeded share of the responder's answers (scripted steps are sent as scripted). */
   misbehave?: Misbehaviour;
+  /** The responder's free-text fields grown to the length a model writes (`realisticLengths`). */
+  realisticLengths?: boolean;
 }
 
 /** Options of a fake that answers like a model, not like a test: real cache minimums, token counts, limits and slips. */
 export function modelLike(
   misbehave?: Misbehaviour,
-): Pick<FakeAnthropicOptions, 'minCacheableTokens' | 'tokens' | 'enforceMaxTokens' | 'misbehave'> {
+): Pick<FakeAnthropicOptions, 'minCacheableTokens' | 'tokens' | 'enforceMaxTokens' | 'misbehave' | 'realisticLengths'> {
   return {
     minCacheableTokens: 'per-model',
     tokens: 'model',
     enforceMaxTokens: true,
+    realisticLengths: true,
     ...(misbehave ? { misbehave } : {}),
   };
 }
@@ -309,7 +313,7 @@ export class FakeAnthropic {
       return this.error(res, 400, 'invalid_request_error', invalid);
     }
     const scripted = this.byNumber.get(record.n) ?? this.queue.shift();
-    const step = scripted ?? this.slipped(record, this.options.responder?.(record));
+    const step = scripted ?? this.slipped(record, this.lengthened(this.options.responder?.(record)));
     if (!step) {
       record.answered = 'bad_request';
       return this.error(res, 400, 'invalid_request_error', `fake: nothing scripted for request #${record.n}`);
@@ -339,6 +343,11 @@ export class FakeAnthropic {
 
   private count(text: string): number {
     return this.options.tokens === 'model' ? modelTokens(text) : fakeTokens(text);
+  }
+
+  private lengthened(step: FakeStep | undefined): FakeStep | undefined {
+    if (!this.options.realisticLengths || step?.kind !== 'answer') return step;
+    return { kind: 'answer', input: realisticLengths(step.input) };
   }
 
   /** The responder's answer with the misbehaviour mode's slip for this request, if it draws one. */

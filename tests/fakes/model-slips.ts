@@ -123,6 +123,11 @@ export function unknownId(answer: Json): Json | null {
     if (a.meta.targetFalsifierOf) a.meta.targetFalsifierOf = 'the-other-side';
     return a;
   }
+  if (typeof a.replyTo === 'string') {
+    // A reply to a message that is not in the transcript.
+    a.replyTo = 'm999';
+    return a;
+  }
   return null;
 }
 
@@ -133,3 +138,49 @@ export function proseAround(answer: Json): string {
 
 export const NO_TOOL_TEXT =
   'I want to answer this carefully. The question turns on evidence I would weigh differently depending on the horizon, so let me set out my reasoning before committing.';
+
+/** Words a capable model writes in each free-text field, where the simulator writes a line. */
+export const REALISTIC_WORDS: Readonly<Record<string, number>> = {
+  content: 60,
+  reasoning: 80,
+  statement: 25,
+  why: 25,
+  challenge: 50,
+  response: 70,
+  prevailingPosition: 30,
+  resolutionReasoning: 50,
+  executiveSummary: 120,
+  recommendationReasoning: 60,
+};
+
+const FILLER = [
+  'The figures in the idea are the only ones I can rely on here, so I weigh them before anything else.',
+  'A comparable case points the same way, though the conditions were not identical.',
+  'What would change my view is a measured result over a full season rather than a pilot of a few weeks.',
+  'The strongest counter-argument is about cost, and it deserves a direct answer rather than a dismissal.',
+  'I separate what is known from what is assumed, because the assumptions carry most of the risk.',
+  'The timeline matters: an effect that appears only after two years would not help the first decision.',
+];
+
+/**
+ * The answer with each free-text field grown to a realistic length (see `REALISTIC_WORDS`) by
+ * sentences of the kind models add. Deterministic, so a run repeats.
+ */
+export function realisticLengths(answer: Json): Json {
+  const grow = (value: Json, key: string | null): Json => {
+    if (typeof value === 'string' && key !== null && REALISTIC_WORDS[key] !== undefined) {
+      const target = REALISTIC_WORDS[key] as number;
+      let text = value;
+      for (let i = value.length % FILLER.length; text.split(/\s+/).length < target; i++) {
+        text += ` ${FILLER[i % FILLER.length]}`;
+      }
+      return text;
+    }
+    if (Array.isArray(value)) return value.map((v) => grow(v, null));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, grow(v, k)]));
+    }
+    return value;
+  };
+  return grow(answer, null);
+}

@@ -94,7 +94,7 @@ export function answerCheck(ask: EvaluationAsk, state: EvaluationState, now: () 
  * other criterion forward with a new confidence (convergence reads them all).
  */
 export function outputTokensFor(ask: EvaluationAsk, asked: number, criteria: number): number {
-  if (ask.role === 'synthesis') return Math.max(asked, 600 + 120 * criteria + 300 * ask.touched.length);
+  if (ask.role === 'synthesis') return Math.max(asked, 600 + 220 * criteria + 100 * ask.touched.length);
   if (ask.role === 'evaluator') return Math.max(asked, 400 + 350 * ask.criteria.length);
   return asked;
 }
