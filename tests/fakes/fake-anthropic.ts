@@ -373,12 +373,14 @@ export class FakeAnthropic {
       case 'max_tokens':
         return made(slip, { kind: 'max_tokens', input });
       default: {
-        // A slip the answer has no room for (no id to misname) falls back to the enum case, then to none.
+        // A slip the answer has no room for (no id to misname) falls back to the enum case, then to prose,
+        // so the share of answers that slip is the rate asked for.
         const transform = { display_names: displayNames, enum_case: enumCase, unknown_id: unknownId }[slip];
         const changed = transform(input);
         if (changed !== null) return made(slip, { kind: 'answer', input: changed });
         const cased = enumCase(input);
-        return cased === null ? step : made('enum_case', { kind: 'answer', input: cased });
+        if (cased !== null) return made('enum_case', { kind: 'answer', input: cased });
+        return made('prose_json', { kind: 'text', text: proseAround(input) });
       }
     }
   }
