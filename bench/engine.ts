@@ -3,6 +3,7 @@
  * and how a live simulated debate spends time and tokens against the fake Anthropic server.
  *
  *   npm run bench:engine -- [--messages N] [--runs R] [--seed S] [--only replay|live] [--json]
+ *   npm run bench:engine -- --misbehave 0.2 [--seeds 10]
  *
  * Progress goes to stderr; stdout carries only the result (one JSON object with --json).
  *
@@ -15,6 +16,12 @@
  * - inputTokensPerMessage: every input token sent (uncached + cache read + cache write) per accepted message.
  * - cacheReadShare: the share of those input tokens read from the prompt cache.
  * - costUsd: the debate's cost as the engine metered it (the call records' prices).
+ *
+ * With --misbehave RATE the benchmark is a sweep instead: debates of 3, 5 and 12 simulated agents
+ * over --seeds seeds against a fake server that slips like a model on RATE of its answers (display
+ * names for ids, enums in another case, prose around the JSON, no tool call, max_tokens stops,
+ * unknown ids). It prints one JSON object: how every run ended (never an exception), the re-asks,
+ * the repaired answers, and the share of the cost spent on rejected answers.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -23,6 +30,8 @@ import { runLiveDebate } from './engine/live';
 import { type LiveFigures, liveFigures } from './engine/live-figures';
 import { measureReplay, RECORDS_PER_APPEND, type ReplayFigures } from './engine/replay-bench';
 import { median, progress, round } from './engine/stats';
+import { parseMisbehave, type SweepRow, summarise } from './lib/slip-sweep';
+import { misbehavingDebate } from '../tests/helpers/misbehaving-runs';
 
 /** What a run is compared with: the engine's performance targets. */
 const TARGETS = { replayMessagesPerSec: 20_000, wallOverCriticalPath: 1.2, cacheReadShare: 0.6, costUsd: 0.35 };
@@ -134,7 +143,22 @@ function liveSummary(f: LiveFigures, seed: number) {
   };
 }
 
+async function sweep(rate: number, seeds: number): Promise<void> {
+  const rows: SweepRow[] = [];
+  const started = performance.now();
+  for (let seed = 1; seed <= seeds; seed++) {
+    for (const agents of [3, 5, 12]) {
+      const { calls: _c, requests: _r, records: _l, ...run } = await misbehavingDebate({ agents, seed, rate });
+      rows.push({ shape: `${agents} agents`, seed, ...run });
+      progress(`misbehave ${rate}: ${agents} agents, seed ${seed}: ${run.ended}, ${run.reasks} re-asks`);
+    }
+  }
+  process.stdout.write(`${JSON.stringify(summarise(rate, rows, performance.now() - started))}\n`);
+}
+
 async function main(): Promise<void> {
+  const misbehave = parseMisbehave(process.argv.slice(2));
+  if (misbehave) return sweep(misbehave.rate, misbehave.seeds);
   const options = parseOptions(process.argv.slice(2));
   // Other processes' load at the start, so a slow run on a busy machine can be recognised as such.
   const loadAvg1m = round(loadavg()[0] ?? 0, 2);

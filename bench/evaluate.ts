@@ -12,6 +12,8 @@ import { simulatorResponder } from '../tests/fakes/simulator-responder';
 import { jitteredLatency } from './engine/latency';
 import { RoundTimer } from './engine/round-timer';
 import { progress, round } from './engine/stats';
+import { parseMisbehave, type SweepRow, summarise } from './lib/slip-sweep';
+import { misbehavingEvaluation } from '../tests/helpers/misbehaving-runs';
 
 /**
  * `npm run bench:evaluate -- --json`: a standard-mode evaluation of a sample idea through the real
@@ -23,7 +25,28 @@ import { progress, round } from './engine/stats';
 const IDEA = 'llm-judge-calibration';
 const json = process.argv.includes('--json');
 
+/**
+ * `--misbehave RATE [--seeds 10]`: evaluations in all three modes over the seeds against a fake that
+ * slips like a model on RATE of its answers; one JSON object with how each ended and what the slips cost.
+ */
+async function sweep(rate: number, seeds: number): Promise<void> {
+  const rows: SweepRow[] = [];
+  const started = performance.now();
+  for (let seed = 1; seed <= seeds; seed++) {
+    for (const mode of ['quick', 'standard', 'deep'] as const) {
+      const { calls: _c, requests: _r, records: _l, ...run } = await misbehavingEvaluation({ mode, seed, rate });
+      rows.push({ shape: mode, seed, ...run });
+      progress(
+        `[bench:evaluate] misbehave ${rate}: ${mode}, seed ${seed}: ${run.ended} (${run.reason}), ${run.reasks} re-asks`,
+      );
+    }
+  }
+  process.stdout.write(`${JSON.stringify(summarise(rate, rows, performance.now() - started))}\n`);
+}
+
 async function main(): Promise<void> {
+  const misbehave = parseMisbehave(process.argv.slice(2));
+  if (misbehave) return sweep(misbehave.rate, misbehave.seeds);
   const root = mkdtempSync(join(tmpdir(), 'crucible-bench-eval-'));
   const latency = jitteredLatency(7, 300, 100);
   const fake = new FakeAnthropic({ responder: simulatorResponder(1), latencyMs: latency.next });
@@ -36,7 +59,15 @@ async function main(): Promise<void> {
     const models = loadModelsConfig(null);
     const timer = new RoundTimer();
     const provider = (): Provider => ({
-      llm: timer.wrap(createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 0, sendBriefHeader: true })),
+      llm: timer.wrap(
+        createAnthropicLlm({
+          apiKey: 'test-key',
+          baseURL: fake.baseURL,
+          prices: models,
+          maxRetries: 0,
+          sendBriefHeader: true,
+        }),
+      ),
       estimate: () => 0,
       likely: () => 0,
     });
@@ -60,7 +91,11 @@ async function main(): Promise<void> {
       cacheReadShare: round(cacheRead / inputTokens, 3),
       costUsd: round(run.costUsd, 4),
       targets: { wallOverCriticalPath: 1.25, cacheReadShare: 0.5, costUsd: 1.5 },
-      met: { wallOverCriticalPath: wallMs / criticalPathMs <= 1.25, cacheReadShare: cacheRead / inputTokens >= 0.5, costUsd: run.costUsd < 1.5 },
+      met: {
+        wallOverCriticalPath: wallMs / criticalPathMs <= 1.25,
+        cacheReadShare: cacheRead / inputTokens >= 0.5,
+        costUsd: run.costUsd < 1.5,
+      },
       evaluation: {
         lockReason: run.document.lockReason,
         rounds: run.document.rounds,

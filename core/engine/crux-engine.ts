@@ -2,6 +2,8 @@ import type { AnalysisOutput } from '../crux/analysis';
 import { resolveConfig } from '../crux/config';
 import type { CruxEvent } from '../crux/events';
 import type { CruxInput } from '../crux/inputs';
+import { CruxInputError } from '../crux/errors';
+import { analysisOutputTokens, checkAnalysis, checkMove } from '../crux/live/answer-checks';
 import { agentTurnRequest, analysisRequest, type TurnContext } from '../crux/live/brief';
 import { gradingRuleOf } from '../crux/live/grading-rule';
 import { isoDay, subjectOrTopic } from '../crux/live/subject';
@@ -366,16 +368,13 @@ export class CruxEngine {
       // Reserve the worst case of every call of this round before making any of them.
       const context = this.context();
       const requests = [
-        ...analyses.map((t) => ({
-          kind: 'analysis' as const,
-          thread: t,
-          request: analysisRequest(this.state, t, this.deps.crystallizer, context),
-        })),
+        ...analyses.map((t) => ({ kind: 'analysis' as const, thread: t, request: this.analysisCall(t, context) })),
         ...turns.map((turn) => {
           const thread = this.state.threads.find((t) => t.id === turn.thread) as ThreadState;
           const request = {
             ...agentTurnRequest(this.state, thread, turn, this.persona(turn.agent), context),
             onPartial: (partial: unknown) => this.draft(turn.thread, turn.agent, partial),
+            check: checkMove(this.state),
           };
           return { kind: 'turn' as const, turn, request };
         }),
@@ -456,6 +455,19 @@ export class CruxEngine {
     };
   }
 
+  /**
+   * The crystallizer's request, held to the agents of this debate (its maps are keyed by their ids)
+   * and given room for a position and a counterfactual per agent.
+   */
+  private analysisCall(thread: ThreadState, context: TurnContext): LlmRequest<AnalysisOutput> {
+    const request = analysisRequest(this.state, thread, this.deps.crystallizer, context);
+    return {
+      ...request,
+      maxTokens: Math.max(request.maxTokens, analysisOutputTokens(this.state.agents.length)),
+      check: checkAnalysis(this.state),
+    };
+  }
+
   private interests(): Map<string, Set<string>> {
     return new Map(
       this.header.agents.map((a) => [a.id, new Set(this.persona(a.id).interests.map((w) => w.toLowerCase()))]),
@@ -486,20 +498,27 @@ export class CruxEngine {
   ): void {
     if (settled.status === 'fulfilled') {
       const extra = this.callRecords(settled.value.calls, null, `analysis:${thread.id}`);
-      this.apply(
-        { kind: 'crystallize_output', thread: thread.id, output: settled.value.value as AnalysisOutput },
-        extra,
-      );
+      try {
+        this.apply(
+          { kind: 'crystallize_output', thread: thread.id, output: settled.value.value as AnalysisOutput },
+          extra,
+        );
+      } catch (error) {
+        // The protocol refuses an analysis before it changes anything: a failed attempt, not the run's end.
+        if (!(error instanceof CruxInputError)) throw error;
+        this.analysisFailed(thread, extra, error.message);
+      }
       return;
     }
     const error = settled.reason;
     const calls = error instanceof LlmError ? error.calls : [];
+    this.analysisFailed(thread, this.callRecords(calls, null, `analysis:${thread.id}`), describe(error));
+  }
+
+  private analysisFailed(thread: ThreadState, calls: NewDebateRecord[], reason: string): void {
     const failures = (this.analysisFailures.get(thread.id) ?? 0) + 1;
     this.analysisFailures.set(thread.id, failures);
-    this.log([
-      ...this.callRecords(calls, null, `analysis:${thread.id}`),
-      { type: 'turn_failed', agent: 'crystallizer', thread: `analysis:${thread.id}`, reason: describe(error) },
-    ]);
+    this.log([...calls, { type: 'turn_failed', agent: 'crystallizer', thread: `analysis:${thread.id}`, reason }]);
     if (failures >= ANALYSIS_ATTEMPTS) {
       this.apply({ kind: 'close_thread', thread: thread.id, status: 'STALE' });
     }

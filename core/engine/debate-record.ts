@@ -67,6 +67,8 @@ const callSchema = z.object({
   costUsd: z.number(),
   ok: z.boolean(),
   error: z.string().optional(),
+  // Slips repaired rather than re-asked (see docs/models.md, "When a model slips").
+  repairs: z.array(z.string()).optional(),
 });
 
 const base = { seq: z.number().int().nonnegative(), at: z.string() };

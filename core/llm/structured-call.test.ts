@@ -156,15 +156,63 @@ describe('structuredCall', () => {
     await expect(structuredCall(scripted(new TypeError('boom')), req, options)).rejects.toThrow(TypeError);
   });
 
-  it('neither re-asks a truncated answer nor a refusal', async () => {
-    const truncated = await failure(structuredCall(scripted({ stopReason: 'max_tokens', input: {} }), req, options));
+  it('re-asks a truncated answer with more room, up to the bound, but not a refusal', async () => {
+    const cut = { stopReason: 'max_tokens', input: {} } as const;
+    const transport = scripted(cut, cut, cut);
+    const truncated = await failure(structuredCall(transport, req, options));
     const refused = await failure(structuredCall(scripted({ stopReason: 'refusal' }), req, options));
-    expect([truncated.kind, truncated.calls.length, refused.kind, refused.calls.length]).toEqual([
+    expect([truncated.kind, transport.seen.map((r) => r.maxTokens), refused.kind, refused.calls.length]).toEqual([
       'truncated',
-      1,
+      [100, 200, 400],
       'invalid_answer',
       1,
     ]);
+  });
+
+  it('repairs what has one reading (an enum in another case, prose around the JSON) and re-asks what a check rejects', async () => {
+    const transport = scripted(
+      { input: undefined, raw: 'Sure! {"score": 9, "why": "x"} Hope that helps.', unreadable: 'the answer was text' },
+      { input: { score: 3, why: 'because' } },
+    );
+    const picky: LlmRequest<Score> = {
+      ...req,
+      check: (v) =>
+        v.score <= 5 ? { ok: true, value: v, repairs: ['why: kept'] } : { ok: false, problems: ['score: too high'] },
+    };
+    const bad = await failure(
+      structuredCall(
+        scripted({ input: { score: 9, why: 'x' } }),
+        { ...picky, schema: z.object({ score: z.number(), why: z.string() }) } as LlmRequest<Score>,
+        { ...options, maxReasks: 0 },
+      ),
+    );
+    const result = await structuredCall(
+      transport,
+      { ...picky, schema: z.object({ score: z.number(), why: z.string() }) } as LlmRequest<Score>,
+      options,
+    );
+    const enums = z.object({ side: z.enum(['YES', 'NO']), grade: z.enum(['NOT_YET', 'DONE']) });
+    const cased = await structuredCall(
+      scripted({ input: { side: 'yes', grade: 'Not yet' } }),
+      { ...req, schema: enums } as unknown as LlmRequest<Score>,
+      options,
+    );
+    expect({
+      bad: [bad.kind, bad.message],
+      value: result.value,
+      reask: transport.seen[1]?.messages.at(-1)?.content,
+      records: result.calls.map((c) => [c.ok, c.repairs ?? []]),
+      cased: [cased.value, cased.calls[0]?.repairs],
+    }).toEqual({
+      bad: ['invalid_answer', 'no valid score after 1 answer; the last one: - score: too high'],
+      value: { score: 3, why: 'because' },
+      reask: expect.stringContaining('- score: too high'),
+      records: [
+        [false, ['(answer): the answer was text; the JSON object in it was read']],
+        [true, ['why: kept']],
+      ],
+      cased: [{ side: 'YES', grade: 'NOT_YET' }, ['side: "yes" read as "YES"', 'grade: "Not yet" read as "NOT_YET"']],
+    });
   });
 
   it('refuses without calling: a cancelled signal, a non-object schema, a bad name', async () => {

@@ -11,6 +11,7 @@ import {
   type ModelTier,
 } from '../ports/llm';
 import { readPartialJson } from '../text/partial-json';
+import { jsonInProse, repairEnums } from './answer-repair';
 import { issuePath } from '../text/zod-issues';
 import { costOf, estimateCallCost, jsonSchemaOf, type PriceTable, type Tiers } from './prices';
 
@@ -92,6 +93,9 @@ export interface StructuredCallOptions {
 }
 
 export const DEFAULT_MAX_REASKS = 2;
+/** An answer cut off at max_tokens is asked again with this many times the room, up to `MAX_OUTPUT_TOKENS`. */
+const TRUNCATION_GROWTH = 2;
+export const MAX_OUTPUT_TOKENS = 16_000;
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** An answer echoed back on a re-ask is cut to this many characters. */
 const ECHO_LIMIT = 8000;
@@ -153,7 +157,14 @@ export async function structuredCall<T>(
   const toolDescription =
     request.schemaDescription ?? `Give your answer as ${request.schemaName}. Always answer through this tool.`;
 
-  const record = (tier: ModelTier, answeredBy: string, usage: LlmUsage, latencyMs: number, error?: string) => {
+  const record = (
+    tier: ModelTier,
+    answeredBy: string,
+    usage: LlmUsage,
+    latencyMs: number,
+    error?: string,
+    repairs: string[] = [],
+  ) => {
     let cost = costOf(answeredBy, usage, options.prices);
     if (!cost.priced && answeredBy !== model) cost = costOf(model, usage, options.prices);
     const call: LlmCallRecord = {
@@ -166,6 +177,7 @@ export async function structuredCall<T>(
       ok: error === undefined,
     };
     if (error !== undefined) call.error = error;
+    if (repairs.length > 0) call.repairs = repairs;
     calls.push(call);
   };
 
@@ -185,6 +197,7 @@ export async function structuredCall<T>(
     : undefined;
 
   let messages = [...request.messages];
+  let maxTokens = request.maxTokens;
   for (let attempt = 0; ; attempt++) {
     if (request.signal?.aborted) throw failure('cancelled', 'the call was cancelled');
 
@@ -192,7 +205,7 @@ export async function structuredCall<T>(
       const spent = calls.reduce((sum, c) => sum + c.costUsd, 0);
       const remaining = options.budget.remainingUsd() - spent;
       const estimate = estimateCallCost(
-        { system: request.system, messages, stablePrefix, maxTokens: request.maxTokens, jsonSchema },
+        { system: request.system, messages, stablePrefix, maxTokens, jsonSchema },
         model,
         options.prices,
       );
@@ -217,7 +230,7 @@ export async function structuredCall<T>(
         toolName: request.schemaName,
         toolDescription,
         model,
-        maxTokens: request.maxTokens,
+        maxTokens,
         ...(request.brief !== undefined ? { brief: request.brief } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(onText ? { onText } : {}),
@@ -232,9 +245,14 @@ export async function structuredCall<T>(
     const answeredBy = response.model || model;
 
     if (response.stopReason === 'max_tokens') {
-      const why = `the answer was cut off at max_tokens (${request.maxTokens}) before it was complete`;
+      // A model that needs more room than it was given is not wrong: the same request goes again with
+      // more room (the prompt is unchanged, so it is read from the cache), a bounded number of times.
+      const why = `the answer was cut off at max_tokens (${maxTokens}) before it was complete`;
       record(request.tier, answeredBy, response.usage, latencyMs, `truncated: ${why}`);
-      throw failure('truncated', why);
+      const more = Math.min(MAX_OUTPUT_TOKENS, maxTokens * TRUNCATION_GROWTH);
+      if (attempt >= maxReasks || more <= maxTokens) throw failure('truncated', why);
+      maxTokens = more;
+      continue;
     }
     if (response.stopReason === 'refusal') {
       const why = 'the model declined to answer';
@@ -243,17 +261,33 @@ export async function structuredCall<T>(
     }
 
     let problems: string[];
+    const repairs: string[] = [];
+    let input = response.input;
     if (response.unreadable !== undefined) {
+      // Prose around the JSON, or the JSON in a fenced block instead of the tool call: one object is
+      // there to read, so it is read, and judged like any answer.
+      const found = jsonInProse(response.raw);
+      if (found !== undefined) {
+        input = found;
+        repairs.push(`(answer): ${response.unreadable}; the JSON object in it was read`);
+      }
+    }
+    if (response.unreadable !== undefined && repairs.length === 0) {
       problems = [`- ${response.unreadable}`];
     } else {
-      const parsed = request.schema.safeParse(response.input);
+      input = repairEnums(input, jsonSchema, repairs);
+      const parsed = request.schema.safeParse(input);
       if (parsed.success) {
-        record(request.tier, answeredBy, response.usage, latencyMs);
-        return { value: parsed.data, calls };
-      }
-      problems = describeAnswerIssues(parsed.error);
+        const checked = request.check ? request.check(parsed.data) : { ok: true as const, value: parsed.data };
+        if (checked.ok) {
+          repairs.push(...(checked.repairs ?? []));
+          record(request.tier, answeredBy, response.usage, latencyMs, undefined, repairs);
+          return { value: checked.value, calls };
+        }
+        problems = checked.problems.map((p) => (p.startsWith('- ') ? p : `- ${p}`));
+      } else problems = describeAnswerIssues(parsed.error);
     }
-    record(request.tier, answeredBy, response.usage, latencyMs, `invalid_answer: ${problems.join(' ')}`);
+    record(request.tier, answeredBy, response.usage, latencyMs, `invalid_answer: ${problems.join(' ')}`, repairs);
     if (attempt >= maxReasks) {
       throw failure(
         'invalid_answer',

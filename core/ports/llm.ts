@@ -40,7 +40,17 @@ export interface LlmRequest<T> {
    * sent to a model: it would only repeat the words and cost tokens.
    */
   brief?: unknown;
+  /**
+   * What the schema cannot say: the rules an answer must also meet in the state it was asked in (ids
+   * and criteria in play, scores among the positions). It returns the answer, repaired where the slip
+   * has one reading, or the problems in words; those are put to the model like a schema failure, and
+   * the call fails only after the last re-ask.
+   */
+  check?: (value: T) => AnswerCheck<T>;
 }
+
+/** The outcome of `LlmRequest.check`: an answer to keep (with what was repaired) or the problems. */
+export type AnswerCheck<T> = { ok: true; value: T; repairs?: string[] } | { ok: false; problems: string[] };
 
 /** The part of an AbortSignal the domain relies on (core is compiled without DOM or Node types). */
 export interface AbortSignalLike {
@@ -67,6 +77,8 @@ export interface LlmCallRecord {
   ok: boolean;
   /** Why the call failed or its answer was rejected, in words. */
   error?: string;
+  /** Slips in the answer that were repaired rather than re-asked, in words. */
+  repairs?: string[];
 }
 
 export interface LlmResult<T> {

@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  displayNames,
+  enumCase,
+  type Misbehaviour,
+  realisticLengths,
+  NO_TOOL_TEXT,
+  proseAround,
+  type SlipKind,
+  slipFor,
+  unknownId,
+} from './model-slips';
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1 for tests and benchmarks. It answers `POST /v1/messages`
@@ -53,6 +64,8 @@ export interface FakeRequest {
   /** What the fake answered: the step kind, `bad_request` or `unauthorized`. */
   answered: string;
   usage?: FakeUsage;
+  /** The slip the misbehaviour mode made in this answer. */
+  slip?: SlipKind;
 }
 
 export interface FakeUsage {
@@ -71,8 +84,57 @@ export interface FakeAnthropicOptions {
   eventDelayMs?: number;
   /** The API key the fake accepts, as `x-api-key` or a bearer token (default `test-key`); another gets 401. */
   apiKey?: string;
-  /** A prefix shorter than this many tokens is not cached (the real API's minimum is 1024–4096; default 0). */
-  minCacheableTokens?: number;
+  /**
+   * A prefix shorter than this many tokens is not cached (default 0); `per-model` applies the real
+   * API's minimum for the request's model (`cacheMinimumOf`).
+   */
+  minCacheableTokens?: number | 'per-model';
+  /** How tokens are counted: `chars/4` (default, exact figures for tests) or `model`, close to a real tokenizer. */
+  tokens?: 'chars/4' | 'model';
+  /** An answer longer than the request's max_tokens is cut off there, stop_reason `max_tokens`, as a model's is. */
+  enforceMaxTokens?: boolean;
+  /** Slips like a model's in a seeded share of the responder's answers (scripted steps are sent as scripted). */
+  misbehave?: Misbehaviour;
+  /** The responder's free-text fields grown to the length a model writes (`realisticLengths`). */
+  realisticLengths?: boolean;
+}
+
+/** Options of a fake that answers like a model, not like a test: real cache minimums, token counts, limits and slips. */
+export function modelLike(
+  misbehave?: Misbehaviour,
+): Pick<FakeAnthropicOptions, 'minCacheableTokens' | 'tokens' | 'enforceMaxTokens' | 'misbehave' | 'realisticLengths'> {
+  return {
+    minCacheableTokens: 'per-model',
+    tokens: 'model',
+    enforceMaxTokens: true,
+    realisticLengths: true,
+    ...(misbehave ? { misbehave } : {}),
+  };
+}
+
+/**
+ * The shortest prompt prefix the API caches for a model, as Anthropic documents it: 4,096 tokens for
+ * Opus 4.5 and later and Haiku 4.5, 2,048 for the Haiku 3 models, 1,024 for the others.
+ */
+export function cacheMinimumOf(model: string): number {
+  if (/opus-4-[5-9]|opus-[5-9]|haiku-4/.test(model)) return 4096;
+  if (/haiku-3/.test(model)) return 2048;
+  return 1024;
+}
+
+/**
+ * Tokens of a text as a BPE tokenizer roughly counts them: a short word is one token, a long one
+ * one per five letters, digits in threes, each mark of punctuation one (JSON is dear).
+ */
+export function modelTokens(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(/[A-Za-z]+|\d+|[^\sA-Za-z\d]/g)) {
+    const piece = m[0];
+    if (/^[A-Za-z]/.test(piece)) n += Math.max(1, Math.ceil(piece.length / 5));
+    else if (/^\d/.test(piece)) n += Math.ceil(piece.length / 3);
+    else n += 1;
+  }
+  return n;
 }
 
 /** The fake's token count of a text: characters / 4, rounded up. */
@@ -112,12 +174,12 @@ function blockText(block: Json): string {
 }
 
 /** The prompt as the cache sees it: tools, then system blocks, then every message's blocks, in order. */
-function promptBlocks(body: Json): Block[] {
+function promptBlocks(body: Json, count: (text: string) => number = fakeTokens): Block[] {
   const blocks: Block[] = [];
   const push = (where: string, value: Json, text: string) =>
     blocks.push({
       key: `${where}:${JSON.stringify(stripCacheControl(value))}`,
-      tokens: fakeTokens(text),
+      tokens: count(text),
       breakpoint: !!(value && typeof value === 'object' && value.cache_control),
     });
   for (const tool of body.tools ?? []) push('tool', tool, JSON.stringify(stripCacheControl(tool)));
@@ -151,6 +213,8 @@ export class FakeAnthropic {
   private readonly queue: FakeStep[] = [];
   private readonly byNumber = new Map<number, FakeStep>();
   private readonly cache = new Set<string>();
+  /** How often each request was asked, for the misbehaviour mode's draws. */
+  private readonly seen = new Map<string, number>();
   private server: Server | null = null;
   private url = '';
   private messageCount = 0;
@@ -203,6 +267,7 @@ export class FakeAnthropic {
     this.queue.length = 0;
     this.byNumber.clear();
     this.cache.clear();
+    this.seen.clear();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -247,7 +312,8 @@ export class FakeAnthropic {
       record.answered = 'bad_request';
       return this.error(res, 400, 'invalid_request_error', invalid);
     }
-    const step = this.byNumber.get(record.n) ?? this.queue.shift() ?? this.options.responder?.(record);
+    const scripted = this.byNumber.get(record.n) ?? this.queue.shift();
+    const step = scripted ?? this.slipped(record, this.lengthened(this.options.responder?.(record)));
     if (!step) {
       record.answered = 'bad_request';
       return this.error(res, 400, 'invalid_request_error', `fake: nothing scripted for request #${record.n}`);
@@ -275,6 +341,50 @@ export class FakeAnthropic {
     }
   }
 
+  private count(text: string): number {
+    return this.options.tokens === 'model' ? modelTokens(text) : fakeTokens(text);
+  }
+
+  private lengthened(step: FakeStep | undefined): FakeStep | undefined {
+    if (!this.options.realisticLengths || step?.kind !== 'answer') return step;
+    return { kind: 'answer', input: realisticLengths(step.input) };
+  }
+
+  /** The responder's answer with the misbehaviour mode's slip for this request, if it draws one. */
+  private slipped(record: FakeRequest, step: FakeStep | undefined): FakeStep | undefined {
+    const m = this.options.misbehave;
+    if (!m || step?.kind !== 'answer') return step;
+    // The same request asked again is drawn afresh (a model samples anew), in the order it is asked.
+    const asked = JSON.stringify([record.body.system, record.body.messages, record.body.max_tokens]);
+    const times = (this.seen.get(asked) ?? 0) + 1;
+    this.seen.set(asked, times);
+    const slip = slipFor(m, `${times}\u0000${asked}`);
+    if (slip === null) return step;
+    const input = step.input;
+    const made = (kind: SlipKind, next: FakeStep): FakeStep => {
+      record.slip = kind;
+      return next;
+    };
+    switch (slip) {
+      case 'prose_json':
+        return made(slip, { kind: 'text', text: proseAround(input) });
+      case 'no_tool':
+        return made(slip, { kind: 'text', text: NO_TOOL_TEXT });
+      case 'max_tokens':
+        return made(slip, { kind: 'max_tokens', input });
+      default: {
+        // A slip the answer has no room for (no id to misname) falls back to the enum case, then to prose,
+        // so the share of answers that slip is the rate asked for.
+        const transform = { display_names: displayNames, enum_case: enumCase, unknown_id: unknownId }[slip];
+        const changed = transform(input);
+        if (changed !== null) return made(slip, { kind: 'answer', input: changed });
+        const cased = enumCase(input);
+        if (cased !== null) return made('enum_case', { kind: 'answer', input: cased });
+        return made('prose_json', { kind: 'text', text: proseAround(input) });
+      }
+    }
+  }
+
   private validate(body: Json, req: IncomingMessage): string | null {
     if (!req.headers['anthropic-version']) return 'anthropic-version: header is required';
     if (!body || typeof body !== 'object') return 'the body must be a JSON object';
@@ -293,7 +403,7 @@ export class FakeAnthropic {
 
   /** Input usage of a request, with the prompt cache read and written as the API does. */
   private inputUsage(body: Json): Omit<FakeUsage, 'output_tokens'> {
-    const blocks = promptBlocks(body);
+    const blocks = promptBlocks(body, (text) => this.count(text));
     const total = blocks.reduce((sum, b) => sum + b.tokens, 0);
     const hashes: string[] = [];
     const upTo: number[] = [];
@@ -308,7 +418,10 @@ export class FakeAnthropic {
     const breakpoints = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
     const last = breakpoints.at(-1);
     if (last === undefined) return { input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-    const min = this.options.minCacheableTokens ?? 0;
+    const min =
+      this.options.minCacheableTokens === 'per-model'
+        ? cacheMinimumOf(String(body.model))
+        : (this.options.minCacheableTokens ?? 0);
 
     // The longest cached prefix ending within the lookback window of a breakpoint.
     let hit = -1;
@@ -364,7 +477,15 @@ export class FakeAnthropic {
       default:
         throw new Error(`fake: ${step.kind} is not an answer`);
     }
-    const usage: FakeUsage = { ...this.inputUsage(body), output_tokens: Math.max(1, fakeTokens(text ?? json)) };
+    if (this.options.enforceMaxTokens && text === null && stop !== 'max_tokens') {
+      // A model stops where its budget ends, mid-answer.
+      const needed = this.count(json);
+      if (needed > body.max_tokens) {
+        json = json.slice(0, Math.floor((json.length * body.max_tokens) / needed));
+        stop = 'max_tokens';
+      }
+    }
+    const usage: FakeUsage = { ...this.inputUsage(body), output_tokens: Math.max(1, this.count(text ?? json)) };
     if (stop === 'max_tokens') usage.output_tokens = body.max_tokens;
     record.usage = usage;
     const id = `msg_fake${String(++this.messageCount).padStart(6, '0')}`;
@@ -375,7 +496,7 @@ export class FakeAnthropic {
       const content =
         text !== null
           ? [{ type: 'text', text }]
-          : [{ ...tool, input: step.kind === 'malformed' || step.kind === 'max_tokens' ? json : JSON.parse(json) }];
+          : [{ ...tool, input: step.kind === 'malformed' || stop === 'max_tokens' ? json : JSON.parse(json) }];
       const message = {
         id,
         type: 'message',

@@ -352,11 +352,51 @@ describe('invalid answers', () => {
     expect(last.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
   });
 
-  it('reports an answer cut off at max_tokens as truncated, without re-asking', async () => {
-    fake.script({ kind: 'max_tokens', input: good });
+  it('asks an answer cut off at max_tokens again with twice the room, the same messages, and meters both', async () => {
+    fake.script({ kind: 'max_tokens', input: good }, { kind: 'answer', input: good });
+    const result = await llm().call(request(opening, { maxTokens: 50 }));
+    const sent = fake.requests.map((r) => ({ maxTokens: r.body.max_tokens, messages: r.body.messages.length }));
+    expect({
+      value: result.value,
+      sent,
+      calls: result.calls.map((c) => [c.ok, c.usage.outputTokens, c.error ?? '']),
+    }).toEqual({
+      value: good,
+      sent: [
+        { maxTokens: 50, messages: opening.length },
+        { maxTokens: 100, messages: opening.length },
+      ],
+      calls: [
+        [false, 50, 'truncated: the answer was cut off at max_tokens (50) before it was complete'],
+        [true, result.calls[1]?.usage.outputTokens, ''],
+      ],
+    });
+  });
+
+  it('gives up as truncated when every answer is cut off, after the bounded re-asks', async () => {
+    fake.script(
+      { kind: 'max_tokens', input: good },
+      { kind: 'max_tokens', input: good },
+      { kind: 'max_tokens', input: good },
+    );
     const error = await failure(llm().call(request(opening, { maxTokens: 50 })));
-    expect(error).toMatchObject({ kind: 'truncated', calls: [{ ok: false, usage: { outputTokens: 50 } }] });
-    expect(fake.requests).toHaveLength(1);
+    expect({ kind: error.kind, budgets: fake.requests.map((r) => r.body.max_tokens) }).toEqual({
+      kind: 'truncated',
+      budgets: [50, 100, 200],
+    });
+  });
+
+  it('reads the JSON of a text answer with prose around it, and says so in the call record', async () => {
+    fake.script({
+      kind: 'text',
+      text: `Here is my move:\n\n\`\`\`json\n${JSON.stringify(good)}\n\`\`\`\nHappy to expand.`,
+    });
+    const result = await llm().call(request(opening));
+    expect({ value: result.value, requests: fake.requests.length, repairs: result.calls[0]?.repairs }).toEqual({
+      value: good,
+      requests: 1,
+      repairs: ['(answer): the answer was text, not a call of `crux_move`; the JSON object in it was read'],
+    });
   });
 });
 

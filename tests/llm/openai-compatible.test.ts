@@ -145,10 +145,17 @@ describe('the OpenAI-compatible adapter', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it('reports an answer cut off at the token limit as truncated', async () => {
-    fake.script({ kind: 'length', content: good });
+  it('asks an answer cut off at the token limit again with twice the room; all cut off is truncated', async () => {
+    fake.script({ kind: 'length', content: good }, { kind: 'answer', content: good });
+    const result = await llm().call(request());
+    const cut = { kind: 'length', content: good } as const;
+    fake.script(cut, cut, cut);
     const error = await failure(llm().call(request()));
-    expect(error.kind).toBe('truncated');
+    expect({ value: result.value, kind: error.kind, budgets: fake.requests.map((r) => r.body.max_tokens) }).toEqual({
+      value: good,
+      kind: 'truncated',
+      budgets: [300, 600, 300, 600, 1200],
+    });
   });
 
   it('reports a server that is not running as network', async () => {

@@ -4,7 +4,9 @@ import type { Drive } from '../drive';
 import type { EvaluationEvent } from '../events';
 import type { EvaluationInput } from '../inputs';
 import type { EvaluationAsk, EvaluationState } from '../state';
-import { advance } from '../step';
+import { EvaluationInputError } from '../errors';
+import { step } from '../step';
+import { heldRequest } from './answer-rules';
 import { type EvaluationPrompts, inputFor, requestFor } from './requests';
 
 export interface LiveDriveOptions {
@@ -34,6 +36,9 @@ export interface LiveDriveOptions {
   control?: () => DriveControl | Promise<DriveControl>;
 }
 
+/** How many times one ask is put to the model (each with its own re-asks) before the evaluation fails. */
+const ASK_ATTEMPTS = 2;
+
 export type DriveControl = 'stop' | 'approve' | null;
 
 export interface LiveDrive extends Drive {
@@ -51,19 +56,31 @@ export interface LiveDrive extends Drive {
  * the reason BUDGET.
  */
 export async function driveLive(start: EvaluationState, options: LiveDriveOptions): Promise<LiveDrive> {
-  const state = JSON.parse(JSON.stringify(start)) as EvaluationState;
+  let state = JSON.parse(JSON.stringify(start)) as EvaluationState;
   const inputs: EvaluationInput[] = [];
   const events: EvaluationEvent[] = [];
   const calls: LlmCallRecord[] = [];
   let spent = options.spentBefore ?? 0;
   const clock = options.clockMs ?? (() => Date.now());
   const deadline = options.timeLeftMs === undefined ? Number.POSITIVE_INFINITY : clock() + options.timeLeftMs;
-  const feed = (input: EvaluationInput) => {
+  // Each input is applied to a copy: one the protocol refuses leaves the state as it was, and the
+  // refusal is the evaluation's failure with its reason, never an exception out of the run.
+  const feed = (input: EvaluationInput): string | null => {
+    let next: ReturnType<typeof step>;
+    try {
+      next = step(state, input);
+    } catch (error) {
+      if (!(error instanceof EvaluationInputError)) throw error;
+      return error.message;
+    }
+    state = next.state;
     inputs.push(input);
-    events.push(...advance(state, input).events);
+    events.push(...next.events);
     options.onInput?.(input);
+    return null;
   };
   let stopped = false;
+  const failedAsks = new Map<string, number>();
   while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
     if (state.phase === 'PENDING') {
       feed({ kind: 'start', at: options.now() });
@@ -84,7 +101,8 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     }
     const asks = [...state.awaiting];
     if (asks.length === 0) throw new Error(`the evaluation is ${state.phase} but asks for nothing`);
-    const requests = asks.map((ask) => requestFor(ask, state, options.prompts));
+    const asked = state;
+    const requests = asks.map((ask) => heldRequest(requestFor(ask, asked, options.prompts), ask, asked, options.now));
     const worst = requests.reduce((sum, r) => sum + options.estimateUsd(r), 0);
     if (spent + worst > options.budgetUsd) {
       feed({ kind: 'budget_exhausted', at: options.now() });
@@ -97,7 +115,10 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
         const i = next++;
         if (i >= asks.length) return;
         try {
-          results[i] = { status: 'fulfilled', value: await options.llm.call(requests[i] as ReturnType<typeof requestFor>) };
+          results[i] = {
+            status: 'fulfilled',
+            value: await options.llm.call(requests[i] as ReturnType<typeof requestFor>),
+          };
         } catch (reason) {
           results[i] = { status: 'rejected', reason };
         }
@@ -108,16 +129,35 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     let budget = false;
     results.forEach((settled, i) => {
       const ask = asks[i] as EvaluationAsk;
-      const made = settled.status === 'fulfilled' ? settled.value.calls : settled.reason instanceof LlmError ? settled.reason.calls : [];
+      const made =
+        settled.status === 'fulfilled'
+          ? settled.value.calls
+          : settled.reason instanceof LlmError
+            ? settled.reason.calls
+            : [];
       for (const call of made) {
         spent += call.costUsd;
         calls.push(call);
         options.onCall?.(call, ask);
       }
       if (failure || budget) return;
-      if (settled.status === 'fulfilled') feed(inputFor(ask, settled.value.value, options.now()));
-      else if (settled.reason instanceof LlmError && settled.reason.kind === 'budget') budget = true;
-      else failure = `${ask.role} failed: ${settled.reason instanceof Error ? settled.reason.message : String(settled.reason)}`;
+      if (settled.status === 'fulfilled') {
+        const refused = feed(inputFor(ask, settled.value.value, options.now()));
+        if (refused !== null) failure = `${ask.role} gave an answer the protocol refused: ${refused}`;
+        return;
+      }
+      const error = settled.reason;
+      if (error instanceof LlmError && error.kind === 'budget') {
+        budget = true;
+        return;
+      }
+      const why = `${ask.role} failed: ${error instanceof Error ? error.message : String(error)}`;
+      // A call that failed after its own re-asks is asked once more in the next batch (its ask stays
+      // outstanding); only an ask that fails again, or a programming error, fails the evaluation.
+      const key = JSON.stringify(ask);
+      const times = (failedAsks.get(key) ?? 0) + 1;
+      failedAsks.set(key, times);
+      if (!(error instanceof LlmError) || times >= ASK_ATTEMPTS) failure = why;
     });
     if (budget) feed({ kind: 'budget_exhausted', at: options.now() });
     else if (failure) feed({ kind: 'fail', reason: failure, at: options.now() });
