@@ -3,7 +3,7 @@ import { resolveConfig } from '../crux/config';
 import type { CruxEvent } from '../crux/events';
 import type { CruxInput } from '../crux/inputs';
 import { CruxInputError } from '../crux/errors';
-import { analysisOutputTokens, checkAnalysis, checkMove } from '../crux/live/answer-checks';
+import { analysisOutputTokens, checkAnalysis, checkMove, prepareAnalysis } from '../crux/live/answer-checks';
 import { agentTurnRequest, analysisRequest, type TurnContext } from '../crux/live/brief';
 import { gradingRuleOf } from '../crux/live/grading-rule';
 import { isoDay, subjectOrTopic } from '../crux/live/subject';
@@ -464,6 +464,7 @@ export class CruxEngine {
     return {
       ...request,
       maxTokens: Math.max(request.maxTokens, analysisOutputTokens(this.state.agents.length)),
+      prepare: prepareAnalysis(this.state),
       check: checkAnalysis(this.state),
     };
   }

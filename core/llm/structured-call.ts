@@ -276,8 +276,14 @@ export async function structuredCall<T>(
       problems = [`- ${response.unreadable}`];
     } else {
       input = repairEnums(input, jsonSchema, repairs);
-      const parsed = request.schema.safeParse(input);
-      if (parsed.success) {
+      const prepared = request.prepare ? request.prepare(input) : { ok: true as const, value: input };
+      if (prepared.ok) {
+        input = prepared.value;
+        repairs.push(...(prepared.repairs ?? []));
+      }
+      const parsed = prepared.ok ? request.schema.safeParse(input) : null;
+      if (!prepared.ok) problems = prepared.problems.map((p) => (p.startsWith('- ') ? p : `- ${p}`));
+      else if (parsed?.success) {
         const checked = request.check ? request.check(parsed.data) : { ok: true as const, value: parsed.data };
         if (checked.ok) {
           repairs.push(...(checked.repairs ?? []));
@@ -285,7 +291,7 @@ export async function structuredCall<T>(
           return { value: checked.value, calls };
         }
         problems = checked.problems.map((p) => (p.startsWith('- ') ? p : `- ${p}`));
-      } else problems = describeAnswerIssues(parsed.error);
+      } else problems = describeAnswerIssues((parsed as z.ZodSafeParseError<unknown>).error);
     }
     record(request.tier, answeredBy, response.usage, latencyMs, `invalid_answer: ${problems.join(' ')}`, repairs);
     if (attempt >= maxReasks) {

@@ -47,6 +47,11 @@ export interface LlmRequest<T> {
    * the call fails only after the last re-ask.
    */
   check?: (value: T) => AnswerCheck<T>;
+  /**
+   * The same, on the raw answer before its schema: for slips that a schema built for this call would
+   * refuse with a less useful message (an object keyed by display names where the schema wants ids).
+   */
+  prepare?: (input: unknown) => AnswerCheck<unknown>;
 }
 
 /** The outcome of `LlmRequest.check`: an answer to keep (with what was repaired) or the problems. */

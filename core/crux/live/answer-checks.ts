@@ -70,6 +70,25 @@ export function checkAnalysis(state: CruxState): (output: AnalysisOutput) => Ans
   };
 }
 
+/**
+ * The crystallizer's raw answer with its agent-keyed maps read as ids, before the schema of this debate
+ * (which wants exactly the ids) sees it; a key that names no one is put back with the roster.
+ */
+export function prepareAnalysis(state: CruxState): (input: unknown) => AnswerCheck<unknown> {
+  return (input) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return { ok: true, value: input };
+    const repairs: string[] = [];
+    const problems: string[] = [];
+    const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    for (const field of ['positions', 'counterfactual'] as const) {
+      const record = out[field];
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+      out[field] = rekey(state.agents, record as Record<string, unknown>, field, repairs, problems);
+    }
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: out, repairs };
+  };
+}
+
 /** A message id as the transcript writes it (`m12`), from `M12`, `12` or `[m12]`. */
 function messageIdOf(text: string): string | null {
   const n = /^\s*\[?\s*m?\s*(\d+)\s*\]?\s*$/i.exec(text)?.[1];
