@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_STALE_MS } from '../../core/node/sqlite/run-leases';
@@ -19,6 +19,15 @@ function recordNumbers(id: string): number[] {
 }
 
 const consecutive = (seqs: number[]) => seqs.every((seq, i) => seq === i);
+
+/** The status a CLI run printed as JSON, or what it said instead (so a failure shows in the diff). */
+function statusOf(run: { code: number | null; stdout: string; stderr: string }): string {
+  try {
+    return (JSON.parse(run.stdout) as { status: string }).status;
+  } catch {
+    return `exit ${run.code}: ${run.stderr}`;
+  }
+}
 
 describe('one writer per run: a second process is refused while the first runs', { timeout: 300_000 }, () => {
   beforeAll(() => {
@@ -60,12 +69,12 @@ describe('one writer per run: a second process is refused while the first runs',
 
       expect({
         refusal: [refused.code, refused.stderr],
-        first: [end.code, JSON.parse(end.stdout).status],
+        first: [end.code, statusOf(end)],
         firstLog: consecutive(recordNumbers(id)),
-        show: [shown.code, JSON.parse(shown.stdout).status],
+        show: [shown.code, statusOf(shown)],
         // Well before a heartbeat could go stale: the dead pid is what let it in.
         promptly: tookOverMs < LEASE_STALE_MS,
-        resumed: [after.code, JSON.parse(after.stdout).status],
+        resumed: [after.code, statusOf(after)],
         resumedLog: consecutive(recordNumbers(other)),
         leases: [runHeldBy(ws, first.child.pid as number), runHeldBy(ws, resumed.child.pid as number)],
       }).toEqual({
@@ -123,7 +132,7 @@ describe('one writer per run: a second process is refused while the first runs',
           existsSync(checkpointOf(id)),
           existsSync(join(ws, 'ideas', slug, 'evaluations', `${id}.json`)),
         ],
-        resumed: [resumed.code, resumed.code === 0 ? JSON.parse(resumed.stdout).status : resumed.stderr],
+        resumed: [resumed.code, statusOf(resumed)],
       }).toEqual({
         viaEvaluate: [
           1,
@@ -141,5 +150,27 @@ describe('one writer per run: a second process is refused while the first runs',
     } finally {
       for (const p of [first, killed]) p?.child.kill('SIGKILL');
     }
+  });
+
+  it('names the file and the line of a log whose record numbers are out of order, for every debate command', () => {
+    const { id } = cliJson<{ id: string }>([
+      'debate',
+      '--workspace',
+      ws,
+      '--topic',
+      'Kelp',
+      '--agents',
+      'ethicist,field-researcher',
+    ]);
+    const path = join(ws, 'debates', `${id}.jsonl`);
+    // What two writers left before there was a lease: a second run of numbers from 3 after line 6.
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    writeFileSync(path, `${[...lines.slice(0, 6), ...lines.slice(3, 5), ...lines.slice(6)].join('\n')}\n`);
+    const said = ['show', 'stop', 'pause', 'resume'].map((action) => {
+      const run = cli(['debates', action, id, '--workspace', ws]);
+      return [action, run.code, run.stderr];
+    });
+    const refusal = `error: debates/${id}.jsonl, line 7: expected record number 6, found 3: the debate log is damaged and was not read (fix or remove that line)\n`;
+    expect(said).toEqual(['show', 'stop', 'pause', 'resume'].map((action) => [action, 1, refusal]));
   });
 });
