@@ -12,7 +12,10 @@ let ws: string;
 
 /** The record numbers of a debate's log as written, read line by line (no parser to refuse them). */
 function recordNumbers(id: string): number[] {
-  return readFileSync(join(ws, 'debates', `${id}.jsonl`), 'utf8')
+  const path = join(ws, 'debates', `${id}.jsonl`);
+  // The lease comes first, the log a moment later.
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
     .trimEnd()
     .split('\n')
     .map((line) => (JSON.parse(line) as { seq: number }).seq);

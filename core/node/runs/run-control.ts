@@ -115,7 +115,8 @@ export function claimRun(root: string, db: Database.Database, id: string, kind: 
   let follower: ReturnType<typeof setInterval> | null = null;
   const heartbeat = setInterval(() => {
     try {
-      if (!renewLease(db, id, owner)) clearInterval(heartbeat);
+      // Taken over, released with its index, or the index closed: nothing left to keep alive.
+      if (!db.open || !renewLease(db, id, owner)) clearInterval(heartbeat);
     } catch {
       // The index is busy or closing: the next beat tries again, and `confirm` decides before a write.
     }

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from './migrations';
-import { acquireLease, confirmLease, LEASE_STALE_MS, liveLease, releaseLease, renewLease } from './run-leases';
+import {
+  acquireLease,
+  confirmLease,
+  LEASE_STALE_MS,
+  liveLease,
+  releaseLease,
+  releaseLeasesOf,
+  renewLease,
+} from './run-leases';
 
 let dir: string | null = null;
 afterEach(() => {
@@ -113,6 +121,16 @@ describe('run leases', () => {
       t0 + LEASE_STALE_MS + 1,
     );
     expect([confirmed, refused.acquired, liveLease(b, 'run-2', late)?.heartbeatMs]).toEqual([true, false, late]);
+    a.close();
+    b.close();
+  });
+
+  it('give up every lease taken through a connection when it closes, and only those', () => {
+    const [a, b] = twoProcesses();
+    for (const runId of ['x', 'y']) acquireLease(a, { runId, kind: 'debate', owner: `a-${runId}`, pid: process.pid });
+    acquireLease(b, { runId: 'z', kind: 'debate', owner: 'b-z', pid: process.pid });
+    releaseLeasesOf(a);
+    expect(['x', 'y', 'z'].map((runId) => liveLease(b, runId)?.owner ?? null)).toEqual([null, null, 'b-z']);
     a.close();
     b.close();
   });

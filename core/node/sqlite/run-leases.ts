@@ -19,6 +19,9 @@ export interface RunLease {
   heartbeatMs: number;
 }
 
+/** The owners holding a lease through each connection, so closing it can give them all up. */
+const heldThrough = new WeakMap<Database.Database, Set<string>>();
+
 /** A heartbeat older than this means the owner is gone or asleep: long enough for a busy event loop. */
 export const LEASE_STALE_MS = 15_000;
 
@@ -103,6 +106,9 @@ export function acquireLease(
        ON CONFLICT(run_id) DO UPDATE SET kind = excluded.kind, owner = excluded.owner, pid = excluded.pid,
          host = excluded.host, started_at = excluded.started_at, heartbeat_ms = excluded.heartbeat_ms`,
       ).run({ ...claim, host: hostname(), startedAt: new Date(now).toISOString(), now });
+      const owners = heldThrough.get(db) ?? new Set<string>();
+      owners.add(claim.owner);
+      heldThrough.set(db, owners);
       return { acquired: true as const };
     })
     .immediate();
@@ -137,4 +143,20 @@ export function confirmLease(
 /** Gives the lease up (only `owner`'s: a process that took it over keeps its own). */
 export function releaseLease(db: Database.Database, runId: string, owner: string): void {
   db.prepare('DELETE FROM run_leases WHERE run_id = ? AND owner = ?').run(runId, owner);
+  heldThrough.get(db)?.delete(owner);
+}
+
+/**
+ * Gives up every lease taken through `db`, before it closes: a run left waiting when its workspace
+ * closes (a debate paused at shutdown) can write nothing more, and the process, still alive, must
+ * not keep it from a resume.
+ */
+export function releaseLeasesOf(db: Database.Database): void {
+  const owners = heldThrough.get(db);
+  if (!owners || owners.size === 0) return;
+  const drop = db.prepare('DELETE FROM run_leases WHERE owner = ?');
+  db.transaction(() => {
+    for (const owner of owners) drop.run(owner);
+  })();
+  owners.clear();
 }
