@@ -252,8 +252,9 @@ export const MIGRATIONS: readonly Migration[] = [
       -- The process that runs a debate or an evaluation holds its row for as long as it runs and
       -- refreshes heartbeat_ms (epoch milliseconds) every second or so; another process that wants
       -- to write the same run's log is refused while the row is live (run-leases.ts). A row left by
-      -- a killed process is taken over, so nothing here needs cleaning up by hand.
-      CREATE TABLE run_leases (
+      -- a killed process is taken over, so nothing here needs cleaning up by hand. IF NOT EXISTS:
+      -- an index whose version was set back by hand (as tests of older steps do) keeps its table.
+      CREATE TABLE IF NOT EXISTS run_leases (
         run_id TEXT PRIMARY KEY,
         kind TEXT NOT NULL,
         owner TEXT NOT NULL,
