@@ -162,7 +162,7 @@ describe('reconcile at start', () => {
 
     ws = Workspace.open(root);
     const report = ws.sync();
-    expect([ws.db.pragma('user_version', { simple: true }), report.changed, found(ws)]).toEqual([8, 1, [0, 0, 1, 1]]);
+    expect([ws.db.pragma('user_version', { simple: true }), report.changed, found(ws)]).toEqual([9, 1, [0, 0, 1, 1]]);
   });
 
   it('creates a new index with large pages and leaves an existing file at the size it has', () => {

@@ -1,57 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { cli, cliJson } from '../helpers/run-cli';
+import { eventually, runHeldBy, start } from '../helpers/cli-process';
 import { tempWorkspace } from '../helpers/temp-workspace';
-
-const MAIN = join(import.meta.dirname, '..', '..', 'core', 'node', 'cli', 'main.ts');
 
 let root: string;
 let cleanup: () => void;
 let ws: string;
 
-/** The CLI as a long-running process (a debate, an evaluation), with the simulator slowed down. */
-function start(
-  args: string[],
-  latencyMs: number,
-): { child: ChildProcess; exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: String(latencyMs) },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += String(d)));
-  child.stderr?.on('data', (d) => (stderr += String(d)));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, exit };
-}
-
-async function eventually<T>(check: () => T | null | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The id of the run that `child` says, in `.crucible/runs/`, it is running. */
+/** The id of the run that `child` holds, by its lease in the index. */
 function runningId(child: ChildProcess): string | null {
-  const dir = join(ws, '.crucible', 'runs');
-  const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
-  const mine = names.find((f) => {
-    try {
-      return (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number }).pid === child.pid;
-    } catch {
-      return false;
-    }
-  });
-  return mine ? mine.replace(/\.json$/, '') : null;
+  return runHeldBy(ws, child.pid as number);
 }
 
 function debateLog(id: string) {
@@ -110,7 +72,7 @@ describe('a debate or evaluation running in one process, controlled from another
       expect(JSON.parse(end.stdout)).toMatchObject({ id, status: 'completed' });
       expect(statuses(id)).toEqual(['paused', 'running', 'completed']);
       expect(messages(id)).toBeGreaterThan(said);
-      expect(existsSync(join(ws, '.crucible', 'runs', `${id}.json`))).toBe(false);
+      expect(runHeldBy(ws, debate.child.pid as number)).toBe(null);
 
       const again = cli(['debates', 'pause', id, '--workspace', ws]);
       expect([again.code, again.stderr]).toEqual([

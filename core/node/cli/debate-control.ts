@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DebateStatus } from '../../engine/debate-record';
-import { parseDebateLog } from '../../engine/log-reader';
 import { ENDED_STATUSES } from '../app/live-debates';
 import { DebateService } from '../debates/debate-service';
-import { lastStatus } from '../debates/journal';
+import { lastStatus, readDebateLog } from '../debates/journal';
 import { requestRun, runOwner } from '../runs/run-control';
 import { UserError, Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
@@ -15,9 +12,12 @@ import type { CliIo } from './io';
 /** How long a command waits for another process to log what it asked (a call in flight finishes first). */
 const WAIT_MS = 120_000;
 
-/** The debate's status as its log says now (the log is the authority, whoever runs it). */
+/**
+ * The debate's status as its log says now (the log is the authority, whoever runs it). A damaged
+ * log is refused like everywhere else: one line naming the file and the line.
+ */
 function loggedStatus(root: string, rel: string): DebateStatus | null {
-  return lastStatus(parseDebateLog(readFileSync(join(root, rel), 'utf8')).records);
+  return lastStatus(readDebateLog(root, rel).records);
 }
 
 async function until<T>(what: string, check: () => T | null): Promise<T> {

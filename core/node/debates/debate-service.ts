@@ -21,7 +21,7 @@ import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLo
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
-import { followRun, type RunAction } from '../runs/run-control';
+import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 
 export const DEFAULT_LIMITS: DebateLimits = {
   maxMessages: 200,
@@ -249,15 +249,20 @@ export class DebateService {
     const provider = this.providers(options.provider, this.ws.root, seed);
     hooks.onSubject?.(subject);
     hooks.onEstimate?.(this.estimate(header, provider));
-    const journal = DebateJournal.create(this.ws.root, this.ws.db, header);
+    const held = claimRun(this.ws.root, this.ws.db, header.id, 'debate');
     try {
-      const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), {
-        topic: header.topic,
-      });
-      hooks.onEngine?.(engine);
-      return await this.runFollowed(header, journal, engine);
+      const journal = DebateJournal.create(this.ws.root, this.ws.db, header, undefined, held.confirm);
+      try {
+        const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), {
+          topic: header.topic,
+        });
+        hooks.onEngine?.(engine);
+        return await this.runFollowed(held, header, journal, engine);
+      } finally {
+        journal.close();
+      }
     } finally {
-      journal.close();
+      held.release();
     }
   }
 
@@ -276,15 +281,21 @@ export class DebateService {
   /** Continues an interrupted (or paused) debate from its log. */
   async resume(id: string, hooks: { onEngine?: (engine: CruxEngine) => void } = {}): Promise<DebateRun> {
     const rel = this.logPathOf(id);
-    const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel);
+    // Held before the log is even read: what a live owner is writing now is no basis for a resume.
+    const held = claimRun(this.ws.root, this.ws.db, id, 'debate');
     try {
-      const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
-      const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
-      const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
-      hooks.onEngine?.(engine);
-      return await this.runFollowed(header, journal, engine);
+      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, undefined, held.confirm);
+      try {
+        const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+        const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
+        const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
+        hooks.onEngine?.(engine);
+        return await this.runFollowed(held, header, journal, engine);
+      } finally {
+        journal.close();
+      }
     } finally {
-      journal.close();
+      held.release();
     }
   }
 
@@ -292,19 +303,22 @@ export class DebateService {
    * Runs the engine to its end while other processes may pause, resume or stop it
    * (runs/run-control.ts): the CLI in another terminal reaches a debate the app or a CLI runs.
    */
-  private async runFollowed(header: DebateHeader, journal: DebateJournal, engine: CruxEngine): Promise<DebateRun> {
+  private async runFollowed(
+    held: HeldRun,
+    header: DebateHeader,
+    journal: DebateJournal,
+    engine: CruxEngine,
+  ): Promise<DebateRun> {
     const apply: Partial<Record<RunAction, () => void>> = {
       pause: () => engine.pause(),
       resume: () => engine.resume(),
       stop: () => engine.cancel(),
     };
-    const release = followRun(this.ws.root, header.id, 'debate', (action) => apply[action]?.());
-    try {
-      const outcome = await engine.run();
-      return this.finish(header, journal, engine, outcome);
-    } finally {
-      release();
-    }
+    held.follow((action) => apply[action]?.());
+    const outcome = await engine.run();
+    // The transcript is this run's to write too: not after another process took the debate over.
+    held.confirm();
+    return this.finish(header, journal, engine, outcome);
   }
 
   private finish(header: DebateHeader, journal: DebateJournal, engine: CruxEngine, outcome: CruxOutcome): DebateRun {

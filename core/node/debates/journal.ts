@@ -24,7 +24,9 @@ export function readDebateLog(root: string, rel: string): { text: string } & Ret
     return { text, ...parseDebateLog(text) };
   } catch (error) {
     if (error instanceof DebateLogError) {
-      throw new UserError(`${rel}, ${error.message}: the debate log is damaged and was not read (fix or remove that line)`);
+      throw new UserError(
+        `${rel}, ${error.message}: the debate log is damaged and was not read (fix or remove that line)`,
+      );
     }
     throw error;
   }
@@ -49,6 +51,7 @@ export class DebateJournal {
     private readonly db: Database.Database,
     existing: DebateRecord[],
     private readonly onAppend: ((records: DebateRecord[]) => void) | undefined,
+    private readonly confirm: () => void,
   ) {
     this.seq = existing.length;
     for (const r of existing) if (r.type === 'llm_call') this.cost += r.call.costUsd;
@@ -58,34 +61,42 @@ export class DebateJournal {
     this.updateDebate = db.prepare('UPDATE debates SET status = ?, updated_at = ?, cost_usd = ? WHERE id = ?');
   }
 
-  /** Starts a new log; refuses to touch an existing file. */
+  /**
+   * Starts a new log; refuses to touch an existing file. `confirm` runs before every append and
+   * throws when this process may no longer write the log (another took the run over).
+   */
   static create(
     root: string,
     db: Database.Database,
     header: DebateHeader,
     onAppend?: (records: DebateRecord[]) => void,
+    confirm: () => void = () => {},
   ): DebateJournal {
     const rel = debateLogPath(header);
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     upsertDebateRow(db, header, rel, 'running', 0);
-    const journal = new DebateJournal(root, rel, header, db, [], onAppend);
+    const journal = new DebateJournal(root, rel, header, db, [], onAppend, confirm);
     journal.append([{ type: 'debate_created', header }]);
     return journal;
   }
 
-  /** Reopens a log to continue it; returns the records so far (a torn last line is dropped). */
+  /**
+   * Reopens a log to continue it; returns the records so far (a torn last line is dropped). The
+   * caller holds the run (run-control.ts) before calling: cutting a torn line is a write too.
+   */
   static resume(
     root: string,
     db: Database.Database,
     relPath: string,
     onAppend?: (records: DebateRecord[]) => void,
+    confirm: () => void = () => {},
   ): { journal: DebateJournal; records: DebateRecord[] } {
     const abs = join(root, relPath);
     const { text, records, tornTail } = readDebateLog(root, relPath);
     const first = records[0];
     if (first?.type !== 'debate_created') throw new Error(`${relPath}: not a debate log`);
-    const journal = new DebateJournal(root, relPath, first.header, db, records, onAppend);
+    const journal = new DebateJournal(root, relPath, first.header, db, records, onAppend, confirm);
     if (tornTail) {
       // Cut the half-written line so the next append starts on a line of its own.
       const keep = text.slice(0, text.lastIndexOf('\n') + 1);
@@ -108,6 +119,9 @@ export class DebateJournal {
 
   append(records: readonly NewDebateRecord[]): void {
     if (records.length === 0) return;
+    // One writer per log: a process that lost the run throws here, before its line could
+    // interleave with the new owner's record numbers.
+    this.confirm();
     const at = new Date().toISOString();
     const first = this.seq;
     // Each record is encoded once, its number and time put in front, for the file and the index alike.
@@ -117,22 +131,24 @@ export class DebateJournal {
     writeSync(this.fd, `${lines.join('\n')}\n`);
     fsyncSync(this.fd);
     let status: DebateStatus | null = null;
-    this.db.transaction(() => {
-      records.forEach((r, i) => {
-        if (r.type === 'llm_call') this.cost += r.call.costUsd;
-        if (r.type === 'status') status = r.status;
-        this.insertEvent.run(this.header.id, first + i, r.type, at, lines[i]);
-      });
-      const current =
-        status ??
-        (
-          this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as
-            | { status: DebateStatus }
-            | undefined
-        )?.status ??
-        'running';
-      this.updateDebate.run(current, at, this.cost, this.header.id);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        records.forEach((r, i) => {
+          if (r.type === 'llm_call') this.cost += r.call.costUsd;
+          if (r.type === 'status') status = r.status;
+          this.insertEvent.run(this.header.id, first + i, r.type, at, lines[i]);
+        });
+        const current =
+          status ??
+          (
+            this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as
+              | { status: DebateStatus }
+              | undefined
+          )?.status ??
+          'running';
+        this.updateDebate.run(current, at, this.cost, this.header.id);
+      })
+      .immediate();
     if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
   }
 

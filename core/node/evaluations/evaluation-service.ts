@@ -30,7 +30,7 @@ import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta 
 import { UserError, type Workspace } from '../workspace/workspace';
 import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
-import { followRun } from '../runs/run-control';
+import { claimRun, type HeldRun } from '../runs/run-control';
 import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
 
 export interface PersonaRating {
@@ -245,8 +245,10 @@ export class EvaluationService {
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     };
-    const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header);
-    return this.prepared(header, createEvaluation(setup, this.ws.taxonomy), [], 0, progress, options.timeLimitMs);
+    return this.holding(setup.evaluationId, (held) => {
+      const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header, held.confirm);
+      return this.prepared(held, header, createEvaluation(setup, this.ws.taxonomy), [], 0, progress, options.timeLimitMs);
+    });
   }
 
   /**
@@ -259,17 +261,20 @@ export class EvaluationService {
     if (problem !== null) throw new UserError(`--resume "${id}" ${problem}`);
     const path = findProgress(this.ws.root, id);
     if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
-    const { header, inputs, spentUsd } = readProgress(path);
-    const initial = this.initialState(header);
-    const { state } = resumeEvaluation(initial, inputs);
-    const progress = new ProgressLog(path);
-    if (state.phase === 'FAILED') {
-      // The failure stays in the log; the retry starts over.
-      const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
-      progress.input(retry);
-      inputs.push(retry);
-    }
-    return this.prepared(header, initial, inputs, spentUsd, progress);
+    // Held before the checkpoint is read: what a live owner is writing now is no basis for a resume.
+    return this.holding(id, (held) => {
+      const { header, inputs, spentUsd } = readProgress(path);
+      const initial = this.initialState(header);
+      const { state } = resumeEvaluation(initial, inputs);
+      const progress = new ProgressLog(path, undefined, held.confirm);
+      if (state.phase === 'FAILED') {
+        // The failure stays in the log; the retry starts over.
+        const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
+        progress.input(retry);
+        inputs.push(retry);
+      }
+      return this.prepared(held, header, initial, inputs, spentUsd, progress);
+    });
   }
 
   /**
@@ -308,8 +313,24 @@ export class EvaluationService {
     };
     const initial = this.initialState(header);
     this.providers(provider, this.ws.root, header.seed);
-    const progress = new ProgressLog(progressPath(this.ws.root, slug, header.setup.evaluationId), header);
-    return this.prepared(header, initial, [], 0, progress);
+    return this.holding(header.setup.evaluationId, (held) => {
+      const progress = new ProgressLog(progressPath(this.ws.root, slug, header.setup.evaluationId), header, held.confirm);
+      return this.prepared(held, header, initial, [], 0, progress);
+    });
+  }
+
+  /**
+   * Holds evaluation `id` for this process (run-control.ts: one writer per run) while `prepare`
+   * makes its run; the run releases it when it ends, a preparation that fails at once.
+   */
+  private holding(id: string, prepare: (held: HeldRun) => PreparedRun): PreparedRun {
+    const held = claimRun(this.ws.root, this.ws.db, id, 'evaluation');
+    try {
+      return prepare(held);
+    } catch (error) {
+      held.release();
+      throw error;
+    }
   }
 
   /** The state a checkpoint's inputs fold over: a fresh evaluation, or the reopening of a locked one. */
@@ -328,6 +349,7 @@ export class EvaluationService {
   }
 
   private prepared(
+    held: HeldRun,
     header: ProgressHeader,
     initial: EvaluationState,
     inputs: EvaluationInput[],
@@ -339,11 +361,18 @@ export class EvaluationService {
     const run = async (hooks: RunHooks = {}): Promise<RunOutcome> => {
       if (started) throw new Error(`evaluation ${header.setup.evaluationId} is already running`);
       started = true;
+      try {
+        return await runHeld(hooks);
+      } finally {
+        held.release();
+      }
+    };
+    const runHeld = async (hooks: RunHooks): Promise<RunOutcome> => {
       const { state } = resumeEvaluation(initial, inputs);
       // Another process (`evaluations stop|approve ID`) may ask too; its request waits for the next
       // batch like the app's own buttons, and a stop it asked for is a cancel.
       let asked: 'stop' | 'approve' | null = null;
-      const release = followRun(this.ws.root, header.setup.evaluationId, 'evaluation', (action) => {
+      held.follow((action) => {
         if (action === 'stop' || action === 'approve') asked = action;
       });
       const control = async (): Promise<DriveControl> => {
@@ -368,8 +397,6 @@ export class EvaluationService {
       } catch (error) {
         progress.close();
         throw error;
-      } finally {
-        release();
       }
       if (drive.stopped) {
         progress.stop(hooks.stopReason?.() ?? 'cancelled');
@@ -388,6 +415,8 @@ export class EvaluationService {
             .map((l: object) => JSON.stringify(l))
             .join('\n')}\n`
         : this.script(header.setup, header.provider, all, { costUsd: drive.costUsd, budgetUsd: header.budgetUsd, seed: header.seed });
+      // The record is this run's to write too: not after another process took the evaluation over.
+      held.confirm();
       const kept = this.keep(header.slug, buildDocument(drive.state), log, drive.costUsd);
       progress.finish();
       return { kind: 'locked', run: kept };

@@ -32,9 +32,14 @@ export type StopReason = 'cancelled' | 'app closed';
 export class ProgressLog {
   private fd: number;
 
+  /**
+   * `confirm` runs before every line and throws when this process may no longer write the
+   * checkpoint (another took the run over): its lines never interleave with the new owner's.
+   */
   constructor(
     private readonly abs: string,
     header?: ProgressHeader,
+    private readonly confirm: () => void = () => {},
   ) {
     mkdirSync(dirname(abs), { recursive: true });
     this.fd = openSync(abs, header ? 'wx' : 'a');
@@ -42,6 +47,7 @@ export class ProgressLog {
   }
 
   private write(record: object): void {
+    this.confirm();
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
     fsyncSync(this.fd);
   }

@@ -1,18 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openExistingIndex } from '../sqlite/open';
+import { acquireLease, confirmLease, liveLease, type RunLease, releaseLease, renewLease } from '../sqlite/run-leases';
+import { UserError } from '../workspace/workspace';
 
 /**
- * Control of a debate or an evaluation running in another process (the CLI's `debate` in one
+ * One writer per run, and control of a run from another process (the CLI's `debate` in one
  * terminal, `debates pause ID` in another; or the desktop app and the CLI on one workspace).
  *
- * The process that runs it keeps a marker, `.crucible/runs/<id>.json` (its pid and the kind), for as
- * long as it runs; another process asks for an action by writing `.crucible/runs/<id>.control`, which
- * the runner reads (and removes) every ~100 ms and applies through the same engine calls as the
- * app's buttons. What happened is then in the run's own log (a `paused` status line, a `stopped`
- * checkpoint line), which stays the authority: the asking process waits on that, never on the marker.
+ * The process that runs a debate or an evaluation holds its lease in the index (`run_leases`,
+ * sqlite/run-leases.ts) from before its first write until it ends; a second process that tries to
+ * start, resume or cancel the same run is refused while that lease is live, and every append to the
+ * run's log first confirms the lease is still this process's, so a log is never written by two. A
+ * lease whose process has gone (killed, crashed) or stopped refreshing it is stale: `runOwner`
+ * ignores it, so the run is treated as interrupted and resumed or cancelled in the asking process.
  *
- * A marker whose process has gone (killed, crashed) is stale: `runOwner` ignores it, so the run is
- * treated as interrupted and resumed or cancelled in the asking process instead.
+ * Another process asks for an action by writing `.crucible/runs/<id>.control`, which the runner
+ * reads (and removes) every ~100 ms and applies through the same engine calls as the app's buttons.
+ * What happened is then in the run's own log (a `paused` status line, a `stopped` checkpoint line),
+ * which stays the authority: the asking process waits on that, never on the lease.
  */
 
 export const RUN_ACTIONS = ['pause', 'resume', 'stop', 'approve'] as const;
@@ -20,6 +29,8 @@ export type RunAction = (typeof RUN_ACTIONS)[number];
 export type RunKind = 'debate' | 'evaluation';
 
 const POLL_MS = 100;
+/** How often a running run refreshes its lease (well inside `LEASE_STALE_MS`). */
+const HEARTBEAT_MS = 1_000;
 
 function runsDir(root: string): string {
   return join(root, '.crucible', 'runs');
@@ -31,34 +42,8 @@ function checkedId(id: string): string {
   return id;
 }
 
-function markerPath(root: string, id: string): string {
-  return join(runsDir(root), `${checkedId(id)}.json`);
-}
-
 function controlPath(root: string, id: string): string {
   return join(runsDir(root), `${checkedId(id)}.control`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The live process running `id`, or null when none does (never started here, ended, or killed). */
-export function runOwner(root: string, id: string): { pid: number; kind: RunKind } | null {
-  let marker: { pid?: unknown; kind?: unknown };
-  try {
-    marker = JSON.parse(readFileSync(markerPath(root, id), 'utf8')) as typeof marker;
-  } catch {
-    return null;
-  }
-  if (typeof marker.pid !== 'number' || (marker.kind !== 'debate' && marker.kind !== 'evaluation')) return null;
-  return alive(marker.pid) ? { pid: marker.pid, kind: marker.kind } : null;
 }
 
 /** Asks the process running `id` for an action (a later request replaces one not yet read). */
@@ -71,41 +56,116 @@ export function requestRun(root: string, id: string, action: RunAction): void {
   renameSync(tmp, path);
 }
 
+function indexPath(root: string): string {
+  return join(root, '.crucible', 'index.db');
+}
+
+/** How to stop a run from elsewhere, for the refusal. */
+function controlHint(kind: RunKind, id: string): string {
+  return kind === 'debate' ? `\`debates pause|stop ${id}\`` : `\`evaluations stop ${id}\``;
+}
+
+function where(lease: RunLease): string {
+  const host = lease.host === hostname() ? '' : ` on ${lease.host}`;
+  return `process ${lease.pid}${host} (started ${lease.startedAt})`;
+}
+
+/** The live process running `id`, or null when none does (never started, ended, killed, or silent too long). */
+export function runOwner(root: string, id: string): { pid: number; kind: RunKind; startedAt: string } | null {
+  checkedId(id);
+  const db = openExistingIndex(indexPath(root));
+  if (!db) return null;
+  try {
+    const lease = liveLease(db, id);
+    return lease ? { pid: lease.pid, kind: lease.kind, startedAt: lease.startedAt } : null;
+  } catch (error) {
+    // An index from before leases (no table yet) has no running run.
+    if (/no such table/.test((error as Error).message)) return null;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+/** A run this process holds: the only one allowed to write its log until `release`. */
+export interface HeldRun {
+  readonly id: string;
+  /** Throws (and writes nothing) when this process no longer holds the run: call before every append. */
+  confirm(): void;
+  /** Applies the actions other processes ask for (a request left from an earlier run is dropped). */
+  follow(apply: (action: RunAction) => void): void;
+  /** Gives the run up (when it ends, however it ends); once is enough, more is harmless. */
+  release(): void;
+}
+
 /**
- * Marks `id` as run by this process and applies the actions other processes ask for until the
- * returned function is called (when the run ends). A request left from an earlier run is dropped.
+ * Takes `id` for this process before anything is written to its log, or refuses with a one-line
+ * error naming the process that runs it. The lease is refreshed on an unref'd timer until released.
  */
-export function followRun(root: string, id: string, kind: RunKind, apply: (action: RunAction) => void): () => void {
-  const marker = markerPath(root, id);
-  const control = controlPath(root, id);
-  mkdirSync(runsDir(root), { recursive: true });
-  rmSync(control, { force: true });
-  writeFileSync(marker, `${JSON.stringify({ pid: process.pid, kind, startedAt: new Date().toISOString() })}\n`);
-  const timer = setInterval(() => {
-    if (!existsSync(control)) return;
-    let action: unknown;
+export function claimRun(root: string, db: Database.Database, id: string, kind: RunKind): HeldRun {
+  checkedId(id);
+  const owner = randomUUID();
+  const got = acquireLease(db, { runId: id, kind, owner, pid: process.pid });
+  if (!got.acquired) {
+    throw new UserError(
+      `${kind} ${id} is running in ${where(got.holder)}; ${kind === 'debate' ? 'pause or stop' : 'stop'} it there, or with ${controlHint(kind, id)}`,
+    );
+  }
+  let lost: string | null = null;
+  let follower: ReturnType<typeof setInterval> | null = null;
+  const heartbeat = setInterval(() => {
     try {
-      action = (JSON.parse(readFileSync(control, 'utf8')) as { action?: unknown }).action;
+      // Taken over, released with its index, or the index closed: nothing left to keep alive.
+      if (!db.open || !renewLease(db, id, owner)) clearInterval(heartbeat);
     } catch {
-      action = null;
+      // The index is busy or closing: the next beat tries again, and `confirm` decides before a write.
     }
-    rmSync(control, { force: true });
-    if (RUN_ACTIONS.includes(action as RunAction)) apply(action as RunAction);
-  }, POLL_MS);
-  // Not unref'd: a debate paused in a CLI process waits on nothing else, and must keep the process
-  // alive until it is resumed or stopped.
+  }, HEARTBEAT_MS);
+  // A heartbeat is no reason to stay alive: the run's own work (or `follow`) keeps the process up.
+  heartbeat.unref();
   let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    clearInterval(timer);
-    // Only our own marker: a later run of the same id (a resume elsewhere) keeps its own.
-    try {
-      const current = JSON.parse(readFileSync(marker, 'utf8')) as { pid?: unknown };
-      if (current.pid === process.pid) rmSync(marker, { force: true });
-    } catch {
-      // already gone
-    }
-    rmSync(control, { force: true });
+  const control = controlPath(root, id);
+  return {
+    id,
+    confirm() {
+      if (lost === null) {
+        const held = confirmLease(db, id, owner);
+        if (held.held) return;
+        lost = held.holder
+          ? `${kind} ${id} was taken over by ${where(held.holder)} while this process ran it`
+          : `${kind} ${id} is no longer held by this process (its lease is gone from the index)`;
+      }
+      throw new UserError(`${lost}; this process stopped without writing to its log`);
+    },
+    follow(apply) {
+      mkdirSync(runsDir(root), { recursive: true });
+      rmSync(control, { force: true });
+      follower = setInterval(() => {
+        if (!existsSync(control)) return;
+        let action: unknown;
+        try {
+          action = (JSON.parse(readFileSync(control, 'utf8')) as { action?: unknown }).action;
+        } catch {
+          action = null;
+        }
+        rmSync(control, { force: true });
+        if (RUN_ACTIONS.includes(action as RunAction)) apply(action as RunAction);
+      }, POLL_MS);
+      // Not unref'd: a debate paused in a CLI process waits on nothing else, and must keep the
+      // process alive until it is resumed or stopped.
+    },
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(heartbeat);
+      if (follower) clearInterval(follower);
+      if (follower) rmSync(control, { force: true });
+      try {
+        // Only our own lease: a process that took the run over keeps its own.
+        if (db.open) releaseLease(db, id, owner);
+      } catch {
+        // Left to go stale: its pid is gone once this process ends.
+      }
+    },
   };
 }

@@ -97,7 +97,18 @@ const V5 = {
 const V6 = V5;
 const V7 = { ...V6, folder_listings: ['path', 'mtime_ms', 'ctime_ms', 'subfolders', 'files'] };
 const V8 = V7;
-const EXPECTED: Record<number, Record<string, string[]>> = { 1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6, 7: V7, 8: V8 };
+const V9 = { ...V8, run_leases: ['run_id', 'kind', 'owner', 'pid', 'host', 'started_at', 'heartbeat_ms'] };
+const EXPECTED: Record<number, Record<string, string[]>> = {
+  1: V1,
+  2: V2,
+  3: V3,
+  4: V4,
+  5: V5,
+  6: V6,
+  7: V7,
+  8: V8,
+  9: V9,
+};
 
 describe('migrations', () => {
   it('are numbered 1, 2, 3 … without gaps', () => {

@@ -245,6 +245,26 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE files SET size = -1;
     `,
   },
+  {
+    version: 9,
+    name: 'run leases: one writer per debate or evaluation',
+    sql: `
+      -- The process that runs a debate or an evaluation holds its row for as long as it runs and
+      -- refreshes heartbeat_ms (epoch milliseconds) every second or so; another process that wants
+      -- to write the same run's log is refused while the row is live (run-leases.ts). A row left by
+      -- a killed process is taken over, so nothing here needs cleaning up by hand. IF NOT EXISTS:
+      -- an index whose version was set back by hand (as tests of older steps do) keeps its table.
+      CREATE TABLE IF NOT EXISTS run_leases (
+        run_id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        heartbeat_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

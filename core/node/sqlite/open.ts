@@ -141,3 +141,12 @@ function checkHere(pending: PendingIndex): OpenedIndex {
     return replaceDamaged(pending.path, pending.db, error);
   }
 }
+
+/**
+ * An existing index opened as it is (not checked, not migrated), or null when there is none: for a
+ * process that only reads a few rows another process keeps up to date (who runs a debate).
+ */
+export function openExistingIndex(path: string): Database.Database | null {
+  if (!existsSync(path)) return null;
+  return openRaw(path);
+}

@@ -35,6 +35,7 @@ import {
   syncErrors,
 } from '../sqlite/index-sql';
 import { openIndexDeferred, type PendingIndex, settleIndex, settleRest } from '../sqlite/open';
+import { releaseLeasesOf } from '../sqlite/run-leases';
 import { loadTaxonomy, loadTemplates, type Templates } from '../taxonomy-loader';
 import { foldersToRetry, type PassInput, passInput, passTasks, runSyncPass, type SyncReport } from './sync-pass';
 
@@ -190,7 +191,11 @@ export class Workspace {
     this.unverified?.check.stop();
     this.unverified = null;
     if (this.indexDirty && this.handle.open) this.writeIndexNow();
-    if (this.handle.open) this.handle.close();
+    if (this.handle.open) {
+      // Runs still held through this index end with it (one paused at shutdown resumes elsewhere).
+      releaseLeasesOf(this.handle);
+      this.handle.close();
+    }
   }
 
   /**
