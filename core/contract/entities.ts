@@ -258,8 +258,14 @@ export const debateRequestSchema = z
 export type DebateRequest = z.infer<typeof debateRequestSchema>;
 
 export const debateEstimateSchema = z.strictObject({
+  /** Likely calls and cost (USD). */
   calls: count,
   usd: z.number().nonnegative(),
+  /** Every call the config and limits allow, each at its worst (USD; the budget caps it). */
+  worstCalls: count,
+  worstUsd: z.number().nonnegative(),
   /** How the figure was reached, in words. */
   basis: z.string(),
+  /** Why the chosen provider cannot run now (no key, no server), or null: Start stays off until it can. */
+  cannotRun: z.string().nullable(),
 });

@@ -193,11 +193,15 @@ const budgetUsd = z.number().positive('must be more than 0').max(1000, 'must be 
 export const evaluationEstimateSchema = z.strictObject({
   calls: count,
   usd,
+  /** Every call the mode allows, each at its worst (USD; the budget caps it). */
+  worstCalls: count,
   worstUsd: usd,
   budgetUsd: usd,
   rounds: count,
   personas: z.array(z.string()),
   basis: z.string(),
+  /** Why the chosen provider cannot run now (no key, no server), or null: Start stays off until it can. */
+  cannotRun: z.string().nullable(),
 });
 export type EvaluationEstimateView = z.infer<typeof evaluationEstimateSchema>;
 

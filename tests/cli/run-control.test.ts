@@ -138,9 +138,12 @@ describe('a debate or evaluation running in one process, controlled from another
         .map((l) => JSON.parse(l) as { type: string; reason?: string });
       expect(lines.at(-1)).toMatchObject({ type: 'stopped', reason: 'cancelled' });
       const end = await evaluation.exit;
+      // Its cost was said before it ran; then the stop.
       expect([end.code, end.stderr]).toEqual([
         1,
-        'error: the evaluation was stopped before it locked (resume it with evaluate --resume ID)\n',
+        expect.stringMatching(
+          /^Estimated cost: likely .*\nRunning…\nerror: the evaluation was stopped before it locked \(resume it with evaluate --resume ID\)\n$/s,
+        ),
       ]);
 
       const resumed = cliJson<{ status: string; lockReason: string }>(['evaluations', 'resume', id, '--workspace', ws]);

@@ -208,19 +208,18 @@ describe('a crux debate on the Anthropic adapter against the fake server', () =>
     expect(open.size).toBe(0);
   });
 
-  it('estimates the cost before the start within a factor of two of what the debate then costs', async () => {
+  it('estimates the cost before the start, without a key, within a factor of two of what the debate then costs', async () => {
     const h = header();
-    const previous = process.env.ANTHROPIC_API_KEY;
-    process.env.ANTHROPIC_API_KEY = 'test-key';
-    try {
-      const estimate = new DebateService(ws).estimate(h, providerFor('anthropic', root, null));
-      const { outcome } = await run(h, anthropic());
-      const ratio = outcome.result.systemMetrics.costUsd / estimate.usd;
-      expect({ ratio: ratio > 0.5 && ratio < 2, calls: estimate.calls }).toEqual({ ratio: true, calls: 56 });
-    } finally {
-      if (previous === undefined) delete process.env.ANTHROPIC_API_KEY;
-      else process.env.ANTHROPIC_API_KEY = previous;
-    }
+    const estimate = new DebateService(ws).estimate(h, 'anthropic');
+    const { outcome } = await run(h, anthropic());
+    const ratio = outcome.result.systemMetrics.costUsd / estimate.usd;
+    expect({
+      ratio: ratio > 0.5 && ratio < 2,
+      underWorst: outcome.result.systemMetrics.costUsd <= estimate.worstUsd,
+    }).toEqual({
+      ratio: true,
+      underWorst: true,
+    });
   });
 
   it('marks an agent whose calls keep failing as degraded and says the result rests on the others', async () => {

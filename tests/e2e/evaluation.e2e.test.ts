@@ -50,14 +50,29 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     const form = page.getByRole('form', { name: 'Evaluate this idea' });
     await form.waitFor();
     await form.getByLabel('Mode').selectOption('standard');
+    // Anthropic without a key: priced from the model table, one error with the way to Settings, no Start.
+    const key = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    await form.getByLabel('Provider').selectOption('anthropic');
+    await page.getByTestId('provider-notice').waitFor();
+    expect({
+      estimate: await page.getByTestId('evaluation-estimate').innerText(),
+      errors: await form.getByRole('alert').count(),
+      settings: await page.getByTestId('provider-notice').getByRole('link', { name: 'Settings' }).count(),
+      start: await form.getByRole('button', { name: 'Evaluate' }).isDisabled(),
+    }).toEqual({
+      estimate: expect.stringMatching(/Likely \$[1-9]\.\d\d, at worst \$/),
+      errors: 1,
+      settings: 1,
+      start: true,
+    });
+    if (key !== undefined) process.env.ANTHROPIC_API_KEY = key;
     await form.getByLabel('Provider').selectOption('simulated');
     await page
       .getByTestId('evaluation-estimate')
-      .getByText(/Likely \$0/)
+      .getByText(/Likely \$0(?!\.)/)
       .waitFor();
-    expect(await page.getByTestId('evaluation-estimate').innerText()).toMatch(
-      /simulated answers; the simulator costs nothing/,
-    );
+    expect(await page.getByTestId('evaluation-estimate').innerText()).toMatch(/the simulator costs nothing/);
     await form.getByRole('button', { name: 'Evaluate' }).click();
 
     // The live view: running, its columns filling as the events arrive.

@@ -279,15 +279,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     'debates:estimate': async (request) => {
       open();
-      const estimate = await debates.estimate(withSettingsLimits(request));
-      return { calls: estimate.calls, usd: estimate.usd, basis: estimate.basis };
+      return await debates.estimate(withSettingsLimits(request));
     },
     'debates:start': async (request) => {
       open();
       const started = await debates.start(withSettingsLimits(request));
       return {
         id: started.id,
-        estimate: { calls: started.estimate.calls, usd: started.estimate.usd, basis: started.estimate.basis },
+        estimate: started.estimate,
       };
     },
     'debates:pause': ({ id }) => {

@@ -46,8 +46,8 @@ export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> & { 
     provider: Parameters<EvaluationService['estimate']>[1]['provider'],
     budgetUsd: number | undefined,
   ) => {
-    const e = service.estimate(slug, { mode, provider });
-    return { ...e, budgetUsd: limits(budgetUsd).budgetUsd };
+    const budget = limits(budgetUsd).budgetUsd;
+    return { ...service.estimate(slug, { mode, provider, budgetUsd: budget }), budgetUsd: budget };
   };
 
   const impl: AreaHandlers<Channels>['impl'] = {

@@ -112,7 +112,14 @@ export class LiveDebates {
   }
 
   async start(request: DebateRequest): Promise<{ id: string; estimate: DebateEstimate }> {
-    let estimate: DebateEstimate = { calls: 0, usd: 0, basis: 'no estimate was reported' };
+    let estimate: DebateEstimate = {
+      calls: 0,
+      usd: 0,
+      worstCalls: 0,
+      worstUsd: 0,
+      basis: 'no estimate was reported',
+      cannotRun: null,
+    };
     const engine = await this.launch((onEngine) =>
       this.deps.service.start(startOptions(request), {
         onEngine,

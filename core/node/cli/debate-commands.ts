@@ -1,3 +1,4 @@
+import { costLine } from './cost-line';
 import type { DebateSubject } from '../../crux/live/subject';
 import type { DebateRun } from '../debates/debate-service';
 import { DebateService } from '../debates/debate-service';
@@ -109,11 +110,7 @@ function estimateDebate(
       },
       ...(config ? { config } : {}),
     });
-    io.out(
-      args.options.json
-        ? JSON.stringify(estimate, null, 2)
-        : `Estimated cost: $${estimate.usd.toFixed(4)} (${estimate.basis})`,
-    );
+    io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
     return 0;
   });
 }
@@ -198,7 +195,7 @@ export const debateCommands: Command[] = [
             },
             onEstimate: (e) => {
               estimate = e;
-              if (!args.options.json) io.err(`Estimated cost: $${e.usd.toFixed(4)} (${e.basis}). Running…`);
+              if (!args.options.json) io.err(`${costLine(e)}${e.cannotRun ? '' : '\nRunning…'}`);
             },
           },
         );

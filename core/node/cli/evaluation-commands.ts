@@ -1,3 +1,4 @@
+import { costLine } from './cost-line';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
@@ -6,7 +7,7 @@ import { EXPORT_FORMATS, type ExportFormat, exportDocument, writeExport } from '
 import { evaluationTranscriptMarkdown } from '../export/evaluation-transcript';
 import { call, withApp } from './app-session';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
-import { EvaluationService } from '../evaluations/evaluation-service';
+import { DEFAULT_EVALUATION_BUDGET, EvaluationService } from '../evaluations/evaluation-service';
 import { loadTaxonomy } from '../taxonomy-loader';
 import { UserError } from '../workspace/workspace';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
@@ -22,17 +23,32 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'evaluate',
-      summary: 'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
-      usage: 'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--config FILE] [--baseline] | --resume ID --workspace DIR | --replay FILE) [--json]',
+      summary:
+        'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
+      usage:
+        'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--config FILE] [--baseline] [--estimate] | --resume ID --workspace DIR | --replay FILE) [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
-        mode: { type: 'string', value: 'MODE', description: 'quick (1 round, 2 red-teamers), standard (3, 3; default) or deep (5, 6)' },
+        mode: {
+          type: 'string',
+          value: 'MODE',
+          description: 'quick (1 round, 2 red-teamers), standard (3, 3; default) or deep (5, 6)',
+        },
         provider: providerOption,
         seed: seedOption,
-        replay: { type: 'string', value: 'FILE', description: 'run an evaluation script (JSONL) instead, and print its document' },
+        replay: {
+          type: 'string',
+          value: 'FILE',
+          description: 'run an evaluation script (JSONL) instead, and print its document',
+        },
         resume: { type: 'string', value: 'ID', description: 'continue an interrupted evaluation from its checkpoint' },
-        baseline: { type: 'boolean', description: 'also score the idea in a single pass (no red team) and show what the debate changed, and both costs' },
+        baseline: {
+          type: 'boolean',
+          description:
+            'also score the idea in a single pass (no red team) and show what the debate changed, and both costs',
+        },
+        estimate: { type: 'boolean', description: 'only say what it would likely cost, and at worst; start nothing' },
         config: configOption,
         json,
       },
@@ -60,7 +76,11 @@ export const evaluationCommands: Command[] = [
         const ws = open(args);
         try {
           const run = await new EvaluationService(ws).resume(resumeId);
-          io.out(args.options.json ? JSON.stringify(run.document, null, 2) : `Resumed and locked ${run.document.evaluationId} (${run.document.lockReason}): overall ${run.document.composites.overallScore.toFixed(2)}`);
+          io.out(
+            args.options.json
+              ? JSON.stringify(run.document, null, 2)
+              : `Resumed and locked ${run.document.evaluationId} (${run.document.lockReason}): overall ${run.document.composites.overallScore.toFixed(2)}`,
+          );
           return 0;
         } finally {
           ws.close();
@@ -74,6 +94,17 @@ export const evaluationCommands: Command[] = [
       const provider = request.provider;
       const ws = open(args);
       try {
+        // Every run that calls a model is priced first; `--estimate` stops there.
+        const estimate = new EvaluationService(ws).estimate(slug, {
+          mode: request.mode,
+          provider,
+          budgetUsd: request.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
+        });
+        if (args.options.estimate) {
+          io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
+          return 0;
+        }
+        if (!args.options.json && !estimate.cannotRun) io.err(`${costLine(estimate)}\nRunning…`);
         const run = await new EvaluationService(ws).evaluate(slug, {
           mode: request.mode,
           provider,
@@ -82,12 +113,17 @@ export const evaluationCommands: Command[] = [
           ...(request.timeLimitMinutes !== undefined ? { timeLimitMs: request.timeLimitMinutes * 60_000 } : {}),
           ...(args.options.baseline ? { baseline: true } : {}),
         });
-        if (args.options.json) io.out(JSON.stringify(run.baseline ? { ...run.document, baseline: run.baseline } : run.document, null, 2));
+        if (args.options.json)
+          io.out(JSON.stringify(run.baseline ? { ...run.document, baseline: run.baseline } : run.document, null, 2));
         else {
           const d = run.document;
           io.out(
             [
-              ...(provider === 'simulated' ? [`Simulated evaluation: every answer was produced offline by the simulator (seed ${seedOf(args) ?? 1}), not by a model.`] : []),
+              ...(provider === 'simulated'
+                ? [
+                    `Simulated evaluation: every answer was produced offline by the simulator (seed ${seedOf(args) ?? 1}), not by a model.`,
+                  ]
+                : []),
               `${d.ideaTitle}: ${d.narrative.recommendation}, overall ${d.composites.overallScore.toFixed(2)} / 10, confidence ${d.composites.overallConfidence.toFixed(2)}`,
               `Locked by ${d.lockReason} after ${d.rounds} round(s); red-team survival ${d.composites.redTeamSurvivalRate === null ? '—' : `${Math.round(d.composites.redTeamSurvivalRate * 100)}%`}.`,
               `Written: ${run.written.join(', ')} (record: ${run.recordPath})`,
@@ -97,7 +133,10 @@ export const evaluationCommands: Command[] = [
                     `Single pass (no red team): overall ${run.baseline.baselineOverall.toFixed(2)} for $${run.baseline.baselineCostUsd.toFixed(4)}; the debate: ${run.baseline.debatedOverall.toFixed(2)} for $${run.baseline.debateCostUsd.toFixed(4)}.`,
                     ...run.baseline.criteria
                       .filter((c) => c.delta !== 0)
-                      .map((c) => `  ${c.criterion}: ${c.baselineScore} → ${c.debatedScore}${c.changedBy.length ? ` (${c.changedBy.map((x) => `${x.persona}, round ${x.round}`).join('; ')})` : ''}`),
+                      .map(
+                        (c) =>
+                          `  ${c.criterion}: ${c.baselineScore} → ${c.debatedScore}${c.changedBy.length ? ` (${c.changedBy.map((x) => `${x.persona}, round ${x.round}`).join('; ')})` : ''}`,
+                      ),
                   ]
                 : []),
             ].join('\n'),
@@ -112,12 +151,17 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'dispute',
-      summary: 'Dispute one criterion of a locked evaluation: one targeted round on it, a new evaluation that supersedes the old.',
+      summary:
+        'Dispute one criterion of a locked evaluation: one targeted round on it, a new evaluation that supersedes the old.',
       usage: 'dispute SLUG --criterion ID --reason "…" --workspace DIR [--json]',
       positionals: ['SLUG'],
       options: {
         workspace,
-        criterion: { type: 'string', value: 'ID', description: 'the criterion id (see taxonomy/evaluation-criteria.md)' },
+        criterion: {
+          type: 'string',
+          value: 'ID',
+          description: 'the criterion id (see taxonomy/evaluation-criteria.md)',
+        },
         reason: { type: 'string', value: 'TEXT', description: 'why the score is wrong (at least 50 characters)' },
         seed: seedOption,
         json,
@@ -130,11 +174,18 @@ export const evaluationCommands: Command[] = [
       const ws = open(args);
       try {
         const seed = seedOf(args);
-        const run = await new EvaluationService(ws).dispute(args.positionals[0] as string, criterion, reason, seed !== undefined ? { seed } : {});
+        const run = await new EvaluationService(ws).dispute(
+          args.positionals[0] as string,
+          criterion,
+          reason,
+          seed !== undefined ? { seed } : {},
+        );
         if (args.options.json) io.out(JSON.stringify(run.document, null, 2));
         else {
           const s = run.document.scores.find((x) => x.criterion === criterion);
-          io.out(`${criterion}: ${s?.initialScore} → ${s?.finalScore} after one targeted round; overall ${run.document.composites.overallScore.toFixed(2)}. The disputed evaluation ${run.document.supersedes} stays as it was.`);
+          io.out(
+            `${criterion}: ${s?.initialScore} → ${s?.finalScore} after one targeted round; overall ${run.document.composites.overallScore.toFixed(2)}. The disputed evaluation ${run.document.supersedes} stays as it was.`,
+          );
         }
         return 0;
       } finally {
@@ -145,12 +196,16 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'develop',
-      summary: "Ask the questions an idea is missing (recorded in its development.md), or record an answer.",
+      summary: 'Ask the questions an idea is missing (recorded in its development.md), or record an answer.',
       usage: 'develop SLUG --workspace DIR [--provider P] [--answer N "text"] [--json]',
       positionals: ['SLUG', 'TEXT?'],
       options: {
         workspace,
-        answer: { type: 'string', value: 'N', description: 'record the answer to question N (the text follows the number)' },
+        answer: {
+          type: 'string',
+          value: 'N',
+          description: 'record the answer to question N (the text follows the number)',
+        },
         provider: providerOption,
         seed: seedOption,
         json,
@@ -164,22 +219,33 @@ export const evaluationCommands: Command[] = [
         let result: DevelopmentResult;
         if (args.options.answer !== undefined) {
           const n = Number(args.options.answer);
-          if (!Number.isInteger(n) || n < 1) throw new UserError(`--answer takes a question number, not "${String(args.options.answer)}"`);
-          if (text === undefined) throw new UserError('develop: the answer text goes after the number: --answer N "text"');
+          if (!Number.isInteger(n) || n < 1)
+            throw new UserError(`--answer takes a question number, not "${String(args.options.answer)}"`);
+          if (text === undefined)
+            throw new UserError('develop: the answer text goes after the number: --answer N "text"');
           result = service.answer(slug, n, text);
         } else {
-          if (text !== undefined) throw new UserError(`develop: unexpected "${text}" (to answer a question: --answer N "text")`);
+          if (text !== undefined)
+            throw new UserError(`develop: unexpected "${text}" (to answer a question: --answer N "text")`);
           const provider = providerOf(args);
-          result = await service.develop(slug, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });
+          result = await service.develop(slug, {
+            provider,
+            ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
+          });
         }
         if (args.options.json) io.out(JSON.stringify(result, null, 2));
         else {
           const answered = result.questions.filter((q) => q.answer !== null).length;
           io.out(
             [
-              ...result.questions.map((q) => `${String(q.number).padStart(2)}. ${q.answer === null ? '[ ]' : '[x]'} ${q.question}${q.gap ? `  (${q.gap})` : ''}${result.added.includes(q.number) ? '  ← new' : ''}`),
+              ...result.questions.map(
+                (q) =>
+                  `${String(q.number).padStart(2)}. ${q.answer === null ? '[ ]' : '[x]'} ${q.question}${q.gap ? `  (${q.gap})` : ''}${result.added.includes(q.number) ? '  ← new' : ''}`,
+              ),
               `${answered} of ${result.questions.length} answered. Answer with: npm run cli -- develop ${slug} --answer N "text"`,
-              ...(result.conflict ? [`development.md changed while this ran; yours is kept and the app's version is ${result.path}`] : []),
+              ...(result.conflict
+                ? [`development.md changed while this ran; yours is kept and the app's version is ${result.path}`]
+                : []),
             ].join('\n'),
           );
         }
@@ -206,7 +272,10 @@ export const evaluationCommands: Command[] = [
       const provider = providerOf(args);
       const ws = open(args);
       try {
-        const result = await new ClassificationService(ws).classify(args.positionals[0] as string, { provider, ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}) });
+        const result = await new ClassificationService(ws).classify(args.positionals[0] as string, {
+          provider,
+          ...(seedOf(args) !== undefined ? { seed: seedOf(args) as number } : {}),
+        });
         if (args.options.json) io.out(JSON.stringify(result, null, 2));
         else {
           const c = result.classification;
@@ -215,7 +284,9 @@ export const evaluationCommands: Command[] = [
               `type: ${c.type}`,
               `tags: ${c.tags.join(', ')}${result.freeTags.length ? ` (free: ${result.freeTags.join(', ')})` : ''}`,
               ...c.relationships.map((r) => `${r.type} → ${r.target} (${r.strength}): ${r.reason}`),
-              result.conflict ? `The README changed meanwhile; yours is kept and the classified version is ${result.path}` : `Written to ${result.path}`,
+              result.conflict
+                ? `The README changed meanwhile; yours is kept and the classified version is ${result.path}`
+                : `Written to ${result.path}`,
             ].join('\n'),
           );
         }
@@ -228,30 +299,46 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'export',
-      summary: "Export an idea's synthesis (or a debate's or an evaluation's transcript) as Markdown, self-contained HTML or PDF.",
+      summary:
+        "Export an idea's synthesis (or a debate's or an evaluation's transcript) as Markdown, self-contained HTML or PDF.",
       usage: 'export (SLUG | --debate ID | --evaluation ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
         debate: { type: 'string', value: 'ID', description: 'export this debate transcript instead of a synthesis' },
-        evaluation: { type: 'string', value: 'ID', description: "export this evaluation's transcript instead of a synthesis" },
-        format: { type: 'string', value: 'FORMAT', description: 'md, html (inline CSS, nothing fetched) or pdf (printed by headless Chromium)' },
+        evaluation: {
+          type: 'string',
+          value: 'ID',
+          description: "export this evaluation's transcript instead of a synthesis",
+        },
+        format: {
+          type: 'string',
+          value: 'FORMAT',
+          description: 'md, html (inline CSS, nothing fetched) or pdf (printed by headless Chromium)',
+        },
         out: { type: 'string', value: 'FILE', description: 'where to write it (never overwritten)' },
         json,
       },
     },
     async run(args, io) {
       const format = args.options.format as string | undefined;
-      if (!format || !EXPORT_FORMATS.includes(format as ExportFormat)) throw new UserError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      if (!format || !EXPORT_FORMATS.includes(format as ExportFormat))
+        throw new UserError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
       const out = args.options.out as string | undefined;
       if (!out) throw new UserError('export: where to? (--out FILE)');
       const evaluation = args.options.evaluation as string | undefined;
       if (evaluation !== undefined) {
-        if (args.positionals[0] || args.options.debate) throw new UserError('export: name one document (SLUG, --debate ID or --evaluation ID)');
+        if (args.positionals[0] || args.options.debate)
+          throw new UserError('export: name one document (SLUG, --debate ID or --evaluation ID)');
         // The transcript as the transcripts view reads it, through the app's own handler.
         const result = await withApp(args, async (app) => {
           const transcript = await call(app, 'transcripts:get', { kind: 'evaluation', id: evaluation });
-          return writeExport(evaluationTranscriptMarkdown(transcript), `evaluation ${evaluation}`, format as ExportFormat, resolve(out));
+          return writeExport(
+            evaluationTranscriptMarkdown(transcript),
+            `evaluation ${evaluation}`,
+            format as ExportFormat,
+            resolve(out),
+          );
         });
         if (args.options.json) io.out(JSON.stringify(result, null, 2));
         else io.out(`Wrote ${result.path} (${result.bytes} bytes)`);
@@ -261,7 +348,10 @@ export const evaluationCommands: Command[] = [
       try {
         const result = await exportDocument(
           ws,
-          { ...(args.positionals[0] ? { slug: args.positionals[0] } : {}), ...(args.options.debate ? { debate: args.options.debate as string } : {}) },
+          {
+            ...(args.positionals[0] ? { slug: args.positionals[0] } : {}),
+            ...(args.options.debate ? { debate: args.options.debate as string } : {}),
+          },
           format as ExportFormat,
           resolve(out),
         );
@@ -276,12 +366,16 @@ export const evaluationCommands: Command[] = [
   {
     spec: {
       name: 'leaderboard',
-      summary: 'Ideas ranked by overall score, with category scores, confidence, red-team survival, stage and staleness.',
+      summary:
+        'Ideas ranked by overall score, with category scores, confidence, red-team survival, stage and staleness.',
       usage: 'leaderboard --workspace DIR [--personas] [--json]',
       positionals: [],
       options: {
         workspace,
-        personas: { type: 'boolean', description: 'rank the agents instead: red-team personas and evaluators by arbiter rulings' },
+        personas: {
+          type: 'boolean',
+          description: 'rank the agents instead: red-team personas and evaluators by arbiter rulings',
+        },
         json,
       },
     },
@@ -291,7 +385,15 @@ export const evaluationCommands: Command[] = [
         if (args.options.personas) {
           const ratings = new EvaluationService(ws).personaRatings();
           if (args.options.json) io.out(JSON.stringify({ personas: ratings }, null, 2));
-          else io.out(ratings.map((r, i) => `${String(i + 1).padStart(3)}. ${r.winRate.toFixed(2)}  ${r.id.padEnd(24)} ${r.role.padEnd(9)} ${r.wins}W ${r.draws}D ${r.losses}L`).join('\n') || 'no rulings yet');
+          else
+            io.out(
+              ratings
+                .map(
+                  (r, i) =>
+                    `${String(i + 1).padStart(3)}. ${r.winRate.toFixed(2)}  ${r.id.padEnd(24)} ${r.role.padEnd(9)} ${r.wins}W ${r.draws}D ${r.losses}L`,
+                )
+                .join('\n') || 'no rulings yet',
+            );
           return 0;
         }
         const rows = new EvaluationService(ws).leaderboard();
@@ -299,7 +401,10 @@ export const evaluationCommands: Command[] = [
         else {
           io.out(
             rows
-              .map((r) => `${String(r.rank).padStart(3)}. ${(r.overallScore === null ? '  —  ' : r.overallScore.toFixed(2)).padEnd(6)} ${r.slug.padEnd(32)} ${r.stage.padEnd(10)}${r.stale ? ' STALE' : ''}`)
+              .map(
+                (r) =>
+                  `${String(r.rank).padStart(3)}. ${(r.overallScore === null ? '  —  ' : r.overallScore.toFixed(2)).padEnd(6)} ${r.slug.padEnd(32)} ${r.stage.padEnd(10)}${r.stale ? ' STALE' : ''}`,
+              )
               .join('\n'),
           );
         }

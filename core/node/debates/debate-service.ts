@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { DebaterPersona, Persona } from '../../personas/persona';
 import { topClaimFor, topClaimOnIdea } from '../../personas/persona';
 import type { DebateSubject } from '../../crux/live/subject';
-import { debaterSystem } from '../../crux/live/system-prompt';
 import { findPersonas } from '../../personas/find';
 import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
 import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt } from '../../engine/crux-engine';
@@ -21,6 +20,10 @@ import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLo
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { agentMoveSchema } from '../../crux/live/answer';
+import { planCrux } from '../../crux/plan';
+import { CallMeter } from '../../llm/call-meter';
+import { recordCallTokens } from '../llm/call-tokens';
+import { previewCost } from '../llm/cost-preview';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 
 export const DEFAULT_LIMITS: DebateLimits = {
@@ -42,10 +45,16 @@ export interface StartOptions {
 }
 
 export interface DebateEstimate {
+  /** Likely calls and cost (USD). */
   calls: number;
   usd: number;
+  /** Every call the config and limits allow, each at its worst (USD; the budget caps it). */
+  worstCalls: number;
+  worstUsd: number;
   /** How the figure was reached, for the researcher. */
   basis: string;
+  /** Why the chosen provider cannot run (no key, no server), or null. */
+  cannotRun: string | null;
 }
 
 export interface DebateRun {
@@ -157,39 +166,27 @@ export class DebateService {
   }
 
   /**
-   * What a debate will likely cost before it starts: the protocol's expected number of calls (every
-   * stage budget used once per thread, a fifth more for refused moves, one analysis per thread, a
-   * second thread half the time) times a typical call (the agents' prompts and a transcript half
-   * way through a thread, its head read from the prompt cache).
+   * What a debate will cost before it starts: the crux plan for these agents, config and limits (calls
+   * per kind, likely and at worst), priced from the model table for the provider with the workspace's
+   * token table. It needs no key; `cannotRun` is filled in by `start` when the provider cannot run.
    */
-  estimate(header: DebateHeader, provider: Provider): DebateEstimate {
-    const config = resolveConfig(header.config);
-    const perThread = (config.budgets.DISCOVERY + config.budgets.CRUX_LOCK + config.budgets.EVIDENCE) * 1.2 + 1;
-    const threads = 1.5;
-    const calls = Math.round(perThread * threads);
-    const loaded = new Map(this.personas().personas.map((p) => [p.id, p]));
-    const line = 'x'.repeat(240);
-    const transcript = Array.from({ length: Math.round(perThread / 2) }, () => ({
-      role: 'user' as const,
-      content: line,
-    }));
-    const perAgent = header.agents.map((agent) => {
-      const persona = agent.persona ? loaded.get(agent.persona) : undefined;
-      return provider.likely({
-        system: debaterSystem(header.subject ?? { kind: 'topic', text: header.topic }, persona?.systemPrompt ?? ''),
-        messages: [...transcript, { role: 'user', content: 'x'.repeat(900) }],
-        stablePrefix: transcript.length,
-        schema: agentMoveSchema,
-        schemaName: 'crux_move',
-        tier: agent.tier,
-        maxTokens: 600,
-      });
+  estimate(header: DebateHeader, provider: ProviderName): DebateEstimate {
+    const plan = planCrux({
+      config: resolveConfig(header.config),
+      agents: header.agents.map((a) => a.tier),
+      maxMessages: header.limits.maxMessages,
     });
-    const mean = perAgent.reduce((a, b) => a + b, 0) / Math.max(1, perAgent.length);
+    const cost = previewCost(this.ws.root, plan, provider, header.limits.budgetUsd);
     return {
-      calls,
-      usd: Math.round(mean * calls * 10_000) / 10_000,
-      basis: `about ${calls} calls of ~${Math.round(mean * 1e6) / 1e6} USD each (${threads} threads × ${Math.round(perThread)} calls)`,
+      calls: cost.likelyCalls,
+      usd: cost.likelyUsd,
+      worstCalls: cost.worstCalls,
+      worstUsd: cost.worstUsd,
+      basis:
+        provider === 'simulated'
+          ? `${plan.basis}; the simulator costs nothing`
+          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
+      cannotRun: null,
     };
   }
 
@@ -246,18 +243,31 @@ export class DebateService {
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       createdAt: new Date().toISOString(),
     };
-    const provider = this.providers(options.provider, this.ws.root, seed);
     hooks.onSubject?.(subject);
-    hooks.onEstimate?.(this.estimate(header, provider));
+    // The estimate comes first: it is what a researcher without a key yet still wants to see.
+    const estimate = this.estimate(header, options.provider);
+    let provider: Provider;
+    try {
+      provider = this.providers(options.provider, this.ws.root, seed);
+    } catch (error) {
+      if (error instanceof UserError) hooks.onEstimate?.({ ...estimate, cannotRun: error.message });
+      throw error;
+    }
+    hooks.onEstimate?.(estimate);
     const held = claimRun(this.ws.root, this.ws.db, header.id, 'debate');
     try {
       const journal = DebateJournal.create(this.ws.root, this.ws.db, header, undefined, held.confirm);
+      const meter = new CallMeter();
       try {
-        const engine = CruxEngine.start(header, this.deps(header, journal, provider.llm, provider.estimate), {
-          topic: header.topic,
-        });
+        const engine = CruxEngine.start(
+          header,
+          this.deps(header, journal, meter.wrap(provider.llm), provider.estimate),
+          {
+            topic: header.topic,
+          },
+        );
         hooks.onEngine?.(engine);
-        return await this.runFollowed(held, header, journal, engine);
+        return await this.runFollowed(held, header, journal, engine, meter);
       } finally {
         journal.close();
       }
@@ -288,9 +298,13 @@ export class DebateService {
       try {
         const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
         const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
-        const engine = CruxEngine.resume(records, this.deps(header, journal, provider.llm, provider.estimate));
+        const meter = new CallMeter();
+        const engine = CruxEngine.resume(
+          records,
+          this.deps(header, journal, meter.wrap(provider.llm), provider.estimate),
+        );
         hooks.onEngine?.(engine);
-        return await this.runFollowed(held, header, journal, engine);
+        return await this.runFollowed(held, header, journal, engine, meter);
       } finally {
         journal.close();
       }
@@ -308,6 +322,7 @@ export class DebateService {
     header: DebateHeader,
     journal: DebateJournal,
     engine: CruxEngine,
+    meter: CallMeter,
   ): Promise<DebateRun> {
     const apply: Partial<Record<RunAction, () => void>> = {
       pause: () => engine.pause(),
@@ -316,6 +331,9 @@ export class DebateService {
     };
     held.follow((action) => apply[action]?.());
     const outcome = await engine.run();
+    // What each kind of call took feeds the next estimate (a simulated debate measures nothing).
+    if (header.provider !== 'simulated')
+      recordCallTokens(this.ws.root, meter.observations('crux', header.agents.length));
     // The transcript is this run's to write too: not after another process took the debate over.
     held.confirm();
     return this.finish(header, journal, engine, outcome);

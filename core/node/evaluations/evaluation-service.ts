@@ -16,11 +16,16 @@ import {
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
 import { type DriveControl, driveLive, type LiveDrive } from '../../evaluation/live/drive-live';
-import { type EvaluationPrompts, requestFor } from '../../evaluation/live/requests';
+import type { EvaluationPrompts } from '../../evaluation/live/requests';
 import { scriptFromInputs } from '../../evaluation/script-builder';
 import { ideaFile } from '../../idea/layout';
 import { recordIdProblem } from '../../idea/names';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
+import { resolveConfig as resolveEvaluationConfig } from '../../evaluation/config';
+import { planEvaluation } from '../../evaluation/plan';
+import { CallMeter } from '../../llm/call-meter';
+import { recordCallTokens } from '../llm/call-tokens';
+import { previewCost } from '../llm/cost-preview';
 import { safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
@@ -31,7 +36,14 @@ import { UserError, type Workspace } from '../workspace/workspace';
 import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
 import { claimRun, type HeldRun } from '../runs/run-control';
-import { findProgress, type ProgressHeader, ProgressLog, progressPath, readProgress, type StopReason } from './progress-log';
+import {
+  findProgress,
+  type ProgressHeader,
+  ProgressLog,
+  progressPath,
+  readProgress,
+  type StopReason,
+} from './progress-log';
 
 export interface PersonaRating {
   id: string;
@@ -94,13 +106,16 @@ export interface PreparedRun {
 
 export interface EvaluationEstimate {
   calls: number;
-  /** Likely cost with the idea's text read from the prompt cache (USD). */
+  /** Likely cost (USD): the plan's likely calls at the token table's figures. */
   usd: number;
-  /** Every call at its worst case (USD): what the budget check counts. */
+  /** Every call the mode allows, each at its worst (USD; the budget caps it). */
+  worstCalls: number;
   worstUsd: number;
   rounds: number;
   personas: string[];
   basis: string;
+  /** Why the chosen provider cannot run now (no key, no server), or null. */
+  cannotRun: string | null;
 }
 
 /** Inputs that answer an agent's ask (rather than start, limits or the researcher's controls). */
@@ -141,7 +156,11 @@ export class EvaluationService {
   /** The idea's current locked evaluation, read from its record. */
   current(slug: string): FinalSynthesisDocument | null {
     const idea = this.idea(slug);
-    const id = (this.ws.db.prepare('SELECT evaluation_id FROM ideas WHERE slug = ?').get(slug) as { evaluation_id: string | null } | undefined)?.evaluation_id;
+    const id = (
+      this.ws.db.prepare('SELECT evaluation_id FROM ideas WHERE slug = ?').get(slug) as
+        | { evaluation_id: string | null }
+        | undefined
+    )?.evaluation_id;
     if (!id) return null;
     const path = join(this.ws.root, ideaFile(idea.slug, `evaluations/${id}.json`));
     if (!existsSync(path)) return null;
@@ -154,7 +173,9 @@ export class EvaluationService {
     for (const file of ideaFiles(this.ws.db, slug)) {
       if (!['readme', 'development', 'research'].includes(file.kind)) continue;
       try {
-        parts.push(`## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readTextInside(this.ws.root, file.path)).body.trim()}`);
+        parts.push(
+          `## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readTextInside(this.ws.root, file.path)).body.trim()}`,
+        );
       } catch {
         // An unreadable file is reported by sync; the evaluation reads the rest.
       }
@@ -169,7 +190,10 @@ export class EvaluationService {
       taxonomy: this.ws.taxonomy,
       persona: (id) => {
         const p = personas.get(id);
-        if (!p) throw new UserError(`the evaluation needs the persona "${id}", which did not load (see resources/personas and your personas/ folder)`);
+        if (!p)
+          throw new UserError(
+            `the evaluation needs the persona "${id}", which did not load (see resources/personas and your personas/ folder)`,
+          );
         return { systemPrompt: p.systemPrompt, tier: p.tier };
       },
     };
@@ -193,8 +217,9 @@ export class EvaluationService {
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
     const progress = options.progress;
     const hooks = options.hooks ?? {};
+    const meter = new CallMeter();
     const drive = await driveLive(state, {
-      llm: provider.llm,
+      llm: meter.wrap(provider.llm),
       prompts: this.prompts(slug),
       concurrency: options.concurrency ?? 6,
       now: () => new Date().toISOString(),
@@ -212,6 +237,8 @@ export class EvaluationService {
         hooks.onCall?.(call.costUsd);
       },
     });
+    // What each kind of call took feeds the next estimate (a simulated run measures nothing).
+    if (options.provider !== 'simulated') recordCallTokens(this.ws.root, meter.observations('evaluation', state.mode));
     return { drive, provider };
   }
 
@@ -221,7 +248,14 @@ export class EvaluationService {
    */
   prepareEvaluation(
     slug: string,
-    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; timeLimitMs?: number; concurrency?: number },
+    options: {
+      mode: Mode;
+      provider: ProviderName;
+      seed?: number;
+      budgetUsd?: number;
+      timeLimitMs?: number;
+      concurrency?: number;
+    },
   ): PreparedRun {
     const idea = this.idea(slug);
     const previous = this.current(slug);
@@ -247,7 +281,15 @@ export class EvaluationService {
     };
     return this.holding(setup.evaluationId, (held) => {
       const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header, held.confirm);
-      return this.prepared(held, header, createEvaluation(setup, this.ws.taxonomy), [], 0, progress, options.timeLimitMs);
+      return this.prepared(
+        held,
+        header,
+        createEvaluation(setup, this.ws.taxonomy),
+        [],
+        0,
+        progress,
+        options.timeLimitMs,
+      );
     });
   }
 
@@ -260,7 +302,10 @@ export class EvaluationService {
     const problem = recordIdProblem(id, 'evaluation');
     if (problem !== null) throw new UserError(`--resume "${id}" ${problem}`);
     const path = findProgress(this.ws.root, id);
-    if (!path) throw new UserError(`no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`);
+    if (!path)
+      throw new UserError(
+        `no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`,
+      );
     // Held before the checkpoint is read: what a live owner is writing now is no basis for a resume.
     return this.holding(id, (held) => {
       const { header, inputs, spentUsd } = readProgress(path);
@@ -288,9 +333,12 @@ export class EvaluationService {
     options: { seed?: number; provider?: ProviderName; budgetUsd?: number; concurrency?: number } = {},
   ): PreparedRun {
     const locked = this.current(slug);
-    if (!locked) throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
+    if (!locked)
+      throw new UserError(`"${slug}" has no locked evaluation to dispute (run: npm run cli -- evaluate ${slug})`);
     if (!this.ws.taxonomy.criteria.some((c) => c.id === criterion)) {
-      throw new UserError(`unknown criterion "${criterion}" (one of ${this.ws.taxonomy.criteria.map((c) => c.id).join(', ')})`);
+      throw new UserError(
+        `unknown criterion "${criterion}" (one of ${this.ws.taxonomy.criteria.map((c) => c.id).join(', ')})`,
+      );
     }
     const provider = options.provider ?? 'simulated';
     const header: ProgressHeader = {
@@ -314,7 +362,11 @@ export class EvaluationService {
     const initial = this.initialState(header);
     this.providers(provider, this.ws.root, header.seed);
     return this.holding(header.setup.evaluationId, (held) => {
-      const progress = new ProgressLog(progressPath(this.ws.root, slug, header.setup.evaluationId), header, held.confirm);
+      const progress = new ProgressLog(
+        progressPath(this.ws.root, slug, header.setup.evaluationId),
+        header,
+        held.confirm,
+      );
       return this.prepared(held, header, initial, [], 0, progress);
     });
   }
@@ -337,12 +389,20 @@ export class EvaluationService {
   initialState(header: ProgressHeader): EvaluationState {
     if (!header.reopen) return createEvaluation(header.setup, this.ws.taxonomy);
     const locked = this.record(header.slug, header.reopen.from);
-    if (!locked) throw new UserError(`the disputed evaluation ${header.reopen.from} has no record in ideas/${header.slug}/evaluations/`);
+    if (!locked)
+      throw new UserError(
+        `the disputed evaluation ${header.reopen.from} has no record in ideas/${header.slug}/evaluations/`,
+      );
     try {
-      return reopen(locked, { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason }, this.ws.taxonomy, {
-        evaluationId: header.setup.evaluationId,
-        startedAt: header.setup.startedAt,
-      });
+      return reopen(
+        locked,
+        { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason },
+        this.ws.taxonomy,
+        {
+          evaluationId: header.setup.evaluationId,
+          startedAt: header.setup.startedAt,
+        },
+      );
     } catch (error) {
       throw new UserError((error as Error).message);
     }
@@ -409,12 +469,22 @@ export class EvaluationService {
       const all = [...inputs, ...drive.inputs];
       const log = header.reopen
         ? `${[
-            { type: 'reopen', from: header.reopen.from, trigger: { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason }, provider: header.provider, costUsd: drive.costUsd },
+            {
+              type: 'reopen',
+              from: header.reopen.from,
+              trigger: { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason },
+              provider: header.provider,
+              costUsd: drive.costUsd,
+            },
             ...all,
           ]
             .map((l: object) => JSON.stringify(l))
             .join('\n')}\n`
-        : this.script(header.setup, header.provider, all, { costUsd: drive.costUsd, budgetUsd: header.budgetUsd, seed: header.seed });
+        : this.script(header.setup, header.provider, all, {
+            costUsd: drive.costUsd,
+            budgetUsd: header.budgetUsd,
+            seed: header.seed,
+          });
       // The record is this run's to write too: not after another process took the evaluation over.
       held.confirm();
       const kept = this.keep(header.slug, buildDocument(drive.state), log, drive.costUsd);
@@ -435,30 +505,61 @@ export class EvaluationService {
 
   async evaluate(
     slug: string,
-    options: { mode: Mode; provider: ProviderName; seed?: number; budgetUsd?: number; baseline?: boolean; timeLimitMs?: number },
+    options: {
+      mode: Mode;
+      provider: ProviderName;
+      seed?: number;
+      budgetUsd?: number;
+      baseline?: boolean;
+      timeLimitMs?: number;
+    },
   ): Promise<EvaluationRun> {
     const prepared = this.prepareEvaluation(slug, options);
     const run = lockedOrThrow(await prepared.run());
     if (!options.baseline) return run;
     const { setup } = prepared.header;
     const provider = this.providers(options.provider, this.ws.root, prepared.header.seed);
-    const single = await singlePass(createEvaluation({ ...setup, evaluationId: `${setup.evaluationId}-baseline` }, this.ws.taxonomy), {
-      llm: provider.llm,
-      prompts: this.prompts(slug),
-      now: () => new Date().toISOString(),
-    });
-    const baseline = compareWithBaseline(run.document, { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) }, run.costUsd);
+    const single = await singlePass(
+      createEvaluation({ ...setup, evaluationId: `${setup.evaluationId}-baseline` }, this.ws.taxonomy),
+      {
+        llm: provider.llm,
+        prompts: this.prompts(slug),
+        now: () => new Date().toISOString(),
+      },
+    );
+    const baseline = compareWithBaseline(
+      run.document,
+      { scores: single.scores, costUsd: single.calls.reduce((a, c) => a + c.costUsd, 0) },
+      run.costUsd,
+    );
     return { ...run, baseline };
   }
 
   private script(
-    setup: { idea: { id: string; title: string }; mode: Mode; contentHash: string; information?: { asked: number; answered: number }; evaluationId: string; startedAt?: string },
+    setup: {
+      idea: { id: string; title: string };
+      mode: Mode;
+      contentHash: string;
+      information?: { asked: number; answered: number };
+      evaluationId: string;
+      startedAt?: string;
+    },
     provider: string,
     inputs: readonly EvaluationInput[],
     extra: { costUsd: number; budgetUsd: number; seed: number },
   ): string {
     return scriptFromInputs(
-      { type: 'evaluation', idea: setup.idea, mode: setup.mode, contentHash: setup.contentHash, information: setup.information, evaluationId: setup.evaluationId, startedAt: setup.startedAt, provider, ...extra },
+      {
+        type: 'evaluation',
+        idea: setup.idea,
+        mode: setup.mode,
+        contentHash: setup.contentHash,
+        information: setup.information,
+        evaluationId: setup.evaluationId,
+        startedAt: setup.startedAt,
+        provider,
+        ...extra,
+      },
       inputs,
     );
   }
@@ -472,7 +573,12 @@ export class EvaluationService {
   }
 
   /** One targeted round on a disputed criterion; the locked evaluation it reopens is left as it is. */
-  async dispute(slug: string, criterion: string, reason: string, options: { seed?: number; provider?: ProviderName } = {}): Promise<EvaluationRun> {
+  async dispute(
+    slug: string,
+    criterion: string,
+    reason: string,
+    options: { seed?: number; provider?: ProviderName } = {},
+  ): Promise<EvaluationRun> {
     return lockedOrThrow(await this.prepareDispute(slug, criterion, reason, options).run());
   }
 
@@ -484,39 +590,48 @@ export class EvaluationService {
   }
 
   /**
-   * What an evaluation would likely cost before it starts: a simulated run of the same mode over
-   * this idea gives the asks a real one makes (their number and each request's size), and the
-   * provider's price table prices each (its head read from the prompt cache; the worst case beside).
+   * What an evaluation will cost before it starts: the evaluation plan for this mode and taxonomy
+   * (calls per kind, likely and at worst), priced from the model table for the provider with the
+   * workspace's token table. It needs no key; `cannotRun` says why the provider could not run now.
    */
-  estimate(slug: string, options: { mode: Mode; provider: ProviderName }): EvaluationEstimate {
+  estimate(slug: string, options: { mode: Mode; provider: ProviderName; budgetUsd?: number }): EvaluationEstimate {
     const idea = this.idea(slug);
-    const provider = this.providers(options.provider, this.ws.root, 1);
-    const prompts = this.prompts(idea.slug);
-    const start = createEvaluation(
-      { evaluationId: 'estimate', idea: { id: idea.id, title: idea.title }, mode: options.mode, contentHash: idea.contentHash, information: this.information(idea.slug) },
+    const settings = MODE_SETTINGS[options.mode];
+    const { categories } = createEvaluation(
+      {
+        evaluationId: 'estimate',
+        idea: { id: idea.id, title: idea.title },
+        mode: options.mode,
+        contentHash: idea.contentHash,
+      },
       this.ws.taxonomy,
     );
-    let calls = 0;
-    let likely = 0;
-    let worst = 0;
-    driveEvaluation(start, (ask, state) => {
-      const request = requestFor(ask, state, prompts);
-      calls++;
-      likely += provider.likely(request);
-      worst += provider.estimate(request);
-      return simulateAnswer(1, ask, state);
+    const plan = planEvaluation({
+      mode: options.mode,
+      config: resolveEvaluationConfig(options.mode),
+      categories: categories.length,
+      redTeam: settings.personas.length,
     });
-    const settings = MODE_SETTINGS[options.mode];
+    const cost = previewCost(this.ws.root, plan, options.provider, options.budgetUsd);
+    let cannotRun: string | null = null;
+    try {
+      this.providers(options.provider, this.ws.root, 1);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      cannotRun = error.message;
+    }
     return {
-      calls,
-      usd: Math.round(likely * 10_000) / 10_000,
-      worstUsd: Math.round(worst * 10_000) / 10_000,
+      calls: cost.likelyCalls,
+      usd: cost.likelyUsd,
+      worstCalls: cost.worstCalls,
+      worstUsd: cost.worstUsd,
       rounds: settings.rounds,
       personas: [...settings.personas],
       basis:
         options.provider === 'simulated'
-          ? `about ${calls} simulated answers; the simulator costs nothing`
-          : `about ${calls} calls (${settings.rounds} round${settings.rounds === 1 ? '' : 's'} at most, ${settings.personas.length} red-teamers), priced from the price table with the idea's text cached`,
+          ? `${plan.basis}; the simulator costs nothing`
+          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
+      cannotRun,
     };
   }
 
@@ -578,7 +693,10 @@ export class EvaluationService {
       }
     }
     return [...tally.values()]
-      .map((t) => ({ ...t, winRate: t.exchanges ? Math.round(((t.wins + t.draws / 2) / t.exchanges) * 10_000) / 10_000 : 0 }))
+      .map((t) => ({
+        ...t,
+        winRate: t.exchanges ? Math.round(((t.wins + t.draws / 2) / t.exchanges) * 10_000) / 10_000 : 0,
+      }))
       .sort((a, b) => b.winRate - a.winRate || b.exchanges - a.exchanges || (a.id < b.id ? -1 : 1));
   }
 
@@ -615,8 +733,21 @@ export class EvaluationService {
         `INSERT OR REPLACE INTO evaluations (id, idea_id, mode, phase, started_at, completed_at, rounds, lock_reason,
            content_hash_at_evaluation, overall_score, overall_confidence, red_team_survival, superseded_by, cost_usd)
          VALUES (?, ?, ?, 'LOCKED', ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0)`,
-      ).run(doc.evaluationId, doc.ideaId, doc.mode, doc.startedAt, doc.completedAt, doc.rounds, doc.lockReason, doc.contentHashAtEvaluation, doc.composites.overallScore, doc.composites.overallConfidence, doc.composites.redTeamSurvivalRate);
-      if (doc.supersedes) db.prepare('UPDATE evaluations SET superseded_by = ? WHERE id = ?').run(doc.evaluationId, doc.supersedes);
+      ).run(
+        doc.evaluationId,
+        doc.ideaId,
+        doc.mode,
+        doc.startedAt,
+        doc.completedAt,
+        doc.rounds,
+        doc.lockReason,
+        doc.contentHashAtEvaluation,
+        doc.composites.overallScore,
+        doc.composites.overallConfidence,
+        doc.composites.redTeamSurvivalRate,
+      );
+      if (doc.supersedes)
+        db.prepare('UPDATE evaluations SET superseded_by = ? WHERE id = ?').run(doc.evaluationId, doc.supersedes);
       const score = db.prepare(
         'INSERT OR REPLACE INTO evaluation_scores (evaluation_id, round, criterion, category, score, confidence, reasoning) VALUES (?, ?, ?, ?, ?, ?, NULL)',
       );
@@ -632,7 +763,18 @@ export class EvaluationService {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const c of doc.auditTrail.conflicts) {
-        challenge.run(doc.ideaId, doc.evaluationId, c.round, c.persona, c.criterion, c.severity, c.challenge, c.defense, c.ruling?.winner ?? null, doc.completedAt);
+        challenge.run(
+          doc.ideaId,
+          doc.evaluationId,
+          c.round,
+          c.persona,
+          c.criterion,
+          c.severity,
+          c.challenge,
+          c.defense,
+          c.ruling?.winner ?? null,
+          doc.completedAt,
+        );
       }
     }).immediate();
   }

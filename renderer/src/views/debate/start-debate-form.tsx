@@ -4,6 +4,7 @@ import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { ProviderNotice } from '../../ui/provider-notice';
 import { money } from './format';
 
 const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
@@ -47,6 +48,9 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
     return () => clearTimeout(timer);
   }, [request]);
   const estimate = useChannel('debates:estimate', estimateInput);
+  // The estimate in hand is for the provider now chosen, or Start waits for the one that is.
+  const current = estimateInput?.provider === provider ? estimate.data : null;
+  const cannotRun = current?.cannotRun ?? null;
   const start = useAction(async (input: ChannelInput<'debates:start'>) => {
     const started = await client.invoke('debates:start', input);
     navigate(href('debate', started.id));
@@ -126,13 +130,14 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
           : !budgetOk
             ? 'The budget must be a number of dollars, 0 for no limit.'
             : estimate.data
-              ? `Likely cost: ${money(estimate.data.usd)} — ${estimate.data.basis}`
+              ? `Likely cost: ${money(estimate.data.usd)}, at worst ${money(estimate.data.worstUsd)} — ${estimate.data.basis}`
               : 'Estimating…'}
       </div>
       <ErrorNotice error={estimate.error} />
+      <ProviderNotice reason={cannotRun} />
       <ErrorNotice error={start.error} onDismiss={start.clearError} />
       <div className="row">
-        <button type="submit" className="primary" disabled={!request || start.running}>
+        <button type="submit" className="primary" disabled={!request || start.running || cannotRun !== null}>
           {start.running ? 'Starting…' : 'Start the debate'}
         </button>
         {onCancel && (

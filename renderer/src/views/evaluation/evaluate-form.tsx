@@ -4,6 +4,7 @@ import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { ProviderNotice } from '../../ui/provider-notice';
 import { MODE_WORDS, usd } from './format';
 
 type Mode = NonNullable<ChannelInput<'evaluations:start'>['mode']>;
@@ -87,15 +88,20 @@ export function EvaluateForm({ slug }: { slug: string }) {
         {estimate.loading && !e && <span className="muted">Estimating…</span>}
         {e && (
           <>
-            Likely <strong>{usd(e.usd)}</strong> (at most {usd(e.worstUsd)}) for {e.basis}; budget{' '}
+            Likely <strong>{usd(e.usd)}</strong>, at worst {usd(e.worstUsd)}: {e.basis}; budget{' '}
             {budgetWords(e.budgetUsd)}.
             {over && <span className="badge warn"> the likely cost is over the budget: it will stop early</span>}
           </>
         )}
       </p>
       <ErrorNotice error={estimate.error} />
+      <ProviderNotice reason={e?.cannotRun} />
       <div className="row">
-        <button type="submit" className="primary" disabled={start.running || estimate.error !== null}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={start.running || estimate.error !== null || !e || e.cannotRun !== null}
+        >
           {start.running ? 'Starting…' : 'Evaluate'}
         </button>
       </div>

@@ -1,0 +1,82 @@
+import type { CallPlan } from '../engine/cost-plan';
+import type { ModelTier } from '../ports/llm';
+import type { CruxConfig } from './config';
+
+/**
+ * How many calls a crux debate makes, before it starts: a turn per message of each stage of each
+ * thread, one analysis per thread whose crux locked. The likely case follows how debates go on the
+ * model-like fake; the worst case is what the config and the limits allow at most.
+ */
+
+export interface CruxPlanInput {
+  config: CruxConfig;
+  /** The tier of each agent, in order. */
+  agents: readonly ModelTier[];
+  /** The debate's message limit: the engine never plans a turn beyond it. */
+  maxMessages: number;
+}
+
+/**
+ * Debates that spawn a second thread: about two in five on the fake, whatever the number of agents.
+ * The figure is the mean number of threads a debate opens.
+ */
+const LIKELY_THREADS = 1.4;
+
+/** Moves each agent owes a lock under `each-across`: a commitment, a falsifier, a steelman and a grade. */
+const LOCK_MOVES_PER_AGENT = 4;
+
+/**
+ * A lock holds when most agents can supply their part within the lock's budget and retries; on the
+ * fake five agents still lock, eight no longer do.
+ */
+const LOCKABLE_MOVES_PER_AGENT = 3;
+
+export function planCrux(input: CruxPlanInput): CallPlan {
+  const { config } = input;
+  const n = input.agents.length;
+  const lockCapacity = config.budgets.CRUX_LOCK + config.lockRetryBudget * Math.max(0, config.maxLockAttempts - 1);
+  // Pairwise steelmans: every agent steelmans and grades about half the others as well.
+  const lockNeed =
+    config.steelmanRule === 'pairwise' ? n * (2 + Math.max(1, Math.floor(n / 2)) * 2) : n * LOCK_MOVES_PER_AGENT;
+  const locks = n * LOCKABLE_MOVES_PER_AGENT <= lockCapacity;
+
+  // DISCOVERY usually ends early, one message past the minimum; the lock takes what it needs up to its
+  // capacity; EVIDENCE stops once it is stable.
+  const discovery = Math.min(config.earlyExitMinMessages + 1, config.budgets.DISCOVERY);
+  const lock = Math.min(lockNeed, lockCapacity);
+  const evidence = locks ? Math.min(config.evidenceStability.minMessages, config.budgets.EVIDENCE) : 0;
+  const perThread = Math.min(discovery + lock + evidence, config.threadHardCap);
+  const threads = Math.min(LIKELY_THREADS, config.maxActiveThreads);
+  const likelyTurns = Math.min(perThread * threads, input.maxMessages);
+  const likelyAnalyses = locks ? threads : 0;
+
+  // At worst every turn the message limit allows is taken, and every thread short enough to fit locks.
+  const worstTurns = input.maxMessages;
+  const shortestLockedThread = config.earlyExitMinMessages + 2 * n;
+  const worstAnalyses = Math.max(config.maxActiveThreads, Math.ceil(worstTurns / shortestLockedThread));
+
+  const tiers = countTiers(input.agents);
+  const calls: CallPlan['calls'] = [...tiers].map(([tier, count]) => ({
+    kind: 'crux_move',
+    tier,
+    likely: (likelyTurns * count) / n,
+    worst: (worstTurns * count) / n,
+  }));
+  calls.push({ kind: 'crux_analysis', likely: likelyAnalyses, worst: worstAnalyses });
+  return {
+    protocol: 'crux',
+    size: n,
+    calls,
+    basis:
+      `about ${Math.round(likelyTurns + likelyAnalyses)} calls: ${threads} threads × ` +
+      `(${discovery} discovery + ${lock} lock${evidence > 0 ? ` + ${evidence} evidence` : ''} turns` +
+      `${locks ? ' + 1 analysis' : ', the lock likely fails with this many agents'}); ` +
+      `at most ${worstTurns} turns (the message limit) and ${worstAnalyses} analyses`,
+  };
+}
+
+function countTiers(agents: readonly ModelTier[]): Map<ModelTier, number> {
+  const counts = new Map<ModelTier, number>();
+  for (const tier of agents) counts.set(tier, (counts.get(tier) ?? 0) + 1);
+  return counts;
+}
