@@ -8,7 +8,6 @@ import { parseDebateLog } from '../../core/engine/log-reader';
 import { estimateCallCost } from '../../core/llm/prices';
 import { appRoot } from '../../core/node/app-root';
 import { DEFAULT_LIMITS, DebateService } from '../../core/node/debates/debate-service';
-import { providerFor } from '../../core/node/debates/providers';
 import { DebateJournal } from '../../core/node/debates/journal';
 import { createAnthropicLlm } from '../../core/node/llm/anthropic';
 import { loadModelsConfig } from '../../core/node/llm/prices-loader';

@@ -19,7 +19,6 @@ import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLog } from './journal';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
-import { agentMoveSchema } from '../../crux/live/answer';
 import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { findGaps } from '../../development/gaps';
 import { appendQuestions, answerQuestion, type DevelopmentQuestion, readQuestions } from '../../development/questions';

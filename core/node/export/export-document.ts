@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { htmlDocument } from '../../export/markdown-html';
 import { ideaFile } from '../../idea/layout';
