@@ -66,6 +66,8 @@ export interface FakeRequest {
   usage?: FakeUsage;
   /** The slip the misbehaviour mode made in this answer. */
   slip?: SlipKind;
+  /** The cached prefixes this request read (every cached prefix inside the one it hit) and wrote. */
+  cache?: { read: string[]; wrote: { key: string; tokens: number }[] };
 }
 
 export interface FakeUsage {
@@ -144,6 +146,19 @@ export function fakeTokens(text: string): number {
 
 const LOOKBACK = 20;
 
+/**
+ * Cache writes no later request read: each write's prefix and the tokens it wrote, in request order.
+ * A write is read when a later request's cached prefix reaches it (reads it or a longer prefix that
+ * starts with it).
+ */
+export function unreadCacheWrites(requests: readonly FakeRequest[]): { n: number; key: string; tokens: number }[] {
+  const readAfter = new Map<string, number>();
+  for (const r of requests) for (const key of r.cache?.read ?? []) readAfter.set(key, r.n);
+  return requests.flatMap((r) =>
+    (r.cache?.wrote ?? []).filter((w) => (readAfter.get(w.key) ?? 0) <= r.n).map((w) => ({ n: r.n, ...w })),
+  );
+}
+
 interface Block {
   key: string;
   tokens: number;
@@ -183,12 +198,14 @@ function promptBlocks(body: Json, count: (text: string) => number = fakeTokens):
       breakpoint: !!(value && typeof value === 'object' && value.cache_control),
     });
   for (const tool of body.tools ?? []) push('tool', tool, JSON.stringify(stripCacheControl(tool)));
+  // A change of tool_choice keeps the tools and system cached but not the messages, as the API documents.
+  const choice = JSON.stringify(body.tool_choice ?? null);
   // A string is one text block, as the API reads it: the same text cached as a block is a cache hit.
   const asBlocks = (content: Json): Json[] =>
     typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
   for (const block of asBlocks(body.system)) push('system', block, blockText(block));
   for (const message of body.messages ?? []) {
-    for (const block of asBlocks(message.content)) push(message.role, block, blockText(block));
+    for (const block of asBlocks(message.content)) push(`${message.role}|${choice}`, block, blockText(block));
   }
   return blocks;
 }
@@ -402,7 +419,7 @@ export class FakeAnthropic {
   }
 
   /** Input usage of a request, with the prompt cache read and written as the API does. */
-  private inputUsage(body: Json): Omit<FakeUsage, 'output_tokens'> {
+  private inputUsage(body: Json, record?: FakeRequest): Omit<FakeUsage, 'output_tokens'> {
     const blocks = promptBlocks(body, (text) => this.count(text));
     const total = blocks.reduce((sum, b) => sum + b.tokens, 0);
     const hashes: string[] = [];
@@ -435,12 +452,15 @@ export class FakeAnthropic {
     }
     const read = hit >= 0 ? (upTo[hit] as number) : 0;
     let written = read;
+    const wrote: { key: string; tokens: number }[] = [];
     for (const b of breakpoints) {
       if (b > hit && (upTo[b] as number) >= min) {
         this.cache.add(hashes[b] as string);
+        wrote.push({ key: hashes[b] as string, tokens: (upTo[b] as number) - written });
         written = upTo[b] as number;
       }
     }
+    if (record) record.cache = { read: hashes.slice(0, hit + 1), wrote };
     return {
       input_tokens: total - written,
       cache_creation_input_tokens: written - read,
@@ -485,7 +505,7 @@ export class FakeAnthropic {
         stop = 'max_tokens';
       }
     }
-    const usage: FakeUsage = { ...this.inputUsage(body), output_tokens: Math.max(1, this.count(text ?? json)) };
+    const usage: FakeUsage = { ...this.inputUsage(body, record), output_tokens: Math.max(1, this.count(text ?? json)) };
     if (stop === 'max_tokens') usage.output_tokens = body.max_tokens;
     record.usage = usage;
     const id = `msg_fake${String(++this.messageCount).padStart(6, '0')}`;
