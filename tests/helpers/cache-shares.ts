@@ -36,13 +36,9 @@ export function cacheFigures(requests: readonly FakeRequest[]): CacheFigures {
   for (const r of requests) {
     const u = r.usage;
     if (!u) continue;
-    const t = (byTier[tierOf(String(r.body.model))] ??= {
-      calls: 0,
-      readingCalls: 0,
-      inputTokens: 0,
-      cacheReadShare: 0,
-      read: 0,
-    });
+    const tier = tierOf(String(r.body.model));
+    const t = byTier[tier] ?? { calls: 0, readingCalls: 0, inputTokens: 0, cacheReadShare: 0, read: 0 };
+    byTier[tier] = t;
     const total = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
     t.calls++;
     if (u.cache_read_input_tokens > 0) t.readingCalls++;
