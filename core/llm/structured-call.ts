@@ -43,6 +43,8 @@ export interface LlmTransportRequest {
   brief?: unknown;
   /** A streaming transport calls this with the answer's JSON text so far, as each piece arrives. */
   onText?: (soFar: string) => void;
+  /** A transport calls this when the provider starts answering (see `LlmRequest.onStarted`). */
+  onStarted?: () => void;
 }
 
 /** A tool definition as a transport sends it. */
@@ -139,6 +141,26 @@ export function reaskMessage(toolName: string, problems: string[]): string {
 
 /** `Llm.call` over a transport; see the file comment. */
 export async function structuredCall<T>(
+  transport: LlmTransport,
+  request: LlmRequest<T>,
+  options: StructuredCallOptions,
+): Promise<LlmResult<T>> {
+  const onStarted = request.onStarted;
+  if (!onStarted) return call(transport, request, options);
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    onStarted();
+  };
+  try {
+    return await call(transport, { ...request, onStarted: once }, options);
+  } finally {
+    once();
+  }
+}
+
+async function call<T>(
   transport: LlmTransport,
   request: LlmRequest<T>,
   options: StructuredCallOptions,
@@ -262,6 +284,7 @@ export async function structuredCall<T>(
         ...(request.brief !== undefined ? { brief: request.brief } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(onText ? { onText } : {}),
+        ...(request.onStarted ? { onStarted: request.onStarted } : {}),
       });
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;

@@ -48,6 +48,12 @@ export interface LlmRequest<T> {
    */
   onPartial?: (partial: unknown) => void;
   /**
+   * Called once, when the provider starts answering: its prompt has been read and, where marked,
+   * cached, so a request sharing its head can now read it. Also called when the call ends without
+   * having started (a failure, a provider that does not stream), so nobody waits for it in vain.
+   */
+  onStarted?: () => void;
+  /**
    * The same request as data, for providers that do not read prose (the offline simulator). Never
    * sent to a model: it would only repeat the words and cost tokens.
    */

@@ -229,7 +229,13 @@ export class FakeAnthropic {
   readonly requests: FakeRequest[] = [];
   private readonly queue: FakeStep[] = [];
   private readonly byNumber = new Map<number, FakeStep>();
-  private readonly cache = new Set<string>();
+  /**
+   * The cached prefixes, each with the count of prefixes cached before it: a request reads only what
+   * was cached before it arrived, as the API makes an entry readable once its writer starts answering.
+   */
+  private readonly cache = new Map<string, number>();
+  /** What the cache held when each request arrived (by request number). */
+  private readonly arrivals = new Map<number, number>();
   /** How often each request was asked, for the misbehaviour mode's draws. */
   private readonly seen = new Map<string, number>();
   private server: Server | null = null;
@@ -284,6 +290,7 @@ export class FakeAnthropic {
     this.queue.length = 0;
     this.byNumber.clear();
     this.cache.clear();
+    this.arrivals.clear();
     this.seen.clear();
   }
 
@@ -329,6 +336,7 @@ export class FakeAnthropic {
       record.answered = 'bad_request';
       return this.error(res, 400, 'invalid_request_error', invalid);
     }
+    this.arrivals.set(record.n, this.cache.size);
     const scripted = this.byNumber.get(record.n) ?? this.queue.shift();
     const step = scripted ?? this.slipped(record, this.lengthened(this.options.responder?.(record)));
     if (!step) {
@@ -440,11 +448,14 @@ export class FakeAnthropic {
         ? cacheMinimumOf(String(body.model))
         : (this.options.minCacheableTokens ?? 0);
 
-    // The longest cached prefix ending within the lookback window of a breakpoint.
+    // The longest cached prefix ending within the lookback window of a breakpoint, among those cached
+    // before the request arrived (requests sent together each write their own copy).
+    const arrival = record ? (this.arrivals.get(record.n) ?? this.cache.size) : this.cache.size;
+    const cached = (key: string) => (this.cache.get(key) ?? Number.POSITIVE_INFINITY) < arrival;
     let hit = -1;
     for (const b of breakpoints) {
       for (let i = b; i >= Math.max(0, b - LOOKBACK + 1); i--) {
-        if (i > hit && this.cache.has(hashes[i] as string)) {
+        if (i > hit && cached(hashes[i] as string)) {
           hit = i;
           break;
         }
@@ -455,7 +466,7 @@ export class FakeAnthropic {
     const wrote: { key: string; tokens: number }[] = [];
     for (const b of breakpoints) {
       if (b > hit && (upTo[b] as number) >= min) {
-        this.cache.add(hashes[b] as string);
+        if (!this.cache.has(hashes[b] as string)) this.cache.set(hashes[b] as string, this.cache.size);
         wrote.push({ key: hashes[b] as string, tokens: (upTo[b] as number) - written });
         written = upTo[b] as number;
       }

@@ -60,6 +60,8 @@ interface RunOptions {
   /** Share of answers with a slip (0: none). */
   rate: number;
   respond?: Respond;
+  /** Milliseconds the fake takes to answer, so calls sent together overlap as they do on the API (default 0). */
+  latencyMs?: number;
 }
 
 function fakeFor(options: RunOptions): FakeAnthropic {
@@ -68,6 +70,7 @@ function fakeFor(options: RunOptions): FakeAnthropic {
   return new FakeAnthropic({
     responder: respond ? (request) => respond(request, simulated(request)) : simulated,
     ...modelLike(options.rate > 0 ? { rate: options.rate, seed: options.seed } : undefined),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   });
 }
 

@@ -8,7 +8,7 @@ import { misbehavingDebate, misbehavingEvaluation } from '../helpers/misbehaving
  * The prompt cache on a fake server that caches like the API (the minimum prefix per model, 20 blocks
  * of lookback, tokens counted like a tokenizer, answers at a model's length), through the real SDK:
  * a debate with one agent on the deep tier and a standard evaluation, whose arbiter and synthesis are
- * deep. Shared heads are read by every agent, deep-tier calls are cached, and a write nobody reads is
+ * deep. Shared heads are read by every agent (calls sent together wait for the first to start), deep-tier calls are cached, and a write nobody reads is
  * only a debater's transcript on its last turn in a thread (nobody knows it is the last).
  */
 
@@ -52,7 +52,8 @@ describe('the cache layout on a server that caches like the API', () => {
   });
 
   it('a standard evaluation reads half its input from the cache, its deep-tier arbiter and synthesis too', async () => {
-    const run = await misbehavingEvaluation({ mode: 'standard', seed: 1, rate: 0 });
+    // Calls sent together overlap (30 ms each), so each could read only what was cached before it was sent.
+    const run = await misbehavingEvaluation({ mode: 'standard', seed: 1, rate: 0, latencyMs: 30 });
     expect(run.ended).toBe('locked');
     const figures = cacheFigures(run.requests);
     expect(figures.cacheReadShare).toBeGreaterThanOrEqual(0.5);
@@ -61,6 +62,9 @@ describe('the cache layout on a server that caches like the API', () => {
       run.requests
         .filter((r) => r.body.tool_choice?.name === tool)
         .map((r) => (r.usage?.cache_read_input_tokens ?? 0) > 0);
+    // The six evaluators of nucleation: the first writes the shared head, the other five read it
+    // rather than each writing a copy.
+    expect(deepReads('criterion_scores')).toEqual([false, true, true, true, true, true]);
     // The first deep call of the run writes the shared head; every later one reads it.
     expect(deepReads('ruling').filter((read) => !read).length).toBeLessThanOrEqual(1);
     expect(deepReads('round_synthesis').every(Boolean)).toBe(true);

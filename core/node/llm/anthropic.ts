@@ -345,6 +345,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
       arm();
       trace.events++;
       if (event.type === 'message_start') {
+        request.onStarted?.();
         trace.usage = { ...event.message.usage };
         trace.model = event.message.model;
       } else if (event.type === 'message_delta' && trace.usage) {
