@@ -42,11 +42,7 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     const first = await service.evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 4 });
     expect(first.document).toMatchObject({ locked: true, mode: 'standard', scope: 'FULL', supersedes: null });
     expect(first.document.scores).toHaveLength(30);
-    expect(first.written).toEqual([
-      `ideas/${IDEA}/synthesis.md`,
-      `ideas/${IDEA}/evaluation.md`,
-      `ideas/${IDEA}/redteam.md`,
-    ]);
+    expect(first.written).toEqual([`ideas/${IDEA}/synthesis.md`, `ideas/${IDEA}/evaluation.md`, `ideas/${IDEA}/redteam.md`]);
     const synthesis = readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8');
     expect(synthesis).toContain(`overallScore: ${first.document.composites.overallScore}`);
     expect(synthesis).toContain(`contentHashAtEvaluation: "${first.document.contentHashAtEvaluation}"`);
@@ -56,20 +52,8 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     expect(progress.asked).toBeGreaterThan(progress.answered);
 
     const board = () => service.leaderboard().find((r) => r.slug === IDEA);
-    expect(board()).toMatchObject({
-      rank: 1,
-      overallScore: first.document.composites.overallScore,
-      stale: false,
-      evaluationId: first.document.evaluationId,
-    });
-    expect(Object.keys(board()?.categoryScores ?? {})).toEqual([
-      'problem',
-      'solution',
-      'feasibility',
-      'fit',
-      'market',
-      'risk',
-    ]);
+    expect(board()).toMatchObject({ rank: 1, overallScore: first.document.composites.overallScore, stale: false, evaluationId: first.document.evaluationId });
+    expect(Object.keys(board()?.categoryScores ?? {})).toEqual(['problem', 'solution', 'feasibility', 'fit', 'market', 'risk']);
 
     appendFileSync(join(root, 'ideas', IDEA, 'README.md'), '\nA new paragraph with material information.\n');
     ws.sync();
@@ -79,18 +63,10 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     const recordBefore = readFileSync(join(root, first.recordPath), 'utf8');
     const reason = 'Three labs lost months to miscalibrated judges; the severity is far higher than scored.';
     const disputed = await service.dispute(IDEA, 'problem-severity', reason, { seed: 4 });
-    expect(disputed.document).toMatchObject({
-      scope: 'TARGETED',
-      supersedes: first.document.evaluationId,
-      dispute: { criterion: 'problem-severity', reason },
-    });
+    expect(disputed.document).toMatchObject({ scope: 'TARGETED', supersedes: first.document.evaluationId, dispute: { criterion: 'problem-severity', reason } });
     const newRounds = disputed.document.auditTrail.roundSummaries.filter((r) => !r.inherited);
     expect(newRounds).toHaveLength(1);
-    expect(
-      new Set(
-        disputed.document.auditTrail.conflicts.filter((c) => c.round === newRounds[0]?.round).map((c) => c.criterion),
-      ),
-    ).toEqual(new Set(['problem-severity']));
+    expect(new Set(disputed.document.auditTrail.conflicts.filter((c) => c.round === newRounds[0]?.round).map((c) => c.criterion))).toEqual(new Set(['problem-severity']));
     expect(readFileSync(join(root, first.recordPath), 'utf8')).toBe(recordBefore);
     expect(board()?.evaluationId).toBe(disputed.document.evaluationId);
 
@@ -98,8 +74,7 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     // on each side, the superseded evaluation left out.
     const ratings = service.personaRatings();
     const rulings = disputed.document.auditTrail.conflicts.filter((c) => c.ruling);
-    const sum = (role: string, key: 'exchanges' | 'wins' | 'losses' | 'draws') =>
-      ratings.filter((r) => r.role === role).reduce((n, r) => n + r[key], 0);
+    const sum = (role: string, key: 'exchanges' | 'wins' | 'losses' | 'draws') => ratings.filter((r) => r.role === role).reduce((n, r) => n + r[key], 0);
     expect([sum('red-team', 'exchanges'), sum('evaluator', 'exchanges')]).toEqual([rulings.length, rulings.length]);
     expect(sum('red-team', 'wins')).toBe(rulings.filter((c) => c.ruling?.winner === 'RED_TEAM').length);
     expect(sum('red-team', 'wins')).toBe(sum('evaluator', 'losses'));
@@ -113,45 +88,23 @@ describe('evaluating an idea in a workspace (simulator)', () => {
     writeFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'my own notes on the synthesis\n');
     const again = await service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' });
     expect(readFileSync(join(root, 'ideas', IDEA, 'synthesis.md'), 'utf8')).toBe('my own notes on the synthesis\n');
-    expect(again.conflicts).toEqual([
-      expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`)),
-    ]);
+    expect(again.conflicts).toEqual([expect.stringMatching(new RegExp(`^ideas/${IDEA}/synthesis\\.conflict-\\d{8}T\\d{6}Z\\.md$`))]);
   });
 });
 
 describe('an interrupted evaluation', () => {
   it('resumes from its checkpoint after the process is killed, and locks where an uninterrupted one does', async () => {
-    const reference = await new EvaluationService(ws).evaluate(IDEA, {
-      mode: 'standard',
-      provider: 'simulated',
-      seed: 9,
-    });
+    const reference = await new EvaluationService(ws).evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 9 });
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(appRoot(), 'core/node/cli/main.ts'),
-        'evaluate',
-        IDEA,
-        '--workspace',
-        root,
-        '--mode',
-        'standard',
-        '--seed',
-        '9',
-      ],
+      ['--import', 'tsx', join(appRoot(), 'core/node/cli/main.ts'), 'evaluate', IDEA, '--workspace', root, '--mode', 'standard', '--seed', '9'],
       { env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '30' }, stdio: 'ignore' },
     );
     const folder = join(root, 'ideas', IDEA, 'evaluations');
-    const progress = await eventually(
-      () => {
-        const name = readdirSync(folder).find((f) => f.endsWith('.progress.jsonl'));
-        return name && readFileSync(join(folder, name), 'utf8').split('\n').length > 25 ? name : null;
-      },
-      'the evaluation to be under way',
-      20_000,
-    );
+    const progress = await eventually(() => {
+      const name = readdirSync(folder).find((f) => f.endsWith('.progress.jsonl'));
+      return name && readFileSync(join(folder, name), 'utf8').split('\n').length > 25 ? name : null;
+    }, 'the evaluation to be under way', 20_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const id = progress.replace('.progress.jsonl', '');
@@ -159,14 +112,7 @@ describe('an interrupted evaluation', () => {
     const run = cli(['evaluate', '--resume', id, '--workspace', root, '--json']);
     expect(run.stderr).toBe('');
     const resumed = JSON.parse(run.stdout);
-    const essentials = (d: typeof reference.document) => ({
-      scores: d.scores,
-      categories: d.categories,
-      composites: d.composites,
-      lockReason: d.lockReason,
-      rounds: d.rounds,
-      conflicts: d.auditTrail.conflicts,
-    });
+    const essentials = (d: typeof reference.document) => ({ scores: d.scores, categories: d.categories, composites: d.composites, lockReason: d.lockReason, rounds: d.rounds, conflicts: d.auditTrail.conflicts });
     expect(essentials({ ...resumed, composites: { ...resumed.composites } })).toEqual(essentials(reference.document));
     expect(resumed.evaluationId).toBe(id);
     expect(readdirSync(folder).some((f) => f.endsWith('.progress.jsonl'))).toBe(false);
@@ -189,11 +135,7 @@ describe('hard limits', () => {
         },
       };
     };
-    const run = await new EvaluationService(ws, slow).evaluate(IDEA, {
-      mode: 'deep',
-      provider: 'simulated',
-      timeLimitMs: 600,
-    });
+    const run = await new EvaluationService(ws, slow).evaluate(IDEA, { mode: 'deep', provider: 'simulated', timeLimitMs: 600 });
     expect(run.document.lockReason).toBe('TIMEOUT');
     expect(run.document.rounds).toBeGreaterThanOrEqual(1);
   });
@@ -208,22 +150,14 @@ describe('a failed evaluation', () => {
         ...simulated,
         llm: {
           provider: 'simulated',
-          call: (request) =>
-            broken && (request.brief as { ask?: { role?: string } }).ask?.role === 'redteam'
-              ? Promise.reject(new Error('upstream is down'))
-              : simulated.llm.call(request),
+          call: (request) => (broken && (request.brief as { ask?: { role?: string } }).ask?.role === 'redteam' ? Promise.reject(new Error('upstream is down')) : simulated.llm.call(request)),
         },
       };
     };
     const service = new EvaluationService(ws, flaky);
-    await expect(service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' })).rejects.toThrow(
-      /the evaluation failed: redteam failed: upstream is down/,
-    );
+    await expect(service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' })).rejects.toThrow(/the evaluation failed: redteam failed: upstream is down/);
     const folder = join(root, 'ideas', IDEA, 'evaluations');
-    const id = (readdirSync(folder).find((f) => f.endsWith('.progress.jsonl')) as string).replace(
-      '.progress.jsonl',
-      '',
-    );
+    const id = (readdirSync(folder).find((f) => f.endsWith('.progress.jsonl')) as string).replace('.progress.jsonl', '');
     broken = false;
     const retried = await service.resume(id);
     expect(retried.document).toMatchObject({ evaluationId: id, locked: true, lockReason: 'MAX_ROUNDS' });
@@ -236,9 +170,7 @@ describe('the development agent', () => {
     const dev = new DevelopmentService(ws);
     const asked = await dev.develop(IDEA, { provider: 'simulated' });
     expect(asked.added).toEqual([before.asked + 1, before.asked + 2, before.asked + 3]);
-    expect(asked.questions.slice(-3).every((q) => q.answer === null && q.question.startsWith('[simulated]'))).toBe(
-      true,
-    );
+    expect(asked.questions.slice(-3).every((q) => q.answer === null && q.question.startsWith('[simulated]'))).toBe(true);
     // A second session does not ask the same gaps again.
     const again = await dev.develop(IDEA, { provider: 'simulated' });
     expect(again.questions.slice(-3).map((q) => q.gap)).not.toEqual(asked.questions.slice(-3).map((q) => q.gap));
@@ -250,19 +182,14 @@ describe('the development agent', () => {
 });
 
 describe('the classification agent', () => {
-  it("writes type, tags and new relationships into the frontmatter, keeping the researcher's own", async () => {
-    cpSync(join(appRoot(), 'ideas', 'dataset-diff-tool'), join(root, 'ideas', 'dataset-diff-tool'), {
-      recursive: true,
-    });
+  it('writes type, tags and new relationships into the frontmatter, keeping the researcher\'s own', async () => {
+    cpSync(join(appRoot(), 'ideas', 'dataset-diff-tool'), join(root, 'ideas', 'dataset-diff-tool'), { recursive: true });
     const readmePath = join(root, 'ideas', IDEA, 'README.md');
     // The researcher's tags as a block list, and a link of their own.
     const original = readFileSync(readmePath, 'utf8');
     const edited = original
       .replace(/^tags: .*$/m, 'tags:\n  - ai\n  - my-own-tag')
-      .replace(
-        /^relationships: .*$/m,
-        'relationships:\n  - target: dataset-diff-tool\n    type: inspired_by\n    strength: 0.3\n    reason: "Mine."',
-      );
+      .replace(/^relationships: .*$/m, 'relationships:\n  - target: dataset-diff-tool\n    type: inspired_by\n    strength: 0.3\n    reason: "Mine."');
     writeFileSync(readmePath, edited);
     ws.sync();
     const result = await new ClassificationService(ws).classify(IDEA, { provider: 'simulated' });
@@ -270,12 +197,7 @@ describe('the classification agent', () => {
     expect(ws.errors()).toEqual([]);
     expect(idea?.tags.slice(0, 2)).toEqual(['ai', 'my-own-tag']);
     expect(result.freeTags).toContain('my-own-tag');
-    expect(result.classification.relationships[0]).toEqual({
-      target: 'dataset-diff-tool',
-      type: 'inspired_by',
-      strength: 0.3,
-      reason: 'Mine.',
-    });
+    expect(result.classification.relationships[0]).toEqual({ target: 'dataset-diff-tool', type: 'inspired_by', strength: 0.3, reason: 'Mine.' });
     const after = readFileSync(readmePath, 'utf8');
     // Only the frontmatter lines it owns changed: the body is byte for byte the researcher's.
     expect(after.slice(after.indexOf('\n---\n'))).toBe(edited.slice(edited.indexOf('\n---\n')));
@@ -289,15 +211,9 @@ describe('npm run cli -- evaluate --replay', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(runEvaluationReplay(readFileSync(fixture, 'utf8'), loadTaxonomy(null)));
     const bad = join(tmpdir(), `eval-bad-${process.pid}.jsonl`);
-    writeFileSync(
-      bad,
-      `${readFileSync(fixture, 'utf8').split('\n')[0]}\n{"type":"answer","role":"evaluator:problem","answer":{"scores":"many"}}\n`,
-    );
+    writeFileSync(bad, `${readFileSync(fixture, 'utf8').split('\n')[0]}\n{"type":"answer","role":"evaluator:problem","answer":{"scores":"many"}}\n`);
     const failed = cli(['evaluate', '--replay', bad, '--json']);
-    expect([failed.code, failed.stderr]).toEqual([
-      2,
-      expect.stringMatching(/^error: .*: line 2: evaluator:problem: scores/),
-    ]);
+    expect([failed.code, failed.stderr]).toEqual([2, expect.stringMatching(/^error: .*: line 2: evaluator:problem: scores/)]);
   });
 });
 
@@ -308,32 +224,18 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
     try {
       const models = loadModelsConfig(null);
       const provider = (): Provider => ({
-        llm: createAnthropicLlm({
-          apiKey: 'test-key',
-          baseURL: fake.baseURL,
-          prices: models,
-          maxRetries: 1,
-          sendBriefHeader: true,
-        }),
+        llm: createAnthropicLlm({ apiKey: 'test-key', baseURL: fake.baseURL, prices: models, maxRetries: 1, sendBriefHeader: true }),
         estimate: () => 0,
         likely: () => 0,
       });
-      const run = await new EvaluationService(ws, provider).evaluate(IDEA, {
-        mode: 'quick',
-        provider: 'anthropic',
-        baseline: true,
-      });
+      const run = await new EvaluationService(ws, provider).evaluate(IDEA, { mode: 'quick', provider: 'anthropic', baseline: true });
       expect(run.document).toMatchObject({ locked: true, lockReason: 'MAX_ROUNDS', mode: 'quick' });
       // Nucleation asks the six evaluators, then the red team, defences, rulings, synthesis, narrative.
       const tools = fake.requests.map((r) => r.body.tool_choice?.name);
       expect(tools.slice(0, 6)).toEqual(Array(6).fill('criterion_scores'));
-      expect(new Set(tools)).toEqual(
-        new Set(['criterion_scores', 'challenges', 'defense', 'ruling', 'round_synthesis', 'narrative']),
-      );
+      expect(new Set(tools)).toEqual(new Set(['criterion_scores', 'challenges', 'defense', 'ruling', 'round_synthesis', 'narrative']));
       // The idea's own text is in every request, and no request carries the brief in its prompt.
-      expect(fake.requests.every((r) => JSON.stringify([r.body.system, r.body.messages]).includes('LLM judges'))).toBe(
-        true,
-      );
+      expect(fake.requests.every((r) => JSON.stringify([r.body.system, r.body.messages]).includes('LLM judges'))).toBe(true);
       expect(fake.requests.some((r) => JSON.stringify(r.body).includes('evaluation_ask'))).toBe(false);
       // The single-pass baseline: six more calls, cheaper than the debate, and every score the debate
       // moved names the rulings that moved it.
@@ -345,11 +247,7 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
       expect(fake.requests.filter((r) => r.body.tool_choice?.name === 'criterion_scores')).toHaveLength(12);
 
       const costly = (): Provider => ({ ...provider(), estimate: () => 0.05 });
-      const capped = await new EvaluationService(ws, costly).evaluate(IDEA, {
-        mode: 'standard',
-        provider: 'anthropic',
-        budgetUsd: 0.34,
-      });
+      const capped = await new EvaluationService(ws, costly).evaluate(IDEA, { mode: 'standard', provider: 'anthropic', budgetUsd: 0.34 });
       expect(capped.document.lockReason).toBe('BUDGET');
     } finally {
       await fake.close();
