@@ -33,6 +33,15 @@ export const modelPriceSchema = z.strictObject({
   outputPerMTok: perMTok,
   cacheWritePerMTok: perMTok,
   cacheReadPerMTok: perMTok,
+  /**
+   * The shortest prompt prefix the provider caches for this model, in tokens (Anthropic: 1,024 to
+   * 4,096 by model). A shorter prefix is not cached, so no cache breakpoint is spent on it.
+   */
+  cacheMinTokens: z
+    .number()
+    .int('must be a whole number of tokens')
+    .positive('must be a number of tokens, 1 or more')
+    .optional(),
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 

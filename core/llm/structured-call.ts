@@ -23,6 +23,10 @@ import { costOf, estimateCallCost, jsonSchemaOf, type PriceTable, type Tiers } f
 
 export interface LlmTransportRequest {
   system: string;
+  /** `system` in the parts a prompt cache may share, most shared first (see `LlmRequest.systemParts`). */
+  systemParts?: readonly string[];
+  /** Every tool of the run in a fixed order, the answer's own among them (see `LlmRequest.toolset`). */
+  tools?: readonly LlmTransportTool[];
   messages: LlmMessage[];
   /** Messages before this index are the unchanged transcript, to be marked for prompt caching (0: none). */
   stablePrefix: number;
@@ -39,6 +43,15 @@ export interface LlmTransportRequest {
   brief?: unknown;
   /** A streaming transport calls this with the answer's JSON text so far, as each piece arrives. */
   onText?: (soFar: string) => void;
+  /** A transport calls this when the provider starts answering (see `LlmRequest.onStarted`). */
+  onStarted?: () => void;
+}
+
+/** A tool definition as a transport sends it. */
+export interface LlmTransportTool {
+  name: string;
+  description: string;
+  jsonSchema: Record<string, unknown>;
 }
 
 /** Why the model stopped: `end` (a complete answer), `max_tokens` (cut off), `refusal`, or the provider's word. */
@@ -132,6 +145,26 @@ export async function structuredCall<T>(
   request: LlmRequest<T>,
   options: StructuredCallOptions,
 ): Promise<LlmResult<T>> {
+  const onStarted = request.onStarted;
+  if (!onStarted) return call(transport, request, options);
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    onStarted();
+  };
+  try {
+    return await call(transport, { ...request, onStarted: once }, options);
+  } finally {
+    once();
+  }
+}
+
+async function call<T>(
+  transport: LlmTransport,
+  request: LlmRequest<T>,
+  options: StructuredCallOptions,
+): Promise<LlmResult<T>> {
   const now = options.now ?? (() => Date.now());
   const maxReasks = Math.max(0, options.maxReasks ?? DEFAULT_MAX_REASKS);
   const calls: LlmCallRecord[] = [];
@@ -156,6 +189,21 @@ export async function structuredCall<T>(
   const stablePrefix = Math.max(0, Math.min(request.stablePrefix ?? 0, request.messages.length));
   const toolDescription =
     request.schemaDescription ?? `Give your answer as ${request.schemaName}. Always answer through this tool.`;
+  let tools: LlmTransportTool[] | undefined;
+  if (request.toolset) {
+    try {
+      tools = request.toolset.map((t) =>
+        t.name === request.schemaName
+          ? { name: t.name, description: t.description, jsonSchema }
+          : { name: t.name, description: t.description, jsonSchema: jsonSchemaOf(t.schema) },
+      );
+    } catch (error) {
+      throw failure('bad_request', `a tool of the set has no JSON Schema: ${(error as Error).message}`);
+    }
+    if (!tools.some((t) => t.name === request.schemaName)) {
+      throw failure('bad_request', `the answer ${request.schemaName} is not in the request's toolset`);
+    }
+  }
 
   const record = (
     tier: ModelTier,
@@ -224,6 +272,8 @@ export async function structuredCall<T>(
     try {
       response = await transport.complete({
         system: request.system,
+        ...(request.systemParts ? { systemParts: request.systemParts } : {}),
+        ...(tools ? { tools } : {}),
         messages,
         stablePrefix,
         jsonSchema,
@@ -234,6 +284,7 @@ export async function structuredCall<T>(
         ...(request.brief !== undefined ? { brief: request.brief } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
         ...(onText ? { onText } : {}),
+        ...(request.onStarted ? { onStarted: request.onStarted } : {}),
       });
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;

@@ -17,6 +17,18 @@ export interface LlmRequest<T> {
   /** Persona system prompt and protocol rules: the stable head of every call, cached. */
   system: string;
   /**
+   * The system prompt in the parts a prompt cache can share, most shared first (rules and the idea
+   * for every agent, then one agent's persona); joined with blank lines they are `system`. A provider
+   * that caches may keep the prefix ending with each part. Without it, `system` is one part.
+   */
+  systemParts?: readonly string[];
+  /**
+   * Every answer shape of the run this request belongs to (its own among them), in a fixed order. A
+   * provider whose cache prefix starts with the tool definitions sends them all, so requests of
+   * different kinds still share one cached head; the answer is still forced to `schemaName`.
+   */
+  toolset?: readonly LlmTool[];
+  /**
    * The conversation. Messages before `stablePrefix` (the transcript so far) are identical from one
    * turn to the next and are marked for prompt caching; the rest is this turn's request.
    */
@@ -36,6 +48,12 @@ export interface LlmRequest<T> {
    */
   onPartial?: (partial: unknown) => void;
   /**
+   * Called once, when the provider starts answering: its prompt has been read and, where marked,
+   * cached, so a request sharing its head can now read it. Also called when the call ends without
+   * having started (a failure, a provider that does not stream), so nobody waits for it in vain.
+   */
+  onStarted?: () => void;
+  /**
    * The same request as data, for providers that do not read prose (the offline simulator). Never
    * sent to a model: it would only repeat the words and cost tokens.
    */
@@ -52,6 +70,13 @@ export interface LlmRequest<T> {
    * refuse with a less useful message (an object keyed by display names where the schema wants ids).
    */
   prepare?: (input: unknown) => AnswerCheck<unknown>;
+}
+
+/** An answer shape offered beside the one asked for (see `LlmRequest.toolset`). */
+export interface LlmTool {
+  name: string;
+  description: string;
+  schema: z.ZodType<unknown>;
 }
 
 /** The outcome of `LlmRequest.check`: an answer to keep (with what was repaired) or the problems. */

@@ -235,7 +235,7 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
       expect(tools.slice(0, 6)).toEqual(Array(6).fill('criterion_scores'));
       expect(new Set(tools)).toEqual(new Set(['criterion_scores', 'challenges', 'defense', 'ruling', 'round_synthesis', 'narrative']));
       // The idea's own text is in every request, and no request carries the brief in its prompt.
-      expect(fake.requests.every((r) => JSON.stringify(r.body.messages).includes('LLM judges'))).toBe(true);
+      expect(fake.requests.every((r) => JSON.stringify([r.body.system, r.body.messages]).includes('LLM judges'))).toBe(true);
       expect(fake.requests.some((r) => JSON.stringify(r.body).includes('evaluation_ask'))).toBe(false);
       // The single-pass baseline: six more calls, cheaper than the debate, and every score the debate
       // moved names the rulings that moved it.

@@ -66,6 +66,8 @@ export interface FakeRequest {
   usage?: FakeUsage;
   /** The slip the misbehaviour mode made in this answer. */
   slip?: SlipKind;
+  /** The cached prefixes this request read (every cached prefix inside the one it hit) and wrote. */
+  cache?: { read: string[]; wrote: { key: string; tokens: number }[] };
 }
 
 export interface FakeUsage {
@@ -144,6 +146,19 @@ export function fakeTokens(text: string): number {
 
 const LOOKBACK = 20;
 
+/**
+ * Cache writes no later request read: each write's prefix and the tokens it wrote, in request order.
+ * A write is read when a later request's cached prefix reaches it (reads it or a longer prefix that
+ * starts with it).
+ */
+export function unreadCacheWrites(requests: readonly FakeRequest[]): { n: number; key: string; tokens: number }[] {
+  const readAfter = new Map<string, number>();
+  for (const r of requests) for (const key of r.cache?.read ?? []) readAfter.set(key, r.n);
+  return requests.flatMap((r) =>
+    (r.cache?.wrote ?? []).filter((w) => (readAfter.get(w.key) ?? 0) <= r.n).map((w) => ({ n: r.n, ...w })),
+  );
+}
+
 interface Block {
   key: string;
   tokens: number;
@@ -183,12 +198,14 @@ function promptBlocks(body: Json, count: (text: string) => number = fakeTokens):
       breakpoint: !!(value && typeof value === 'object' && value.cache_control),
     });
   for (const tool of body.tools ?? []) push('tool', tool, JSON.stringify(stripCacheControl(tool)));
+  // A change of tool_choice keeps the tools and system cached but not the messages, as the API documents.
+  const choice = JSON.stringify(body.tool_choice ?? null);
   // A string is one text block, as the API reads it: the same text cached as a block is a cache hit.
   const asBlocks = (content: Json): Json[] =>
     typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
   for (const block of asBlocks(body.system)) push('system', block, blockText(block));
   for (const message of body.messages ?? []) {
-    for (const block of asBlocks(message.content)) push(message.role, block, blockText(block));
+    for (const block of asBlocks(message.content)) push(`${message.role}|${choice}`, block, blockText(block));
   }
   return blocks;
 }
@@ -212,7 +229,13 @@ export class FakeAnthropic {
   readonly requests: FakeRequest[] = [];
   private readonly queue: FakeStep[] = [];
   private readonly byNumber = new Map<number, FakeStep>();
-  private readonly cache = new Set<string>();
+  /**
+   * The cached prefixes, each with the count of prefixes cached before it: a request reads only what
+   * was cached before it arrived, as the API makes an entry readable once its writer starts answering.
+   */
+  private readonly cache = new Map<string, number>();
+  /** What the cache held when each request arrived (by request number). */
+  private readonly arrivals = new Map<number, number>();
   /** How often each request was asked, for the misbehaviour mode's draws. */
   private readonly seen = new Map<string, number>();
   private server: Server | null = null;
@@ -267,6 +290,7 @@ export class FakeAnthropic {
     this.queue.length = 0;
     this.byNumber.clear();
     this.cache.clear();
+    this.arrivals.clear();
     this.seen.clear();
   }
 
@@ -312,6 +336,7 @@ export class FakeAnthropic {
       record.answered = 'bad_request';
       return this.error(res, 400, 'invalid_request_error', invalid);
     }
+    this.arrivals.set(record.n, this.cache.size);
     const scripted = this.byNumber.get(record.n) ?? this.queue.shift();
     const step = scripted ?? this.slipped(record, this.lengthened(this.options.responder?.(record)));
     if (!step) {
@@ -402,7 +427,7 @@ export class FakeAnthropic {
   }
 
   /** Input usage of a request, with the prompt cache read and written as the API does. */
-  private inputUsage(body: Json): Omit<FakeUsage, 'output_tokens'> {
+  private inputUsage(body: Json, record?: FakeRequest): Omit<FakeUsage, 'output_tokens'> {
     const blocks = promptBlocks(body, (text) => this.count(text));
     const total = blocks.reduce((sum, b) => sum + b.tokens, 0);
     const hashes: string[] = [];
@@ -423,11 +448,14 @@ export class FakeAnthropic {
         ? cacheMinimumOf(String(body.model))
         : (this.options.minCacheableTokens ?? 0);
 
-    // The longest cached prefix ending within the lookback window of a breakpoint.
+    // The longest cached prefix ending within the lookback window of a breakpoint, among those cached
+    // before the request arrived (requests sent together each write their own copy).
+    const arrival = record ? (this.arrivals.get(record.n) ?? this.cache.size) : this.cache.size;
+    const cached = (key: string) => (this.cache.get(key) ?? Number.POSITIVE_INFINITY) < arrival;
     let hit = -1;
     for (const b of breakpoints) {
       for (let i = b; i >= Math.max(0, b - LOOKBACK + 1); i--) {
-        if (i > hit && this.cache.has(hashes[i] as string)) {
+        if (i > hit && cached(hashes[i] as string)) {
           hit = i;
           break;
         }
@@ -435,12 +463,15 @@ export class FakeAnthropic {
     }
     const read = hit >= 0 ? (upTo[hit] as number) : 0;
     let written = read;
+    const wrote: { key: string; tokens: number }[] = [];
     for (const b of breakpoints) {
       if (b > hit && (upTo[b] as number) >= min) {
-        this.cache.add(hashes[b] as string);
+        if (!this.cache.has(hashes[b] as string)) this.cache.set(hashes[b] as string, this.cache.size);
+        wrote.push({ key: hashes[b] as string, tokens: (upTo[b] as number) - written });
         written = upTo[b] as number;
       }
     }
+    if (record) record.cache = { read: hashes.slice(0, hit + 1), wrote };
     return {
       input_tokens: total - written,
       cache_creation_input_tokens: written - read,
@@ -485,7 +516,7 @@ export class FakeAnthropic {
         stop = 'max_tokens';
       }
     }
-    const usage: FakeUsage = { ...this.inputUsage(body), output_tokens: Math.max(1, this.count(text ?? json)) };
+    const usage: FakeUsage = { ...this.inputUsage(body, record), output_tokens: Math.max(1, this.count(text ?? json)) };
     if (stop === 'max_tokens') usage.output_tokens = body.max_tokens;
     record.usage = usage;
     const id = `msg_fake${String(++this.messageCount).padStart(6, '0')}`;

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CruxEngineDeps, CruxEngine } from '../../core/engine/crux-engine';
@@ -60,6 +60,8 @@ interface RunOptions {
   /** Share of answers with a slip (0: none). */
   rate: number;
   respond?: Respond;
+  /** Milliseconds the fake takes to answer, so calls sent together overlap as they do on the API (default 0). */
+  latencyMs?: number;
 }
 
 function fakeFor(options: RunOptions): FakeAnthropic {
@@ -68,6 +70,7 @@ function fakeFor(options: RunOptions): FakeAnthropic {
   return new FakeAnthropic({
     responder: respond ? (request) => respond(request, simulated(request)) : simulated,
     ...modelLike(options.rate > 0 ? { rate: options.rate, seed: options.seed } : undefined),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   });
 }
 
@@ -131,14 +134,31 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** A sample idea as a debate's subject: its title, summary and README body, as the debate service reads them. */
+function ideaSubject(slug: string) {
+  const text = readFileSync(join(appRoot(), 'ideas', slug, 'README.md'), 'utf8');
+  const [, front = '', body = ''] = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(text) ?? [];
+  const field = (name: string) => JSON.parse(new RegExp(`^${name}: (.*)$`, 'm').exec(front)?.[1] ?? '""') as string;
+  return { kind: 'idea' as const, slug, title: field('title'), summary: field('summary'), body: body.trim() };
+}
+
 /** A debate of `agents` simulated agents (beyond the nine debater personas, copies under new ids). */
-export async function misbehavingDebate(options: RunOptions & { agents: number }): Promise<SlipRun> {
+export async function misbehavingDebate(
+  options: RunOptions & {
+    agents: number;
+    personas?: readonly string[];
+    /** Agents played on the deep tier instead of their persona's (no debater persona is deep by default). */
+    deep?: readonly string[];
+    /** A sample idea (its slug under ideas/) to debate instead of the four-day week topic. */
+    idea?: string;
+  },
+): Promise<SlipRun> {
   const fake = fakeFor(options);
   await fake.start();
   const meter = { calls: [] as LlmCallRecord[], structured: 0, failed: 0 };
   try {
     const loaded = loadPersonas(null);
-    const base = findPersonas(DEBATERS, loaded) as DebaterPersona[];
+    const base = findPersonas(options.personas ?? DEBATERS, loaded) as DebaterPersona[];
     const [crystallizer] = findPersonas(['crystallizer'], loaded);
     if (!crystallizer) throw new Error('no crystallizer persona');
     const personas = Array.from({ length: options.agents }, (_, i) => {
@@ -146,14 +166,16 @@ export async function misbehavingDebate(options: RunOptions & { agents: number }
       const copy = Math.floor(i / base.length);
       return copy === 0 ? p : { ...p, id: `${p.id}-${copy + 1}`, name: `${p.name} ${copy + 1}` };
     });
-    const topic = 'Adopting a four-day work week for software teams';
+    const subject = options.idea ? ideaSubject(options.idea) : null;
+    const topic = subject?.title ?? 'Adopting a four-day work week for software teams';
     const prices = loadModelsConfig(null);
     const header: DebateHeader = {
       id: `slips-${options.agents}-${options.seed}`,
       protocol: 'crux',
       topic,
-      ideaSlug: null,
-      agents: personas.map((p) => agentFrom(p, topic)),
+      ideaSlug: subject?.slug ?? null,
+      ...(subject ? { subject } : {}),
+      agents: personas.map((p) => agentFrom(p, subject ?? topic)),
       config: {},
       provider: ANTHROPIC_PROVIDER,
       seed: options.seed,
@@ -167,7 +189,12 @@ export async function misbehavingDebate(options: RunOptions & { agents: number }
         meter,
       ),
       sink: { append: (r) => records.push(...r) },
-      personas: new Map(personas.map((p) => [p.id, promptOf(p)])),
+      personas: new Map(
+        personas.map((p) => [
+          p.id,
+          { ...promptOf(p), ...(options.deep?.includes(p.id) ? { tier: 'deep' as const } : {}) },
+        ]),
+      ),
       crystallizer: promptOf(crystallizer),
       estimateCostUsd: () => 0,
       now: () => Date.now(),

@@ -71,6 +71,7 @@ beforeAll(async () => {
 afterEach(() => fake.reset());
 afterAll(() => fake.close());
 
+// The prompts here are short: with no minimum every breakpoint is placed, so their mechanics show.
 function llm(options: Partial<AnthropicLlmOptions> = {}) {
   return createAnthropicLlm({
     apiKey: 'test-key',
@@ -78,6 +79,7 @@ function llm(options: Partial<AnthropicLlmOptions> = {}) {
     prices: models,
     maxRetries: 2,
     timeoutMs: 2000,
+    cacheMinTokens: () => 0,
     ...options,
   });
 }

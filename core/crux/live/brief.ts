@@ -5,7 +5,7 @@ import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
 import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
 import type { Ask, Turn } from './scheduler';
 import { type DebateContext, nameOf, rosterLines } from './subject';
-import { crystallizerSystem, debaterSystem } from './system-prompt';
+import { crystallizerSystem, debaterSystemParts } from './system-prompt';
 
 /**
  * What an agent is told on its turn, as data. The model gets it as words in the last message; the
@@ -223,8 +223,10 @@ export function agentTurnRequest(
     `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}\n` +
     `Allowed moves: ${brief.allowedMoves.join(', ')}.\n` +
     `What is needed from you now: ${askInWords(state, thread, turn.ask, context)}${block}`;
+  const systemParts = debaterSystemParts(context.subject, persona.systemPrompt);
   return {
-    system: debaterSystem(context.subject, persona.systemPrompt),
+    system: systemParts.join('\n\n'),
+    systemParts,
     messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
     brief,
@@ -281,7 +283,9 @@ export function analysisRequest(
   return {
     system: crystallizerSystem(context.subject, persona.systemPrompt),
     messages: [...transcript, { role: 'user', content: words }],
-    stablePrefix: transcript.length,
+    // A thread is crystallized once: a cached transcript would be a write nobody reads. The system
+    // prompt is still cached, for the next thread's crystallization.
+    stablePrefix: 0,
     brief,
     schema: crystallizerSchemaFor(ids, committed),
     schemaName: 'crux_analysis',

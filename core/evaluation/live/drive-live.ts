@@ -81,6 +81,7 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
   };
   let stopped = false;
   const failedAsks = new Map<string, number>();
+  let warmed = false;
   while (state.phase !== 'LOCKED' && state.phase !== 'FAILED') {
     if (state.phase === 'PENDING') {
       feed({ kind: 'start', at: options.now() });
@@ -109,22 +110,43 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
       continue;
     }
     const results: PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>[] = new Array(asks.length);
+    const ask = async (i: number, onStarted?: () => void) => {
+      const request = requests[i] as ReturnType<typeof requestFor>;
+      try {
+        results[i] = {
+          status: 'fulfilled',
+          value: await options.llm.call(onStarted ? { ...request, onStarted } : request),
+        };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    };
     let next = 0;
+    const pending: Promise<void>[] = [];
+    if (!warmed && asks.length > 1 && options.concurrency > 1) {
+      // The first call of a run writes the head every call shares (the tools, the idea, the rubric).
+      // Sent together, the first batch would each write a copy; the others wait until the first has
+      // started answering (its head is cached by then) and read it instead.
+      let started: () => void = () => {};
+      const head = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const first = ask(0, started);
+      pending.push(first);
+      next = 1;
+      // An `Llm` that never says it started (a simulator) is waited for to the end.
+      await Promise.race([head, first]);
+    }
+    warmed = true;
     const worker = async () => {
       for (;;) {
         const i = next++;
         if (i >= asks.length) return;
-        try {
-          results[i] = {
-            status: 'fulfilled',
-            value: await options.llm.call(requests[i] as ReturnType<typeof requestFor>),
-          };
-        } catch (reason) {
-          results[i] = { status: 'rejected', reason };
-        }
+        await ask(i);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, asks.length) }, worker));
+    const free = Math.min(options.concurrency, asks.length) - pending.length;
+    await Promise.all([...pending, ...Array.from({ length: Math.max(0, free) }, worker)]);
     let failure: string | null = null;
     let budget = false;
     results.forEach((settled, i) => {

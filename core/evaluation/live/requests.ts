@@ -1,4 +1,4 @@
-import type { LlmRequest, ModelTier } from '../../ports/llm';
+import type { LlmRequest, LlmTool, ModelTier } from '../../ports/llm';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import {
   arbiterAnswerSchema,
@@ -12,9 +12,10 @@ import type { EvaluationAsk, EvaluationState } from '../state';
 import { positionsInPlay } from '../step';
 
 /**
- * The model request for each ask of an evaluation. The idea's own text (README, development,
- * research) and the persona's prompt are the stable head of every request; what this ask needs comes
- * last. Each request also carries the ask and the state as its `brief`, never sent to a model, so the
+ * The model request for each ask of an evaluation. The head of every request is, most shared first:
+ * every answer shape of the evaluation (one tool set, so the cache prefix is the same whatever the
+ * role), the idea's own text (README, development, research) with the rubric it is judged by, then
+ * the persona's prompt; what this ask needs comes last, in the one message. Each request also carries the ask and the state as its `brief`, never sent to a model, so the
  * offline simulator can answer the same requests.
  */
 export interface RolePrompt {
@@ -74,17 +75,66 @@ function historyOf(state: EvaluationState, criterion: string, except?: string): 
   return lines.length > 0 ? lines.join('\n') : '- none';
 }
 
+/**
+ * The rubric every agent of the evaluation judges by: each criterion with its scale and direction.
+ * It is the same for every request, so it sits in the shared head, read from the cache after the
+ * first call of each model.
+ */
+function rubric(state: EvaluationState, taxonomy: Taxonomy): string {
+  const lines = state.criteria.map((info) => {
+    const c = taxonomy.criteria.find((k) => k.id === info.id);
+    if (!c) return `- ${info.id} — ${info.name}`;
+    return `- ${c.id} — ${c.name} (${c.category})${c.critical ? ' [critical]' : ''}: ${c.description} 1–2 = ${c.scale.low.replace(/\.$/, '')}; 9–10 = ${c.scale.high.replace(/\.$/, '')}.`;
+  });
+  return `# The rubric
+
+Every criterion is scored 1 to 10, and higher is always better for the idea (a risk criterion scores 10 when the risk is low).
+${lines.join('\n')}`;
+}
+
+/** The head shared by every agent of the evaluation: the idea under evaluation and the rubric. */
+function sharedHead(prompts: EvaluationPrompts, state: EvaluationState): string {
+  return `# The idea under evaluation: "${state.idea.title}"
+
+${prompts.ideaText.trim()}
+
+${rubric(state, prompts.taxonomy)}`;
+}
+
+/** Every answer shape of an evaluation, in one order: each request offers them all (see `LlmRequest.toolset`). */
+export function evaluationToolset(state: EvaluationState): LlmTool[] {
+  return [
+    {
+      name: 'criterion_scores',
+      description: 'Your scores for the criteria you were given.',
+      schema: evaluatorAnswerSchema,
+    },
+    { name: 'challenges', description: 'Your challenges to the scores.', schema: redTeamAnswerSchema },
+    { name: 'defense', description: 'Your defence of the score against the challenge.', schema: defenseAnswerSchema },
+    {
+      name: 'ruling',
+      description: 'Your ruling on the exchange.',
+      schema: arbiterAnswerSchema(state.config.scoreAdjustmentRange),
+    },
+    { name: 'round_synthesis', description: "The round's synthesis.", schema: synthesisAnswerSchema },
+    { name: 'narrative', description: "The evaluation's narrative.", schema: narrativeSchema },
+  ] as LlmTool[];
+}
+
 function base(
   prompts: EvaluationPrompts,
   persona: string,
   state: EvaluationState,
-): Pick<LlmRequest<unknown>, 'system' | 'messages' | 'stablePrefix' | 'tier'> {
+): Pick<LlmRequest<unknown>, 'system' | 'systemParts' | 'toolset' | 'messages' | 'stablePrefix' | 'tier'> {
   const p = prompts.persona(persona);
+  const systemParts = [sharedHead(prompts, state), p.systemPrompt];
   return {
-    system: p.systemPrompt,
+    system: systemParts.join('\n\n'),
+    systemParts,
+    toolset: evaluationToolset(state),
     tier: p.tier,
-    messages: [{ role: 'user', content: `The idea under evaluation: "${state.idea.title}".\n\n${prompts.ideaText}` }],
-    stablePrefix: 1,
+    messages: [],
+    stablePrefix: 0,
   };
 }
 

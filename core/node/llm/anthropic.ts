@@ -13,7 +13,7 @@ import type {
   StopReason,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import { approxTokens, type ModelsConfig, resolveTiers, type Tiers } from '../../llm/prices';
+import { approxTokens, type ModelsConfig, priceOf, resolveTiers, type Tiers } from '../../llm/prices';
 import {
   createStructuredLlm,
   type LlmBudget,
@@ -30,8 +30,9 @@ import { toAbortSignal } from './signal';
 /**
  * The Anthropic adapter: one Messages API request per transport call, through `@anthropic-ai/sdk`.
  * - The answer is a forced tool call whose input schema is the answer's JSON Schema.
- * - Prompt caching: a breakpoint on the system block and one on the last message of the stable
- *   transcript, so each turn re-reads the cached system prompt and transcript and writes only the new part.
+ * - Prompt caching: breakpoints at the end of each system part and of the stable transcript, where the
+ *   prefix is long enough for the model to cache (`cacheBreakpoints`), so each turn reads the shared
+ *   rules, the persona and the transcript so far from the cache and writes only the new part.
  * - Retries are the SDK's (429, 408, 409, 5xx, 529, connection errors; it honours `retry-after`); there is
  *   no second retry loop here. Re-asks after an invalid answer are structuredCall's, not retries.
  * - Timeouts: the SDK's `timeout` bounds the wait for the response to start; while streaming, the same
@@ -57,6 +58,8 @@ export interface AnthropicTransportOptions {
    * of tests and benchmarks, which answers like the simulator; never for the real API.
    */
   sendBriefHeader?: boolean;
+  /** The shortest prefix the API caches for a model, in tokens (from the model table); see `cacheBreakpoints`. */
+  cacheMinTokens?: (model: string) => number;
 }
 
 export interface AnthropicLlmOptions extends AnthropicTransportOptions {
@@ -72,25 +75,93 @@ export interface AnthropicLlmOptions extends AnthropicTransportOptions {
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/** The Messages API request of one transport call. */
-export function anthropicParams(request: LlmTransportRequest): MessageCreateParamsBase {
-  const last = request.stablePrefix - 1;
+/** The API's limit of cache breakpoints in one request. */
+const MAX_BREAKPOINTS = 4;
+/** How many blocks before a breakpoint the API looks for a cached prefix. */
+const LOOKBACK_BLOCKS = 20;
+/**
+ * Tokens of a text as counted for breakpoints: generously (a tokenizer counts JSON and names at
+ * about three characters a token). A breakpoint under the minimum costs nothing but its slot; one
+ * left out where the prefix was long enough costs the whole cache read.
+ */
+function generousTokens(text: string): number {
+  return Math.ceil(text.length / 3);
+}
+
+/** The minimum Anthropic documents for the models a table does not give one for. */
+export const DEFAULT_CACHE_MIN_TOKENS = 1024;
+
+/**
+ * Where the cache breakpoints of a request go. The prefix runs tools → system → messages, so the
+ * candidates are, most shared first: the end of each system part (rules and idea, the same for every
+ * agent; then the persona) and the end of the stable transcript. A candidate whose prefix is shorter
+ * than the model's minimum would not be cached, so it gets no breakpoint. A slot left over goes
+ * `LOOKBACK_BLOCKS` before the transcript's end, so an agent that last spoke more than that many
+ * messages ago still finds its cached transcript.
+ */
+export function cacheBreakpoints(
+  request: Pick<LlmTransportRequest, 'system' | 'systemParts' | 'messages' | 'stablePrefix' | 'jsonSchema' | 'tools'>,
+  minTokens: number,
+): { systemParts: number[]; messages: number[] } {
+  const parts = request.system === '' ? [] : (request.systemParts ?? [request.system]);
+  const toolTokens = request.tools
+    ? request.tools.reduce(
+        (sum, t) => sum + generousTokens(JSON.stringify(t.jsonSchema)) + generousTokens(t.description),
+        0,
+      )
+    : generousTokens(JSON.stringify(request.jsonSchema));
+  const before: number[] = [];
+  let tokens = toolTokens;
+  for (const part of parts) {
+    tokens += generousTokens(part);
+    before.push(tokens);
+  }
+  const stable = Math.max(0, Math.min(request.stablePrefix, request.messages.length));
+  const upTo: number[] = [];
+  for (const m of request.messages.slice(0, stable)) {
+    tokens += generousTokens(m.content);
+    upTo.push(tokens);
+  }
+  const systemParts = before.flatMap((t, i) => (t >= minTokens ? [i] : []));
+  const messages: number[] = [];
+  const last = stable - 1;
+  if (last >= 0 && (upTo[last] as number) >= minTokens) messages.push(last);
+  // The transcript's end is worth most (it is read on the agent's next turn), then the shared parts.
+  while (systemParts.length + messages.length > MAX_BREAKPOINTS) systemParts.pop();
+  for (let at = last - LOOKBACK_BLOCKS; at >= 0 && systemParts.length + messages.length < MAX_BREAKPOINTS; ) {
+    if ((upTo[at] as number) < minTokens) break;
+    messages.unshift(at);
+    at -= LOOKBACK_BLOCKS;
+  }
+  return { systemParts, messages };
+}
+
+/** The Messages API request of one transport call; `cacheMinTokens` is the model's shortest cached prefix. */
+export function anthropicParams(request: LlmTransportRequest, cacheMinTokens = 0): MessageCreateParamsBase {
+  const marks = cacheBreakpoints(request, cacheMinTokens);
+  const marked = new Set(marks.messages);
   const messages: MessageParam[] = request.messages.map((m, i) =>
-    i === last
+    marked.has(i)
       ? { role: m.role, content: [{ type: 'text', text: m.content, cache_control: EPHEMERAL }] }
       : { role: m.role, content: m.content },
   );
-  const tool: Tool = {
-    name: request.toolName,
-    description: request.toolDescription,
-    input_schema: request.jsonSchema as Tool.InputSchema,
-  };
+  const tools: Tool[] = (
+    request.tools ?? [{ name: request.toolName, description: request.toolDescription, jsonSchema: request.jsonSchema }]
+  ).map((t) => ({ name: t.name, description: t.description, input_schema: t.jsonSchema as Tool.InputSchema }));
+  const parts = request.system === '' ? [] : (request.systemParts ?? [request.system]);
+  // The parts are sent as blocks with the blank line that joins them in `system`, so the model reads
+  // the same text whichever way it was cut.
+  const system = parts.map((text, i) => ({
+    type: 'text' as const,
+    text: i < parts.length - 1 ? `${text}\n\n` : text,
+    ...(marks.systemParts.includes(i) ? { cache_control: EPHEMERAL } : {}),
+  }));
   return {
     model: request.model,
     max_tokens: request.maxTokens,
-    ...(request.system === '' ? {} : { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] }),
+    ...(system.length === 0 ? {} : { system }),
     messages,
-    tools: [tool],
+    tools,
     tool_choice: { type: 'tool', name: request.toolName },
   };
 }
@@ -226,6 +297,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const streaming = options.stream ?? true;
+  const minTokens = options.cacheMinTokens ?? (() => 0);
   const requestOptions = (request: LlmTransportRequest, signal: AbortSignal | undefined) => ({
     ...(signal ? { signal } : {}),
     ...(options.sendBriefHeader && request.brief !== undefined
@@ -234,7 +306,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
   });
 
   async function once(request: LlmTransportRequest, signal: AbortSignal | undefined): Promise<LlmTransportResponse> {
-    const params = anthropicParams(request);
+    const params = anthropicParams(request, minTokens(request.model));
     let message: Message;
     try {
       message = await client.messages.create({ ...params, stream: false }, requestOptions(request, signal));
@@ -256,7 +328,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
     request: LlmTransportRequest,
     signal: AbortSignal | undefined,
   ): Promise<LlmTransportResponse> {
-    const params = anthropicParams(request);
+    const params = anthropicParams(request, minTokens(request.model));
     const stream = client.messages.stream(params, requestOptions(request, signal));
     const trace: StreamTrace = { usage: null, toolJson: '', model: null, events: 0 };
     let idle: ReturnType<typeof setTimeout> | undefined;
@@ -273,6 +345,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
       arm();
       trace.events++;
       if (event.type === 'message_start') {
+        request.onStarted?.();
         trace.usage = { ...event.message.usage };
         trace.model = event.message.model;
       } else if (event.type === 'message_delta' && trace.usage) {
@@ -323,7 +396,9 @@ function isJsonSyntaxError(error: unknown): boolean {
 
 /** An `Llm` on the Anthropic API (provider `anthropic`). */
 export function createAnthropicLlm(options: AnthropicLlmOptions): MeteredLlm {
-  return createStructuredLlm(createAnthropicTransport(options), {
+  const cacheMinTokens = (model: string) =>
+    priceOf(model, options.prices.prices)?.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
+  return createStructuredLlm(createAnthropicTransport({ cacheMinTokens, ...options }), {
     provider: ANTHROPIC_PROVIDER,
     tiers: resolveTiers(ANTHROPIC_PROVIDER, options.prices, options.tiers),
     prices: options.prices.prices,
