@@ -202,16 +202,6 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   const d = detail.data;
   const commands = useMemo<Command[]>(
     () => [
-      {
-        id: `idea:${slug}:evaluate`,
-        title: 'Evaluate this idea (quick, standard or deep)…',
-        group: 'This idea',
-        keywords: 'evaluate score red team',
-        run: () => {
-          setEvaluating(true);
-          setTimeout(() => document.getElementById(`evaluate-${slug}`)?.querySelector('select')?.focus(), 0);
-        },
-      },
       ...(d && d.status === 'locked'
         ? [
             {
