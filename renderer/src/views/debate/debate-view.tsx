@@ -7,7 +7,8 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
-import { ENDED, statusBadge } from './format';
+import { ENDED, seriesColor, statusBadge } from './format';
+import { OutcomeCard } from './outcome-card';
 import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
 import './debate-view.css';
@@ -216,6 +217,15 @@ function LiveDebate({ id }: { id: string }) {
             <li key={n.key}>{n.text}</li>
           ))}
         </ul>
+      )}
+      {ENDED.has(status) && detail.data && (
+        <OutcomeCard
+          debateId={id}
+          result={detail.data.result}
+          agentName={agentName}
+          agentColour={(a) => seriesColor(agentIndex(a))}
+          debaters={agents.length}
+        />
       )}
       <div className="debate-columns">
         {model.columns.map((column) => (
