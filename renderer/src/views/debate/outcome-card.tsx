@@ -24,14 +24,16 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
   return (
     <section className="card stack outcome-card" aria-labelledby="outcome-title" data-testid="outcome">
       <h2 id="outcome-title">What the debate found</h2>
-      <p data-testid="regime">{regimeWords(result)}</p>
+      <p className="outcome-line" data-testid="regime">
+        {regimeWords(result)}
+      </p>
       {lead && crux ? (
         <>
           <div>
             <div className="muted small">
               {lead.primary ? 'The crux it comes down to' : 'The strongest crux (it did not pass validation)'}
             </div>
-            <p className="outcome-question" data-testid="primary-crux">
+            <p className="outcome-line outcome-question" data-testid="primary-crux">
               {crux.question}
             </p>
           </div>
@@ -66,15 +68,15 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
               ))}
             </tbody>
           </table>
-          <p className="small" data-testid="dcg-words">
+          <p className="outcome-line small" data-testid="dcg-words">
             {dcgWords(crux, debaters)}
           </p>
         </>
       ) : (
-        <p className="muted">No crux crystallized, so there is no question to settle it by.</p>
+        <p className="outcome-line muted">No crux crystallized, so there is no question to settle it by.</p>
       )}
       {others.length > 0 && (
-        <p className="small">
+        <p className="outcome-line small">
           {others.length === 1 ? 'One more crux' : `${others.length} more cruxes`} also split them:{' '}
           {others
             .map((t) => result.threads.find((x) => x.id === t)?.crux?.question ?? t)
