@@ -135,4 +135,48 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     await s.screenshot('debate-single-thread');
     expect(s.problems).toEqual([]);
   }, 120_000);
+
+  it('says protocol words plainly, explains each with a (?), and keeps a glossary in the rail and the palette', async () => {
+    const { page } = s;
+    const id = await finishedDebate(4);
+    await go(`#/debate/${id}`);
+    const column = page.getByRole('region', { name: 'Thread t1' });
+    const stage = column.getByTestId('stage');
+    await stage.waitFor();
+    // The badge says what happened in words; the protocol's code is in the tooltip.
+    expect(await stage.getAttribute('data-code')).toBe('CONVERGED');
+    expect(await stage.textContent()).toBe('done');
+    const help = column.locator('.debate-column-head').getByTestId('help').first();
+    await help.hover();
+    const tip = page.getByRole('tooltip').filter({ hasText: 'CONVERGED:' });
+    await tip.waitFor({ state: 'visible' });
+    expect(await column.getByTestId('lock-attempts').textContent()).toMatch(/^lock attempts \d+ of \d+/);
+    expect(await page.getByTestId('meter').getByTestId('help').count()).toBe(1);
+    await s.screenshot('glossary-tooltip');
+
+    // The crux list labels its numbers.
+    await go(`#/crux-map/${id}`);
+    const list = page.getByRole('navigation', { name: 'Cruxes and agents' });
+    await list.getByRole('button').first().waitFor();
+    expect(await list.getByRole('button').first().textContent()).toMatch(/· DCG \d\.\d\d$/);
+
+    // The glossary: in the rail, in the palette, and where a (?) leads.
+    expect(await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Glossary' }).count()).toBe(
+      1,
+    );
+    await page.keyboard.press('Control+k');
+    await page.getByRole('textbox', { name: 'Command' }).fill('glossary');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.location.hash === '#/glossary');
+    const glossary = page.getByRole('definition');
+    await glossary.first().waitFor();
+    expect(await glossary.count()).toBeGreaterThan(20);
+    await list.waitFor({ state: 'detached' });
+    await go(`#/crux-map/${id}`);
+    await list.getByRole('link', { name: 'What “DCG” means' }).click();
+    await page.waitForFunction(() => window.location.hash === '#/glossary?term=dcg');
+    expect(await page.locator('[data-term="dcg"]').getAttribute('class')).toBe('asked');
+    expect(await page.locator('[data-term="dcg"]').textContent()).toContain('0 to 1');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { CruxResultView } from '../../../../core/contract';
 import { href } from '../../router';
+import { Help } from '../../ui/help';
 import { dcgWords, leadingThread, percent, regimeWords } from './outcome-words';
 
 interface Props {
@@ -32,6 +33,7 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
           <div>
             <div className="muted small">
               {lead.primary ? 'The crux it comes down to' : 'The strongest crux (it did not pass validation)'}
+              <Help term={lead.primary ? 'primary-crux' : 'crux'} />
             </div>
             <p className="outcome-line outcome-question" data-testid="primary-crux">
               {crux.question}
@@ -42,10 +44,14 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
               <tr>
                 <th>Debater</th>
                 <th>Answer</th>
-                <th className="num" title="How sure the debater said it is, 0–100%">
-                  Confidence
+                <th className="num">
+                  Confidence (0–100%)
+                  <Help term="confidence" />
                 </th>
-                <th>Wrong if… (the falsifier)</th>
+                <th>
+                  Wrong if… (the falsifier)
+                  <Help term="falsifier" />
+                </th>
                 <th>By (deadline)</th>
               </tr>
             </thead>
@@ -70,6 +76,7 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
           </table>
           <p className="outcome-line small" data-testid="dcg-words">
             {dcgWords(crux, debaters)}
+            <Help term="dcg" />
           </p>
         </>
       ) : (

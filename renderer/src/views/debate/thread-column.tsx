@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { ThreadProgress } from '../../../../core/contract';
 import { href } from '../../router';
+import { plainWords } from '../../ui/glossary';
+import { Help } from '../../ui/help';
 import type { Column, ColumnItem } from './columns';
 import { seriesColor, threadTone } from './format';
 
@@ -49,7 +51,14 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
       <li className="debate-msg moderator" id={`msg-${item.id}`}>
         <header>
           <strong>Moderator</strong>
-          {item.intervention && <span className="badge accent">{item.intervention}</span>}
+          {item.intervention && (
+            <span>
+              <span className="badge accent" data-code={item.intervention}>
+                {plainWords(item.intervention)}
+              </span>
+              <Help term={item.intervention} />
+            </span>
+          )}
           {item.target && <span className="muted small">to {props.agentName(item.target)}</span>}
           <a className="msg-id muted small" href={link} title="Open in the transcript">
             {item.id}
@@ -158,13 +167,17 @@ export function ThreadColumn(props: Props) {
       <header className="debate-column-head">
         <div className="row">
           <strong>{column.id}</strong>
-          <span className={`badge ${threadTone(status)}`} data-testid="stage">
-            {status}
+          <span>
+            <span className={`badge ${threadTone(status)}`} data-testid="stage" data-code={status}>
+              {plainWords(status)}
+            </span>
+            <Help term={status} />
           </span>
           {progress?.awaitingAnalysis && <span className="badge">crystallizing…</span>}
           {progress && (
-            <span className="muted small" title="Counted lock attempts (failures plus the success)">
-              lock {progress.lockAttempts}/{progress.maxLockAttempts}
+            <span className="muted small" data-testid="lock-attempts">
+              lock attempts {progress.lockAttempts} of {progress.maxLockAttempts}
+              <Help term="lock-attempts" />
             </span>
           )}
         </div>
@@ -174,7 +187,9 @@ export function ThreadColumn(props: Props) {
       {progress && (progress.commitments.length > 0 || progress.steelmans.length > 0) && (
         <details className="debate-panel" open>
           <summary>
-            Commitments ({progress.commitments.length}) · steelmans ({progress.steelmans.length})
+            Commitments ({progress.commitments.length})
+            <Help term="commitment" /> · steelmans ({progress.steelmans.length})
+            <Help term="steelman" />
           </summary>
           <ul className="debate-commitments small" aria-label={`Commitments in ${column.id}`}>
             {progress.commitments.map((c) => (
