@@ -60,11 +60,11 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
   }, 60_000);
 
   /** Runs a simulated debate about the idea to its end and answers its id. */
-  async function finishedDebate(agents: number, seed?: number): Promise<string> {
+  async function finishedDebate(agents: number | string[], seed?: number): Promise<string> {
     const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
     const { id } = await s.app.client.invoke('debates:start', {
       ideaSlug: IDEA,
-      agents: personas.slice(0, agents).map((p) => p.id),
+      agents: typeof agents === 'number' ? personas.slice(0, agents).map((p) => p.id) : agents,
       provider: 'simulated',
       ...(seed === undefined ? {} : { seed }),
     });
@@ -179,4 +179,61 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     expect(await page.locator('[data-term="dcg"]').textContent()).toContain('0 to 1');
     expect(s.problems).toEqual([]);
   }, 120_000);
+
+  it('gives a persona one colour in every debate, never a YES/NO colour, and an amber badge to a lock that did not converge', async () => {
+    const { page } = s;
+    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
+    const [a, b, c] = personas.map((p) => p.id);
+    if (!a || !b || !c) throw new Error('the sample workspace has fewer than three debaters');
+    // The same personas in another order: a colour by place in the list would change.
+    const colours: Record<string, string>[] = [];
+    for (const order of [
+      [a, b, c],
+      [c, a, b],
+    ]) {
+      const id = await finishedDebate(order);
+      await go(`#/debate/${id}`);
+      const names = page.getByRole('region', { name: 'Thread t1' }).getByTestId('agent');
+      await names.first().waitFor();
+      colours.push(
+        Object.fromEntries(
+          await names.evaluateAll((els) => els.map((el) => [el.textContent ?? '', getComputedStyle(el).color])),
+        ),
+      );
+    }
+    const [first, second] = colours as [Record<string, string>, Record<string, string>];
+    expect(Object.keys(first).length).toBe(3);
+    expect(second).toEqual(first);
+    // Never the colours that mean YES (ok) or NO (danger).
+    const reserved = await page.evaluate(() =>
+      ['ok', 'danger', 'warn'].map((tone) => {
+        const probe = document.createElement('span');
+        probe.style.color = `var(--${tone})`;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      }),
+    );
+    for (const colour of Object.values(first)) expect(reserved).not.toContain(colour);
+
+    // An evaluation that locked on a limit says so in amber; only converged scores are green.
+    const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    const until = Date.now() + 90_000;
+    let detail = await s.app.client.invoke('evaluations:get', { id });
+    while (detail.status !== 'locked') {
+      if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
+      await new Promise((r) => setTimeout(r, 200));
+      detail = await s.app.client.invoke('evaluations:get', { id });
+    }
+    await go(`#/evaluation/${id}`);
+    const badge = page.getByTestId('lock-badge');
+    await badge.waitFor();
+    expect(await badge.getAttribute('data-code')).toBe(detail.lockReason);
+    const converged = detail.lockReason === 'CONVERGENCE';
+    expect(await badge.getAttribute('class')).toBe(converged ? 'badge ok' : 'badge warn');
+    if (!converged) expect(await badge.textContent()).toContain('not converged');
+    await s.screenshot('evaluation-lock-badge');
+    expect(s.problems).toEqual([]);
+  }, 180_000);
 });

@@ -4,10 +4,11 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { personaColour } from '../../ui/persona-colour';
 import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
-import { ENDED, seriesColor, statusBadge } from './format';
+import { ENDED, statusBadge } from './format';
 import { OutcomeCard } from './outcome-card';
 import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
@@ -93,14 +94,8 @@ function LiveDebate({ id }: { id: string }) {
   const header = detail.data?.header;
   const agents = header?.agents ?? [];
   const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
-  const agentIndex = useCallback(
-    (a: string) =>
-      Math.max(
-        0,
-        agents.findIndex((x) => x.id === a),
-      ),
-    [agents],
-  );
+  // A persona's colour comes from its id, the same in every debate (an agent is a persona).
+  const agentColour = useCallback((a: string) => personaColour(agents.find((x) => x.id === a)?.persona ?? a), [agents]);
 
   const status = progress.data?.status ?? detail.data?.status ?? 'running';
   const live = progress.data?.live ?? detail.data?.live ?? false;
@@ -223,7 +218,7 @@ function LiveDebate({ id }: { id: string }) {
           debateId={id}
           result={detail.data.result}
           agentName={agentName}
-          agentColour={(a) => seriesColor(agentIndex(a))}
+          agentColour={agentColour}
           debaters={agents.length}
         />
       )}
@@ -236,7 +231,7 @@ function LiveDebate({ id }: { id: string }) {
             progress={threadProgress.get(column.id)}
             drafts={[...(drafts.get(column.id)?.values() ?? [])]}
             agentName={agentName}
-            agentIndex={agentIndex}
+            agentColour={agentColour}
           />
         ))}
         {model.columns.length === 0 && !streamError && <p className="muted">Waiting for the first messages…</p>}

@@ -4,7 +4,7 @@ import { href } from '../../router';
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
 import type { Column, ColumnItem } from './columns';
-import { seriesColor, threadTone } from './format';
+import { threadTone } from './format';
 
 /** The newest messages a column draws; the rest is one click away in the transcript. */
 const SHOWN = 300;
@@ -23,7 +23,8 @@ interface Props {
   drafts?: readonly Draft[];
   progress: ThreadProgress | undefined;
   agentName: (id: string) => string;
-  agentIndex: (id: string) => number;
+  /** The agent's persona colour (renderer/src/ui/persona-colour.ts). */
+  agentColour: (id: string) => string;
 }
 
 function Budget({ progress }: { progress: ThreadProgress }) {
@@ -68,7 +69,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
       </li>
     );
   }
-  const color = seriesColor(props.agentIndex(item.agent));
+  const color = props.agentColour(item.agent);
   if (item.kind === 'blocked') {
     return (
       <li className="debate-msg blocked" id={`msg-${item.id}`}>
@@ -114,7 +115,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
 }
 
 function DraftItem({ draft, props }: { draft: Draft; props: Props }) {
-  const color = seriesColor(props.agentIndex(draft.agent));
+  const color = props.agentColour(draft.agent);
   return (
     <li className="debate-msg draft" style={{ borderLeftColor: color }} data-testid="draft" aria-live="off">
       <header>
@@ -194,7 +195,9 @@ export function ThreadColumn(props: Props) {
           <ul className="debate-commitments small" aria-label={`Commitments in ${column.id}`}>
             {progress.commitments.map((c) => (
               <li key={c.agent}>
-                <strong style={{ color: seriesColor(props.agentIndex(c.agent)) }}>{props.agentName(c.agent)}</strong>{' '}
+                <strong style={{ color: props.agentColour(c.agent) }} data-testid="agent">
+                  {props.agentName(c.agent)}
+                </strong>{' '}
                 <span className={`badge ${c.side === 'YES' ? 'ok' : c.side === 'NO' ? 'danger' : ''}`}>{c.side}</span>
                 {c.confidence !== null && <span className="muted"> {Math.round(c.confidence * 100)}%</span>}
                 {c.horizon && <span className="muted"> · {c.horizon}</span>}
