@@ -236,4 +236,40 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     await s.screenshot('evaluation-lock-badge');
     expect(s.problems).toEqual([]);
   }, 180_000);
+
+  it('says how many ideas a search matches in all and shows them on demand; Export offers only what it can export', async () => {
+    const { page } = s;
+    for (let i = 1; i <= 80; i++) {
+      await s.app.client.invoke('ideas:capture', {
+        title: `Quorum sensing note ${i}`,
+        text: `A note on quorumsensing in bacterial films, number ${i}.`,
+      });
+    }
+    await go('#/library');
+    const search = page.getByRole('searchbox', { name: 'Search ideas' });
+    await search.fill('quorumsensing');
+    const count = page.getByTestId('library-count');
+    await count.filter({ hasText: '50 of 80 matching ideas' }).waitFor();
+    await count.getByRole('button', { name: 'show all' }).click();
+    await count.filter({ hasText: '80 matching ideas' }).waitFor();
+    expect(await count.getByRole('button', { name: 'show all' }).count()).toBe(0);
+    await s.screenshot('library-search-total');
+
+    // Export lists only evaluated ideas; one without a synthesis is named, with the way to evaluate it.
+    const { ideas } = await s.app.client.invoke('ideas:list', {});
+    const unevaluated = ideas.find((i) => i.evaluatedAt === null);
+    if (!unevaluated) throw new Error('every idea is evaluated');
+    await go('#/export');
+    const select = page.getByRole('combobox', { name: 'Idea' });
+    await select.waitFor();
+    const offered = await select
+      .locator('option')
+      .evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value).filter(Boolean));
+    const evaluated = ideas.filter((i) => i.evaluatedAt !== null).map((i) => i.slug);
+    expect(offered.sort()).toEqual(evaluated.sort());
+    await go(`#/idea/${unevaluated.slug}`);
+    await page.locator('header.idea-head').getByRole('button', { name: 'Export…' }).click();
+    await page.getByTestId('not-exportable').filter({ hasText: 'has no synthesis yet' }).waitFor();
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 });
