@@ -93,8 +93,16 @@ export const channels = {
   'ideas:get': { input: z.strictObject({ slug }), output: ideaDetailSchema },
   /** Full-text search over titles, summaries, tags and bodies (words, not query syntax). */
   'ideas:search': {
-    input: z.strictObject({ query: z.string().trim().min(1, 'needs some words to look for').max(500) }),
-    output: z.strictObject({ hits: z.array(searchHitSchema) }),
+    input: z.strictObject({
+      query: z.string().trim().min(1, 'needs some words to look for').max(500),
+      /** The most hits to answer (50 when absent); `total` says how many there are. */
+      limit: z.number().int().positive().max(100_000).optional(),
+    }),
+    output: z.strictObject({
+      hits: z.array(searchHitSchema),
+      /** Every idea the query matches, however many `hits` holds: the list can say "50 of 80". */
+      total: z.number().int().nonnegative(),
+    }),
   },
   /** A new idea from a title and text (the capture box). */
   'ideas:capture': {

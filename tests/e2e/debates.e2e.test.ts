@@ -83,7 +83,9 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(await page.getByTestId('debate-status').textContent()).toBe('running');
     expect(await count()).toBeGreaterThan(early);
     const column = page.getByRole('region', { name: 'Thread t1' });
-    expect(await column.getByTestId('stage').textContent()).toMatch(/^(DISCOVERY|CRUX_LOCK|EVIDENCE|CONVERGED)$/);
+    expect(await column.getByTestId('stage').getAttribute('data-code')).toMatch(
+      /^(DISCOVERY|CRUX_LOCK|EVIDENCE|CONVERGED)$/,
+    );
     await s.screenshot('debate-live');
 
     await page.getByTestId('debate-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });

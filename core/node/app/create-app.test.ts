@@ -105,9 +105,14 @@ describe('ideas', () => {
       expect.objectContaining({ source: OTHER, target: IDEA, type: 'conflicts' }),
     ]);
 
-    const { hits } = await call(app, 'ideas:search', { query: 'solar roofs' });
+    const { hits, total } = await call(app, 'ideas:search', { query: 'solar roofs' });
     expect(hits[0]).toMatchObject({ slug: IDEA });
     expect(hits[0]?.snippet).toMatch(/\[/);
+    expect(total).toBe(hits.length);
+    // A limit cuts the hits, never the total.
+    const one = await call(app, 'ideas:search', { query: 'the', limit: 1 });
+    expect(one.hits).toHaveLength(1);
+    expect(one.total).toBeGreaterThan(1);
   });
 
   it('answers a mistake in what was asked as a user_error with its one line', async () => {

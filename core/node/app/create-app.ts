@@ -184,10 +184,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         errors: shown.errors,
       };
     },
-    'ideas:search': ({ query }) => {
+    'ideas:search': ({ query, limit }) => {
       open();
       return {
-        hits: ws.search(query).map((h) => ({ slug: h.slug, title: h.title, snippet: h.snippet, rank: h.rank })),
+        hits: ws.search(query, limit).map((h) => ({ slug: h.slug, title: h.title, snippet: h.snippet, rank: h.rank })),
+        total: ws.countMatches(query),
       };
     },
     'ideas:capture': (input) => {

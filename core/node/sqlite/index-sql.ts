@@ -368,7 +368,7 @@ export function queryTerms(query: string): string[] {
  * cuts the snippet from the files.
  */
 export function searchIdeas(db: Database.Database, query: string, limit = 50): Omit<SearchHit, 'snippet'>[] {
-  const terms = queryTerms(query).map((t) => `"${t.replaceAll('"', '""')}"*`);
+  const terms = ftsTerms(query);
   if (terms.length === 0) return [];
   return db
     .prepare(
@@ -377,6 +377,21 @@ export function searchIdeas(db: Database.Database, query: string, limit = 50): O
        WHERE ideas_fts MATCH ? ORDER BY rank LIMIT ?`,
     )
     .all(terms.join(' '), limit) as Omit<SearchHit, 'snippet'>[];
+}
+
+/** How many ideas `searchIdeas` would find with no limit: lists say "50 of 80", not "50". */
+export function countIdeaMatches(db: Database.Database, query: string): number {
+  const terms = ftsTerms(query);
+  if (terms.length === 0) return 0;
+  const row = db
+    .prepare('SELECT count(*) AS n FROM ideas_fts f JOIN ideas i ON i.rowid = f.rowid WHERE ideas_fts MATCH ?')
+    .get(terms.join(' ')) as { n: number };
+  return row.n;
+}
+
+/** The typed words as quoted FTS prefix terms (quotes inside words doubled). */
+function ftsTerms(query: string): string[] {
+  return queryTerms(query).map((t) => `"${t.replaceAll('"', '""')}"*`);
 }
 
 export interface LeaderboardRow {

@@ -20,6 +20,7 @@ import type { RenderedIndex } from '../fs/read-pool';
 import { ulidIds } from '../ids';
 import { parseMarkdown } from '../markdown';
 import {
+  countIdeaMatches,
   getIdea,
   getMeta,
   type IdeaFilter,
@@ -363,11 +364,19 @@ export class Workspace {
     };
   }
 
-  search(query: string): SearchHit[] {
+  search(query: string, limit?: number): SearchHit[] {
     if (query.trim() === '') throw new UserError('search needs some words to look for');
     const terms = queryTerms(query);
     this.checkFully();
-    return searchIdeas(this.db, query).map((hit) => ({ ...hit, snippet: snippetOf(this.ideaText(hit.slug), terms) }));
+    return searchIdeas(this.db, query, limit).map((hit) => ({
+      ...hit,
+      snippet: snippetOf(this.ideaText(hit.slug), terms),
+    }));
+  }
+
+  /** How many ideas a search matches in all, past the hits it answers. */
+  countMatches(query: string): number {
+    return countIdeaMatches(this.db, query);
   }
 
   /** The searchable text of an idea (README, development, research, notes), read from its files. */

@@ -25,6 +25,7 @@ const TranscriptsView = deferred(() => import('./transcripts/transcripts-view'),
 const CruxMapView = deferred(() => import('./crux-map/crux-map-view'), 'CruxMapView');
 const DebateView = deferred(() => import('./debate/debate-view'), 'DebateView');
 const ExportView = deferred(() => import('./export/export-view'), 'ExportView');
+const GlossaryView = deferred(() => import('./glossary/glossary-view'), 'GlossaryView');
 const GraphView = deferred(() => import('./graph/graph-view'), 'GraphView');
 const IdeaView = deferred(() => import('./idea/idea-view'), 'IdeaView');
 const LedgerView = deferred(() => import('./ledger/ledger-view'), 'LedgerView');
@@ -48,7 +49,7 @@ export interface ViewEntry {
  * Every view of the app. Routes: `#/library`, `#/idea/<slug>`, `#/debate/<id>`,
  * `#/evaluation/<id>`, `#/crux-map/<debateId>`, `#/ledger`, `#/leaderboards`,
  * `#/convergence/<evaluationId>`, `#/matrix`, `#/pipeline`, `#/graph`, `#/transcripts`,
- * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`.
+ * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`, `#/glossary?term=<id>`.
  */
 export const VIEWS: readonly ViewEntry[] = [
   { route: 'library', title: 'Library', component: LibraryView, rail: true, key: '1' },
@@ -61,6 +62,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { route: 'transcripts', title: 'Transcripts', component: TranscriptsView.component, rail: true, key: '8' },
   { route: 'export', title: 'Export', component: ExportView.component, rail: true, key: '9' },
   { route: 'settings', title: 'Settings', component: SettingsView.component, rail: true, key: '0' },
+  { route: 'glossary', title: 'Glossary', component: GlossaryView.component, rail: true },
   { route: 'idea', title: 'Idea', component: IdeaView.component, rail: false },
   { route: 'debate', title: 'Debate', component: DebateView.component, rail: false },
   { route: 'evaluation', title: 'Evaluation', component: EvaluationLiveView.component, rail: false },
@@ -78,6 +80,7 @@ const DEFERRED = [
   DebateView,
   ExportView,
   GraphView,
+  GlossaryView,
   LedgerView,
   MatrixView,
   PipelineView,

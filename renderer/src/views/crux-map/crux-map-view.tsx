@@ -5,6 +5,7 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { Help } from '../../ui/help';
 import { seriesColor } from '../debate/format';
 import { NodeDetail } from './crux-detail';
 import { CruxGraph, type LaidOut, type Positions } from './crux-graph';
@@ -226,7 +227,9 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
       {map && (
         <div className={`crux-map-body ${selected ? 'with-detail' : ''}`}>
           <nav className="crux-list" aria-label="Cruxes and agents">
-            <h2 className="small">Cruxes ({map.cruxes.length})</h2>
+            <h2 className="small">
+              Cruxes ({map.cruxes.length}) <Help term="crux" /> · DCG 0–1 <Help term="dcg" />
+            </h2>
             <ul>
               {map.cruxes.map((c) => (
                 <li key={c.id}>
@@ -238,7 +241,12 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
                   >
                     <span className="dot" aria-hidden="true" />
                     {c.question}
-                    {c.dcg !== null && <span className="muted"> · {c.dcg.toFixed(2)}</span>}
+                    {c.dcg !== null && (
+                      <span className="muted" title="DCG: how much of the disagreement this crux captures, 0 to 1">
+                        {' '}
+                        · DCG {c.dcg.toFixed(2)}
+                      </span>
+                    )}
                   </button>
                 </li>
               ))}

@@ -1,4 +1,5 @@
 import type { DebateProgress } from '../../../../core/contract';
+import { Help } from '../../ui/help';
 import { duration, money, tokens } from './format';
 
 function Bar({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
@@ -45,7 +46,10 @@ export function CostMeter({ meter }: { meter: DebateProgress['meter'] }) {
         <div>
           {meter.llmCalls} calls · {tokens(meter.inputTokens)} in · {tokens(meter.outputTokens)} out
         </div>
-        <div className="muted">{tokens(meter.cacheReadTokens)} read from cache</div>
+        <div className="muted">
+          {tokens(meter.cacheReadTokens)} input tokens read from cache
+          <Help term="cache-reads" />
+        </div>
       </div>
     </section>
   );

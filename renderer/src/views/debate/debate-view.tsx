@@ -4,10 +4,12 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { personaColour } from '../../ui/persona-colour';
 import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
 import { ENDED, statusBadge } from './format';
+import { OutcomeCard } from './outcome-card';
 import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
 import './debate-view.css';
@@ -92,14 +94,8 @@ function LiveDebate({ id }: { id: string }) {
   const header = detail.data?.header;
   const agents = header?.agents ?? [];
   const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
-  const agentIndex = useCallback(
-    (a: string) =>
-      Math.max(
-        0,
-        agents.findIndex((x) => x.id === a),
-      ),
-    [agents],
-  );
+  // A persona's colour comes from its id, the same in every debate (an agent is a persona).
+  const agentColour = useCallback((a: string) => personaColour(agents.find((x) => x.id === a)?.persona ?? a), [agents]);
 
   const status = progress.data?.status ?? detail.data?.status ?? 'running';
   const live = progress.data?.live ?? detail.data?.live ?? false;
@@ -217,6 +213,15 @@ function LiveDebate({ id }: { id: string }) {
           ))}
         </ul>
       )}
+      {ENDED.has(status) && detail.data && (
+        <OutcomeCard
+          debateId={id}
+          result={detail.data.result}
+          agentName={agentName}
+          agentColour={agentColour}
+          debaters={agents.length}
+        />
+      )}
       <div className="debate-columns">
         {model.columns.map((column) => (
           <ThreadColumn
@@ -226,7 +231,7 @@ function LiveDebate({ id }: { id: string }) {
             progress={threadProgress.get(column.id)}
             drafts={[...(drafts.get(column.id)?.values() ?? [])]}
             agentName={agentName}
-            agentIndex={agentIndex}
+            agentColour={agentColour}
           />
         ))}
         {model.columns.length === 0 && !streamError && <p className="muted">Waiting for the first messages…</p>}

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
 import type { ThreadProgress } from '../../../../core/contract';
 import { href } from '../../router';
+import { plainWords } from '../../ui/glossary';
+import { Help } from '../../ui/help';
 import type { Column, ColumnItem } from './columns';
-import { seriesColor, threadTone } from './format';
+import { threadTone } from './format';
 
 /** The newest messages a column draws; the rest is one click away in the transcript. */
 const SHOWN = 300;
@@ -21,7 +23,8 @@ interface Props {
   drafts?: readonly Draft[];
   progress: ThreadProgress | undefined;
   agentName: (id: string) => string;
-  agentIndex: (id: string) => number;
+  /** The agent's persona colour (renderer/src/ui/persona-colour.ts). */
+  agentColour: (id: string) => string;
 }
 
 function Budget({ progress }: { progress: ThreadProgress }) {
@@ -49,7 +52,14 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
       <li className="debate-msg moderator" id={`msg-${item.id}`}>
         <header>
           <strong>Moderator</strong>
-          {item.intervention && <span className="badge accent">{item.intervention}</span>}
+          {item.intervention && (
+            <span>
+              <span className="badge accent" data-code={item.intervention}>
+                {plainWords(item.intervention)}
+              </span>
+              <Help term={item.intervention} />
+            </span>
+          )}
           {item.target && <span className="muted small">to {props.agentName(item.target)}</span>}
           <a className="msg-id muted small" href={link} title="Open in the transcript">
             {item.id}
@@ -59,7 +69,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
       </li>
     );
   }
-  const color = seriesColor(props.agentIndex(item.agent));
+  const color = props.agentColour(item.agent);
   if (item.kind === 'blocked') {
     return (
       <li className="debate-msg blocked" id={`msg-${item.id}`}>
@@ -105,7 +115,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
 }
 
 function DraftItem({ draft, props }: { draft: Draft; props: Props }) {
-  const color = seriesColor(props.agentIndex(draft.agent));
+  const color = props.agentColour(draft.agent);
   return (
     <li className="debate-msg draft" style={{ borderLeftColor: color }} data-testid="draft" aria-live="off">
       <header>
@@ -158,13 +168,17 @@ export function ThreadColumn(props: Props) {
       <header className="debate-column-head">
         <div className="row">
           <strong>{column.id}</strong>
-          <span className={`badge ${threadTone(status)}`} data-testid="stage">
-            {status}
+          <span>
+            <span className={`badge ${threadTone(status)}`} data-testid="stage" data-code={status}>
+              {plainWords(status)}
+            </span>
+            <Help term={status} />
           </span>
           {progress?.awaitingAnalysis && <span className="badge">crystallizing…</span>}
           {progress && (
-            <span className="muted small" title="Counted lock attempts (failures plus the success)">
-              lock {progress.lockAttempts}/{progress.maxLockAttempts}
+            <span className="muted small" data-testid="lock-attempts">
+              lock attempts {progress.lockAttempts} of {progress.maxLockAttempts}
+              <Help term="lock-attempts" />
             </span>
           )}
         </div>
@@ -174,12 +188,16 @@ export function ThreadColumn(props: Props) {
       {progress && (progress.commitments.length > 0 || progress.steelmans.length > 0) && (
         <details className="debate-panel" open>
           <summary>
-            Commitments ({progress.commitments.length}) · steelmans ({progress.steelmans.length})
+            Commitments ({progress.commitments.length})
+            <Help term="commitment" /> · steelmans ({progress.steelmans.length})
+            <Help term="steelman" />
           </summary>
           <ul className="debate-commitments small" aria-label={`Commitments in ${column.id}`}>
             {progress.commitments.map((c) => (
               <li key={c.agent}>
-                <strong style={{ color: seriesColor(props.agentIndex(c.agent)) }}>{props.agentName(c.agent)}</strong>{' '}
+                <strong style={{ color: props.agentColour(c.agent) }} data-testid="agent">
+                  {props.agentName(c.agent)}
+                </strong>{' '}
                 <span className={`badge ${c.side === 'YES' ? 'ok' : c.side === 'NO' ? 'danger' : ''}`}>{c.side}</span>
                 {c.confidence !== null && <span className="muted"> {Math.round(c.confidence * 100)}%</span>}
                 {c.horizon && <span className="muted"> · {c.horizon}</span>}

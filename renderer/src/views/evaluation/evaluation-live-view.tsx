@@ -6,6 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { duration, pct, STATUS_WORDS, score, statusClass, usd } from './format';
+import { LockBadge } from './lock-badge';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
 
@@ -111,7 +112,7 @@ function Result({ d }: { d: EvaluationDetail }) {
         </span>
         <span className="muted">/ 10 overall</span>
         {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
-        <span className="badge ok">locked: {d.lockReason}</span>
+        <LockBadge reason={d.lockReason} />
         <span className="muted small">
           confidence {score(d.confidence)} · red-team survival {pct(d.redTeamSurvival)} · {d.round} round
           {d.round === 1 ? '' : 's'}

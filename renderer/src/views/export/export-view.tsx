@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import type { ChannelOutput } from '../../../../core/contract';
 import { useClient } from '../../api/client';
-import { useAction, useChannel } from '../../api/hooks';
-import type { Route } from '../../router';
+import { useAction, useChannel, usePush } from '../../api/hooks';
+import { href, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import './export.css';
 
@@ -36,6 +36,10 @@ export function ExportView({ route }: { route: Route }) {
   const client = useClient();
   const ideas = useChannel('ideas:list', {});
   const debates = useChannel('debates:list', {});
+  // What can be exported changes when an evaluation locks, here or in another process (the
+  // folder's watcher reports it): the list follows, so a fresh synthesis is offered at once.
+  usePush('sync:changed', () => ideas.reload());
+  usePush('evaluation:status', () => ideas.reload());
   const [source, setSource] = useState<Source>(route.query.get('source') === 'transcript' ? 'transcript' : 'synthesis');
   const [id, setId] = useState(route.query.get('id') ?? '');
   const [format, setFormat] = useState<Format>(
@@ -75,8 +79,12 @@ export function ExportView({ route }: { route: Route }) {
     if (asked) void client.invoke('export:cancel', asked).catch(() => {});
   };
 
+  // Only evaluated ideas have a synthesis: the others are counted, not offered (exporting one failed).
   const evaluated = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt !== null);
   const others = (ideas.data?.ideas ?? []).filter((i) => i.evaluatedAt === null);
+  // Named, not refused: the list can lag an evaluation another process has just locked, and the
+  // main side is the judge of whether a synthesis exists.
+  const unexportable = source === 'synthesis' ? others.find((i) => i.slug === id) : undefined;
   const running = run.running && started !== null;
 
   return (
@@ -117,27 +125,33 @@ export function ExportView({ route }: { route: Route }) {
           </label>
         </fieldset>
         {source === 'synthesis' ? (
-          <label>
-            Idea
-            <select value={id} onChange={(e) => setId(e.target.value)} aria-label="Idea">
-              <option value="">Choose an idea…</option>
-              <optgroup label="Evaluated (they have a synthesis)">
+          <>
+            <label>
+              Idea
+              <select value={unexportable ? '' : id} onChange={(e) => setId(e.target.value)} aria-label="Idea">
+                <option value="">{evaluated.length === 0 ? 'No idea is evaluated yet' : 'Choose an idea…'}</option>
                 {evaluated.map((i) => (
                   <option key={i.slug} value={i.slug}>
                     {i.title}
                     {i.stale ? ' (stale)' : ''}
                   </option>
                 ))}
-              </optgroup>
-              <optgroup label="Not evaluated yet">
-                {others.map((i) => (
-                  <option key={i.slug} value={i.slug}>
-                    {i.title}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-          </label>
+              </select>
+            </label>
+            {unexportable ? (
+              <p className="small" role="status" data-testid="not-exportable">
+                “{unexportable.title}” has no synthesis yet: <a href={href('idea', unexportable.slug)}>evaluate it</a>{' '}
+                first.
+              </p>
+            ) : (
+              others.length > 0 && (
+                <p className="muted small" data-testid="not-exportable">
+                  {others.length} {others.length === 1 ? 'idea is' : 'ideas are'} not evaluated yet and have no
+                  synthesis to export.
+                </p>
+              )
+            )}
+          </>
         ) : (
           <label>
             Debate

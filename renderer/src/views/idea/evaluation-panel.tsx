@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { Markdown, splitFrontmatter } from '../../ui/markdown';
 import { DisputeForm } from '../evaluation/dispute-form';
 import { EvaluateForm } from '../evaluation/evaluate-form';
+import { LockBadge } from '../evaluation/lock-badge';
 import { categoryVar, pct, STATUS_WORDS, score, statusClass } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
 import '../evaluation/evaluation.css';
@@ -202,16 +203,6 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   const d = detail.data;
   const commands = useMemo<Command[]>(
     () => [
-      {
-        id: `idea:${slug}:evaluate`,
-        title: 'Evaluate this idea (quick, standard or deep)…',
-        group: 'This idea',
-        keywords: 'evaluate score red team',
-        run: () => {
-          setEvaluating(true);
-          setTimeout(() => document.getElementById(`evaluate-${slug}`)?.querySelector('select')?.focus(), 0);
-        },
-      },
       ...(d && d.status === 'locked'
         ? [
             {
@@ -298,12 +289,10 @@ export function EvaluationPanel({ slug }: { slug: string }) {
             <strong className="num">{score(d.overallScore)}</strong>
             <span className="muted">/ 10</span>
             {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
-            <span
-              className="badge ok"
+            <LockBadge
+              reason={d.lockReason}
               title="A locked evaluation is never edited; a dispute or new information supersedes it"
-            >
-              locked: {d.lockReason}
-            </span>
+            />
             {d.stale ? (
               <span
                 className="badge warn"

@@ -11,6 +11,7 @@ import { DropZone } from '../library/drop-zone';
 import { DebatesPanel } from './debates-panel';
 import { DevelopmentSection } from './development-section';
 import { EvaluationPanel } from './evaluation-panel';
+import { type IdeaAction, IdeaActionForm } from './idea-action-form';
 import { IdeaFiles } from './idea-files';
 import './idea.css';
 
@@ -82,6 +83,7 @@ export function IdeaView({ route }: { route: Route }) {
   const list = useChannel('ideas:list', {});
   const [over, setOver] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [action, setAction] = useState<IdeaAction | null>(null);
 
   usePush('sync:changed', (report) => {
     const { added, changed, removed } = report.slugs;
@@ -114,6 +116,20 @@ export function IdeaView({ route }: { route: Route }) {
     if (!data) return [];
     const title = data.title;
     return [
+      {
+        id: `idea:${slug}:evaluate`,
+        title: `Evaluate “${title}” (quick, standard or deep)…`,
+        group: 'This idea',
+        keywords: 'evaluate score red team cost',
+        run: () => setAction('evaluate'),
+      },
+      {
+        id: `idea:${slug}:debate`,
+        title: `Start a crux debate about “${title}”…`,
+        group: 'This idea',
+        keywords: 'debate crux agents personas cost',
+        run: () => setAction('debate'),
+      },
       {
         id: `idea:${slug}:develop`,
         title: `Develop “${title}” (questions)`,
@@ -227,6 +243,22 @@ export function IdeaView({ route }: { route: Route }) {
               </div>
             )}
             <div className="row actions">
+              <button
+                type="button"
+                className="primary"
+                aria-pressed={action === 'evaluate'}
+                onClick={() => setAction(action === 'evaluate' ? null : 'evaluate')}
+              >
+                Evaluate…
+              </button>
+              <button
+                type="button"
+                className="primary"
+                aria-pressed={action === 'debate'}
+                onClick={() => setAction(action === 'debate' ? null : 'debate')}
+              >
+                Start a crux debate…
+              </button>
               <button type="button" onClick={focusDevelop}>
                 Develop (Q&amp;A)
               </button>
@@ -245,6 +277,7 @@ export function IdeaView({ route }: { route: Route }) {
             <ErrorNotice error={setStage.error} onDismiss={setStage.clearError} />
             <ErrorNotice error={attach.error} onDismiss={attach.clearError} />
           </header>
+          {action && <IdeaActionForm key={action} slug={slug} action={action} onClose={() => setAction(null)} />}
 
           <div className="idea-grid">
             <div className="stack">

@@ -39,6 +39,9 @@ function Snippet({ text }: { text: string }) {
   );
 }
 
+/** Asked for with "show all": more hits than any library holds. */
+const SHOW_ALL = 100_000;
+
 /**
  * All ideas: title, type, stage, tags, score, confidence, stale badge, last debate; full-text search,
  * filters, sort; the capture box and the drop zone. It follows the folder: every `sync:changed`
@@ -51,7 +54,13 @@ export function LibraryView({ route }: { route: Route }) {
   const debates = useChannel('debates:list', {});
   const [query, setQuery] = useState(route.query.get('q') ?? '');
   const [searchFor, setSearchFor] = useState(query.trim());
-  const search = useChannel('ideas:search', searchFor.length >= 2 ? { query: searchFor } : null);
+  // The search answers its best 50 and how many match in all; "show all" asks for every one.
+  const [allFor, setAllFor] = useState<string | null>(null);
+  const showAll = allFor === searchFor;
+  const search = useChannel(
+    'ideas:search',
+    searchFor.length >= 2 ? { query: searchFor, ...(showAll ? { limit: SHOW_ALL } : {}) } : null,
+  );
   const [stage, setStage] = useState('');
   const [type, setType] = useState('');
   const [tag, setTag] = useState(route.query.get('tag') ?? '');
@@ -150,7 +159,26 @@ export function LibraryView({ route }: { route: Route }) {
     <section className="view library">
       <header className="row library-head">
         <h1>Library</h1>
-        <span className="muted">{ideas.loading && !ideas.data ? 'Loading…' : `${rows.length} of ${total} ideas`}</span>
+        {hits && search.data ? (
+          <span className="muted" data-testid="library-count">
+            {hits.length < search.data.total
+              ? `${hits.length} of ${search.data.total} matching ideas`
+              : `${search.data.total} matching ${search.data.total === 1 ? 'idea' : 'ideas'}`}
+            {rows.length < hits.length && `, ${rows.length} after the filters`}
+            {hits.length < search.data.total && (
+              <>
+                {' · '}
+                <button type="button" className="link" onClick={() => setAllFor(searchFor)}>
+                  show all
+                </button>
+              </>
+            )}
+          </span>
+        ) : (
+          <span className="muted" data-testid="library-count">
+            {ideas.loading && !ideas.data ? 'Loading…' : `${rows.length} of ${total} ideas`}
+          </span>
+        )}
       </header>
 
       <div className="library-capture">

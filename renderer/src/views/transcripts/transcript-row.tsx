@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { type EvaluationEntry, evaluationEntryMove, type TranscriptMessage } from '../../../../core/contract';
-import { seriesColor } from '../debate/format';
+import { personaColour } from '../../ui/persona-colour';
 import { highlight } from './highlight';
 
 /** Every row is this tall: a fixed height lets the list place row 9,000 without measuring 8,999. */
@@ -15,7 +15,6 @@ export function isLong(m: TranscriptMessage): boolean {
 interface Props {
   message: TranscriptMessage;
   agentName: string | null;
-  agentIndex: number;
   target: boolean;
   match: boolean;
   words: readonly string[];
@@ -27,7 +26,7 @@ interface Props {
 /** One message of a transcript, in one fixed-height row. */
 export const TranscriptRow = memo(function TranscriptRow(p: Props) {
   const m = p.message;
-  const color = m.agent ? seriesColor(p.agentIndex) : undefined;
+  const color = m.agent ? personaColour(m.agent) : undefined;
   return (
     <article
       className={`transcript-row ${m.kind} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
@@ -72,7 +71,6 @@ const COLUMN_WORDS = { evaluators: 'evaluators', transcript: 'protocol', redteam
 interface EntryProps {
   entry: EvaluationEntry;
   agentName: string | null;
-  agentIndex: number;
   target: boolean;
   match: boolean;
   words: readonly string[];
@@ -90,7 +88,7 @@ interface EntryProps {
 export const EntryRow = memo(function EntryRow(p: EntryProps) {
   const e = p.entry;
   const kind = evaluationEntryMove(e.type);
-  const color = e.agent ? seriesColor(p.agentIndex) : undefined;
+  const color = e.agent ? personaColour(e.agent) : undefined;
   const moved = e.scoreBefore !== null && e.scoreAfter !== null;
   return (
     <article

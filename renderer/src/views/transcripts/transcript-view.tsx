@@ -282,7 +282,6 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
                 <EntryRow
                   entry={msg}
                   agentName={who?.name ?? msg.agent}
-                  agentIndex={who?.i ?? 0}
                   target={msg.seq === target}
                   match={matchSet.has(msg.seq)}
                   words={matchSet.has(msg.seq) ? words : NO_WORDS}
@@ -296,7 +295,6 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
               <TranscriptRow
                 message={msg}
                 agentName={who?.name ?? msg.agent}
-                agentIndex={who?.i ?? 0}
                 target={msg.index === target}
                 match={matchSet.has(msg.index)}
                 words={matchSet.has(msg.index) ? words : NO_WORDS}

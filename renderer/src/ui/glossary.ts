@@ -1,0 +1,190 @@
+// The words of the crux and evaluation protocols, each in plain words and one sentence. The (?)
+// beside a term and the glossary view read this one table, so a code means the same everywhere.
+
+export interface GlossaryEntry {
+  /** What the page shows first. */
+  plain: string;
+  /** The protocol's own code or term, when it has one (shown in the tooltip and the glossary). */
+  code?: string;
+  /** One sentence: what it is, and for a number what range it takes. */
+  sentence: string;
+}
+
+export const GLOSSARY = {
+  crux: {
+    plain: 'crux',
+    sentence:
+      'A yes/no question about the future that the debaters disagree on and that would change their minds once answered.',
+  },
+  'primary-crux': {
+    plain: 'primary crux',
+    sentence: 'The validated crux with the highest DCG: the single question the whole disagreement comes down to most.',
+  },
+  dcg: {
+    plain: 'DCG',
+    code: 'Disagreement Compression Gain',
+    sentence:
+      'How much of the disagreement one crux captures, from 0 to 1: coverage × polarity × impact (the share of debaters it decides, how evenly it splits them, how firmly they hold it).',
+  },
+  falsifier: {
+    plain: 'falsifier',
+    sentence: 'What a debater says would prove them wrong: a measurable threshold and the date by which it is checked.',
+  },
+  steelman: {
+    plain: 'steelman',
+    sentence:
+      'Restating the other side’s case in its strongest form; the other side grades it (accurate, incomplete, wrong) before one may argue on.',
+  },
+  commitment: {
+    plain: 'commitment',
+    sentence: 'A debater’s answer to the crux (yes, no or unsure), how sure it is (0–100%) and over what horizon.',
+  },
+  horizon: {
+    plain: 'horizon',
+    sentence: 'The time span a debater’s answer is about: 1–3 months, 12–18 months, 5 years or 10 years and more.',
+  },
+  'lock-attempts': {
+    plain: 'lock attempts',
+    sentence:
+      'How many times the thread has tried to fix its crux question (every debater commits and names a falsifier), out of the most it may try.',
+  },
+  confidence: {
+    plain: 'confidence',
+    sentence: 'How sure the speaker says it is, from 0 (a guess) to 1 (certain), shown as 0–100%.',
+  },
+  DISCOVERY: {
+    plain: 'finding the disagreement',
+    code: 'DISCOVERY',
+    sentence: 'The first stage: debaters make claims and challenge each other until someone proposes a crux question.',
+  },
+  CRUX_LOCK: {
+    plain: 'fixing the crux',
+    code: 'CRUX_LOCK',
+    sentence:
+      'The second stage: debaters steelman each other, commit to yes or no on the crux question and name their falsifiers.',
+  },
+  EVIDENCE: {
+    plain: 'weighing evidence',
+    code: 'EVIDENCE',
+    sentence: 'The third stage: debaters bring and challenge evidence on the fixed crux and may update or concede.',
+  },
+  CONVERGED: {
+    plain: 'done',
+    code: 'CONVERGED',
+    sentence: 'The thread ended with a crux crystallized: its question, the positions and their falsifiers are kept.',
+  },
+  FAILED_DISCOVERY: {
+    plain: 'no crux found',
+    code: 'FAILED_DISCOVERY',
+    sentence: 'The thread spent its discovery budget without anyone proposing a crux question the others accepted.',
+  },
+  FAILED_LOCK: {
+    plain: 'crux would not fix',
+    code: 'FAILED_LOCK',
+    sentence: 'Every lock attempt failed: some debater never committed or never named a falsifier.',
+  },
+  FAILED_CAP: {
+    plain: 'out of messages',
+    code: 'FAILED_CAP',
+    sentence: 'The thread reached its message cap before a crux crystallized.',
+  },
+  STALE: {
+    plain: 'went quiet',
+    code: 'STALE',
+    sentence: 'Nothing new was said for too many turns, so the thread was closed.',
+  },
+  MERGED: {
+    plain: 'merged',
+    code: 'MERGED',
+    sentence: 'The thread asked the same question as another and was folded into it.',
+  },
+  BINARY_FRAMING: {
+    plain: 'asks for a yes/no question',
+    code: 'BINARY_FRAMING',
+    sentence: 'The moderator asks the debaters to turn their disagreement into a question with a yes or no answer.',
+  },
+  HORIZON_ALIGNMENT: {
+    plain: 'aligns time spans',
+    code: 'HORIZON_ALIGNMENT',
+    sentence:
+      'The moderator points out that debaters answer over different horizons and asks them to agree on one before they argue on.',
+  },
+  COMMIT_REQUEST: {
+    plain: 'asks for a commitment',
+    code: 'COMMIT_REQUEST',
+    sentence: 'The moderator asks a debater who has not yet answered the crux to commit to yes, no or unsure.',
+  },
+  STEELMAN_REQUEST: {
+    plain: 'asks for a steelman',
+    code: 'STEELMAN_REQUEST',
+    sentence: 'The moderator asks a debater to restate the other side’s case before arguing against it.',
+  },
+  FALSIFIER_REQUEST: {
+    plain: 'asks for a falsifier',
+    code: 'FALSIFIER_REQUEST',
+    sentence: 'The moderator asks a debater to say what measurable result, by when, would prove them wrong.',
+  },
+  nucleation: {
+    plain: 'first scoring',
+    code: 'nucleation',
+    sentence:
+      'The start of an evaluation: six evaluators score every criterion at once before the red team challenges them.',
+  },
+  'red-team': {
+    plain: 'red team',
+    sentence:
+      'Personas that challenge the evaluators’ scores; a challenge is debated and the score defended or changed.',
+  },
+  weight: {
+    plain: 'weight',
+    sentence: 'The share a category has in the overall score (×0.2 is a fifth); the weights add up to 1.',
+  },
+  CONVERGENCE: {
+    plain: 'scores settled',
+    code: 'CONVERGENCE',
+    sentence: 'The evaluation locked because the scores stopped moving and the confidence passed its threshold.',
+  },
+  MAX_ROUNDS: {
+    plain: 'round limit reached',
+    code: 'MAX_ROUNDS',
+    sentence:
+      'The evaluation locked because it ran out of rounds, not because its scores settled: read it as provisional.',
+  },
+  BUDGET: {
+    plain: 'budget spent',
+    code: 'BUDGET',
+    sentence: 'The run stopped because it used the money it was allowed; what it found so far is kept.',
+  },
+  TIMEOUT: {
+    plain: 'time limit reached',
+    code: 'TIMEOUT',
+    sentence: 'The run stopped because it used the time it was allowed; what it found so far is kept.',
+  },
+  USER_APPROVED: {
+    plain: 'locked by you',
+    code: 'USER_APPROVED',
+    sentence: 'The researcher locked the evaluation by hand (Lock now), whatever the convergence checks said.',
+  },
+  REFINE: {
+    plain: 'refine',
+    code: 'REFINE',
+    sentence: 'The evaluation’s advice: the idea is promising but needs work on its weakest criteria before going on.',
+  },
+  'cache-reads': {
+    plain: 'read from cache',
+    sentence:
+      'Input tokens the provider had seen before in this run and charged at a fraction of the price; 0 with the offline simulator.',
+  },
+} as const satisfies Record<string, GlossaryEntry>;
+
+export type GlossaryTerm = keyof typeof GLOSSARY;
+
+/** The entry for a code met in data (a stage, a lock reason …), or null when the glossary has none. */
+export function glossaryEntry(code: string): GlossaryEntry | null {
+  return (GLOSSARY as Record<string, GlossaryEntry>)[code] ?? null;
+}
+
+/** Plain words for a code met in data, the code itself when the glossary has none. */
+export function plainWords(code: string): string {
+  return glossaryEntry(code)?.plain ?? code;
+}
