@@ -17,7 +17,10 @@ const VARS = ['--accent', '--danger', '--warn', '--ok', '--fg-muted', '--border'
 
 /**
  * The evaluation's confidence by round (the protocol's formula), the lowest criterion confidence,
- * and the focused criterion's, against the thresholds the confidence condition asks for.
+ * and the focused criterion's, against the thresholds the confidence condition asks for. The two
+ * threshold labels sit at opposite ends of their lines: at 0.7 and 0.8 they are a few pixels
+ * apart and, on the same side, read as "mincritical 0.8". A sentence under the chart says what
+ * each figure is, since the lowest criterion often sits above the evaluation's own confidence.
  */
 export function ConfidenceChart({
   d,
@@ -55,10 +58,10 @@ export function ConfidenceChart({
             stroke={colours['--warn']}
             strokeDasharray="4 4"
             label={{
-              value: `minimum ${minimum}`,
+              value: `min ${minimum}`,
               fill: colours['--warn'],
               fontSize: 11,
-              position: 'insideBottomRight',
+              position: 'insideBottomLeft',
             }}
           />
           <ReferenceLine
@@ -100,6 +103,14 @@ export function ConfidenceChart({
           )}
         </LineChart>
       </ResponsiveContainer>
+      <p className="muted small confidence-meaning" data-testid="confidence-meaning">
+        <strong>Evaluation confidence</strong> is the protocol’s formula over the whole evaluation: 0.4 × the share of
+        challenges the evaluators defended, 0.2 × first-principles bonuses per exchange, 0.2 × (1 − volatility) and 0.2
+        × the share of development questions answered. <strong>Lowest criterion</strong> is the least sure of the
+        evaluators’ own confidences in a single criterion’s score. They measure different things, so the lowest
+        criterion can sit above the evaluation’s confidence: every score held with conviction, while few challenges were
+        defended or questions answered.
+      </p>
     </div>
   );
 }

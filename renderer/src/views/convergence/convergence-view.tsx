@@ -9,6 +9,7 @@ import { Checklist } from './checklist';
 import { statusBadge } from '../debate/format';
 import { DebateCourseView } from './debate-course';
 import { ConfidenceChart } from './confidence-chart';
+import { CriterionMultiples } from './criterion-multiples';
 import { ScoreChart } from './score-chart';
 import './convergence.css';
 
@@ -256,12 +257,20 @@ function EvaluationConvergence({ route }: { route: Route }) {
                     </select>
                   </label>
                 </div>
-                <ScoreChart
-                  d={d}
-                  focus={focus}
-                  band={stability?.maxDelta ?? 0.5}
-                  roundsNeeded={stability?.roundsNeeded ?? 2}
-                />
+                <div
+                  data-testid="convergence-chart"
+                  data-rounds={d.overallTrajectory.length}
+                  data-lines={d.criteria.length}
+                  className="stack"
+                >
+                  <ScoreChart
+                    d={d}
+                    focus={focus}
+                    band={stability?.maxDelta ?? 0.5}
+                    roundsNeeded={stability?.roundsNeeded ?? 2}
+                  />
+                  <CriterionMultiples d={d} focus={focusedCriterion} onFocus={setFocus} />
+                </div>
                 <div className="legend small">
                   {d.categories.map((c, i) => (
                     <button

@@ -18,9 +18,12 @@ const CATEGORY_VARS = [
 export const roundLabel = (i: number) => (i === 0 ? 'start' : `R${i}`);
 
 /**
- * Every criterion's score by round, coloured by its category, with the overall score as a dashed
- * line. The band is ±`band` around the focused line's last value over the rounds the stability
- * condition looks at: a line that stays inside it has settled.
+ * The overall score by round as a dashed line, with the focused criterion or category drawn over
+ * it (the thirty criteria each have their own small chart below, `CriterionMultiples`: thirty lines
+ * sharing six colours could not be told apart). Scores move in whole steps, so the lines are steps:
+ * a smooth curve would draw values no evaluator gave. The band is ±`band` around the focused line's
+ * last value over the rounds the stability condition looks at: a line that stays inside it has
+ * settled. Its label is in the caption under the chart, where the plot's edge cannot clip it.
  */
 export function ScoreChart({
   d,
@@ -55,12 +58,11 @@ export function ScoreChart({
       ? null
       : (d.overallTrajectory.at(-1) ?? null);
   const from = Math.max(0, rounds - 1 - roundsNeeded);
-  const dim = (c: { id: string; category: string }) =>
-    (focused && focused.id !== c.id) || (focusCategory !== null && focusCategory !== c.category);
+  const shown = (c: { id: string; category: string }) => focused?.id === c.id || focusCategory === c.category;
 
   return (
-    <div className="chart" data-testid="convergence-chart" data-rounds={rounds} data-lines={d.criteria.length}>
-      <ResponsiveContainer width="100%" height={380}>
+    <div className="chart" data-testid="overall-chart">
+      <ResponsiveContainer width="100%" height={280}>
         <LineChart data={data} margin={{ top: 10, right: 24, bottom: 4, left: 0 }}>
           <CartesianGrid stroke={colours['--border']} strokeDasharray="3 3" />
           <XAxis dataKey="round" stroke={colours['--fg-muted']} />
@@ -78,17 +80,16 @@ export function ScoreChart({
               fill={colours['--fg-muted']}
               fillOpacity={0.15}
               ifOverflow="hidden"
-              label={{ value: `±${band}`, position: 'insideTopRight', fill: colours['--fg-muted'], fontSize: 11 }}
             />
           )}
-          {d.criteria.map((c) => (
+          {d.criteria.filter(shown).map((c) => (
             <Line
               key={c.id}
               dataKey={c.id}
               name={c.name}
-              type="monotone"
+              type="stepAfter"
               stroke={colourOf(c.category)}
-              strokeOpacity={dim(c) ? 0.12 : 0.85}
+              strokeOpacity={0.85}
               strokeWidth={focused?.id === c.id ? 3 : 1.4}
               dot={{ r: focused?.id === c.id ? 4 : 2 }}
               isAnimationActive={false}
@@ -97,7 +98,7 @@ export function ScoreChart({
           <Line
             dataKey="overall"
             name="overall"
-            type="monotone"
+            type="stepAfter"
             stroke={colours['--fg']}
             strokeDasharray="6 4"
             strokeWidth={focus === null ? 3 : 2}
@@ -106,6 +107,12 @@ export function ScoreChart({
           />
         </LineChart>
       </ResponsiveContainer>
+      {bandOf !== null && rounds > 1 && (
+        <p className="muted small" data-testid="band-label">
+          Shaded band: ±{band} around the last {focused ? `score of ${focused.name}` : 'overall score'} over the last{' '}
+          {rounds - 1 - from === 1 ? 'round' : `${rounds - 1 - from} rounds`}; a line that stays inside it has settled.
+        </p>
+      )}
     </div>
   );
 }
