@@ -96,4 +96,117 @@ describe.skipIf(!chromiumPath)('honest figures', () => {
     await s.screenshot('convergence-multiples');
     expect(s.problems).toEqual([]);
   }, 180_000);
+
+  /** Runs a simulated crux debate about the idea to its end and answers its id. */
+  async function finishedDebate(): Promise<string> {
+    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
+    const { id } = await s.app.client.invoke('debates:start', {
+      ideaSlug: IDEA,
+      agents: personas.slice(0, 4).map((p) => p.id),
+      provider: 'simulated',
+    });
+    const until = Date.now() + 90_000;
+    while (
+      !['completed', 'partial', 'cancelled', 'failed'].includes(
+        (await s.app.client.invoke('debates:get', { id })).status,
+      )
+    ) {
+      if (Date.now() > until) throw new Error('the simulated debate did not end');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return id;
+  }
+
+  it('refuses "survived" before the deadline, asks before "void", and greys a Brier score on one falsifier', async () => {
+    const { page } = s;
+    const id = await finishedDebate();
+    const { falsifiers, today } = await s.app.client.invoke('ledger:list', {});
+    const ahead = falsifiers.find((f) => f.debateId === id && f.deadlineDate !== null && f.deadlineDate > today);
+    if (!ahead) throw new Error('the simulated debate declared no falsifier with a deadline ahead');
+    await go('#/ledger');
+    const row = page.locator(`tr[data-key="${ahead.key}"]`);
+    await row.getByRole('button', { name: 'Record how it resolved' }).click();
+    const form = page.getByRole('form', { name: `How ${ahead.agentName}'s falsifier resolved` });
+    const save = form.getByRole('button', { name: 'Save to ledger.md' });
+    const outcome = form.getByRole('combobox', { name: 'Outcome' });
+    // Survived a deadline that has not come: refused, in words.
+    await outcome.selectOption('survived');
+    const notice = form.getByTestId('early-outcome');
+    expect(await notice.innerText()).toContain(`The deadline is ${ahead.deadlineDate}`);
+    expect(await save.isDisabled()).toBe(true);
+    // Void ahead of the deadline: possible, so asked.
+    await outcome.selectOption('void');
+    expect(await save.isDisabled()).toBe(true);
+    await notice.getByRole('checkbox').check();
+    expect(await save.isDisabled()).toBe(false);
+    // Falsified: the threshold can be crossed any day.
+    await outcome.selectOption('falsified');
+    expect(await notice.count()).toBe(0);
+    await save.click();
+    await form.waitFor({ state: 'detached' });
+    await s.screenshot('ledger-early-outcome');
+
+    // One falsifier is an anecdote: its Brier score is greyed with n=1, not shown as settled.
+    await go('#/leaderboards?tab=personas');
+    const calibration = page.getByTestId('leaderboard-calibration');
+    const scoreCell = calibration.getByRole('row').filter({ hasText: ahead.agentName }).getByTestId('sample-score');
+    await scoreCell.waitFor();
+    expect(await scoreCell.getAttribute('data-settled')).toBe('false');
+    expect(await scoreCell.innerText()).toMatch(/n=1$/);
+    expect(await scoreCell.locator('strong').count()).toBe(0);
+    expect(s.problems).toEqual([]);
+  }, 180_000);
+
+  it('shows the exchanges under every persona rating and greys a rating on fewer than five', async () => {
+    const { page } = s;
+    await go('#/leaderboards?tab=personas');
+    const board = page.getByTestId('leaderboard-personas');
+    await board.getByTestId('sample-score').first().waitFor();
+    const { personas: ratings } = await s.app.client.invoke('evaluations:personaRatings', {});
+    expect(ratings.some((r) => r.exchanges < 5)).toBe(true);
+    for (const r of ratings) {
+      const cell = board
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: r.id, exact: true }) })
+        .filter({ hasText: r.role === 'red-team' ? 'red team' : 'evaluator' })
+        .getByTestId('sample-score');
+      expect(await cell.innerText()).toMatch(new RegExp(`n=${r.exchanges}$`));
+      expect(await cell.getAttribute('data-settled')).toBe(String(r.exchanges >= 5));
+    }
+    await s.screenshot('leaderboards-personas-n');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('says when "Lock now" would lock below the confidence threshold, and asks', async () => {
+    const { page } = s;
+    // Slowed, so the evaluation is still debating when the button is pressed.
+    const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '800';
+    try {
+      const { id } = await s.app.client.invoke('evaluations:start', {
+        slug: IDEA,
+        mode: 'quick',
+        provider: 'simulated',
+      });
+      await go(`#/evaluation/${id}`);
+      const lock = page.getByRole('button', { name: /^Lock now/ });
+      await lock.waitFor({ timeout: 60_000 });
+      expect(await lock.innerText()).toMatch(/^Lock now \(confidence (—|0\.\d\d) < 0\.7\)$/);
+      await lock.click();
+      const ask = page.getByRole('alertdialog', { name: 'Lock below the confidence threshold' });
+      expect(await ask.innerText()).toContain('below the 0.7 the protocol asks for');
+      await s.screenshot('evaluation-lock-ask');
+      await ask.getByRole('button', { name: 'Keep it running' }).click();
+      expect(await ask.count()).toBe(0);
+      expect((await s.app.client.invoke('evaluations:get', { id })).status).toBe('running');
+      await lock.click();
+      await ask.getByRole('button', { name: 'Lock anyway' }).click();
+      await page.getByTestId('evaluation-status').getByText('locked').waitFor({ timeout: 30_000 });
+      expect((await s.app.client.invoke('evaluations:get', { id })).lockReason).toBe('USER_APPROVED');
+    } finally {
+      if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+      else process.env.CRUCIBLE_SIMULATED_LATENCY_MS = latency;
+    }
+    expect(s.problems).toEqual([]);
+  }, 180_000);
 });

@@ -6,6 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { duration, pct, STATUS_WORDS, score, statusClass, usd } from './format';
+import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
@@ -153,6 +154,8 @@ export function EvaluationLiveView({ route }: { route: Route }) {
   }, [d?.entries]);
 
   const canApprove = d?.status === 'running' && (d.phase === 'DEBATING' || d.phase === 'SYNTHESIZING');
+  const [askingLock, setAskingLock] = useState(false);
+  const lockMinimum = d?.latestConvergence?.conditions.confidence.minimum ?? 0.7;
   const canResume = d?.status === 'stopped' || d?.status === 'failed';
   const commands = useMemo<Command[]>(() => {
     if (!d || !id) return [];
@@ -187,10 +190,11 @@ export function EvaluationLiveView({ route }: { route: Route }) {
         title: 'Lock this evaluation now with the scores as they stand',
         group: 'Evaluation',
         keywords: 'approve lock accept',
-        run: () => void act.run('evaluations:approve'),
+        // The palette asks the same question as the button below the threshold.
+        run: () => (lockIsEarly(d.confidence, lockMinimum) ? setAskingLock(true) : void act.run('evaluations:approve')),
       });
     return list;
-  }, [d, id, canResume, canApprove, act.run]);
+  }, [d, id, canResume, canApprove, act.run, lockMinimum]);
   useCommands(`evaluation-live:${id ?? ''}`, commands);
 
   if (!id) {
@@ -267,13 +271,17 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                 </button>
               )}
               {canApprove && (
-                <button
-                  type="button"
-                  onClick={() => void act.run('evaluations:approve')}
-                  title="Lock with the scores as they stand (lock reason USER_APPROVED)"
-                >
-                  Lock now
-                </button>
+                <LockNow
+                  confidence={d.confidence}
+                  minimum={lockMinimum}
+                  asking={askingLock}
+                  onAsk={() => setAskingLock(true)}
+                  onKeep={() => setAskingLock(false)}
+                  onLock={() => {
+                    setAskingLock(false);
+                    void act.run('evaluations:approve');
+                  }}
+                />
               )}
               {canResume && (
                 <button type="button" className="primary" onClick={() => void act.run('evaluations:resume')}>

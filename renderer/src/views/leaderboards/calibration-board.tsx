@@ -3,6 +3,7 @@ import type { CalibrationView } from '../../../../core/contract';
 import { href } from '../../router';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
+import { SampleScore } from './sample-score';
 import { type Sort, sortRows } from './sort';
 import { type SortColumn, SortHeader } from './sort-header';
 
@@ -27,7 +28,8 @@ const share = (v: number | null) => (v === null ? '—' : pct(v));
 
 /**
  * Debating personas by calibration: how well their confidence matched the falsifiers the
- * researcher resolved in the ledger (lowest Brier score first).
+ * researcher resolved in the ledger (lowest Brier score first). Each score shows the falsifiers it
+ * rests on and is greyed under five: one falsifier is an anecdote, not a calibration.
  */
 export function CalibrationBoard({ rows }: { rows: CalibrationView[] }) {
   const [sort, setSort] = useState<Sort<Key>>({ key: 'brier', dir: 'asc' });
@@ -73,7 +75,7 @@ export function CalibrationBoard({ rows }: { rows: CalibrationView[] }) {
               <tr key={r.agent}>
                 <td title={r.agent}>{r.agentName}</td>
                 <td className="num">
-                  <strong>{fixed(r.brier)}</strong>
+                  <SampleScore text={fixed(r.brier)} n={r.scored} unit="scored falsifiers" />
                 </td>
                 <td className="num">
                   {r.scored} <span className="muted small">({r.survived} held)</span>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { PersonaRatingView } from '../../../../core/contract';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
+import { SampleScore } from './sample-score';
 import { type Sort, sortRows } from './sort';
 import { type SortColumn, SortHeader } from './sort-header';
 
@@ -19,7 +20,8 @@ const COLUMNS: SortColumn<Key>[] = [
 
 /**
  * Red-team personas and category evaluators ranked by what the arbiter ruled over each idea's
- * current evaluation: a red-teamer wins when its challenge wins, an evaluator when it defends.
+ * current evaluation: a red-teamer wins when its challenge wins, an evaluator when it defends. A
+ * rating shows its exchanges and is greyed under five: "100%" from one exchange is luck.
  */
 export function PersonasBoard({ rows }: { rows: PersonaRatingView[] }) {
   const [sort, setSort] = useState<Sort<Key>>({ key: 'winRate', dir: 'desc' });
@@ -70,7 +72,7 @@ export function PersonasBoard({ rows }: { rows: PersonaRatingView[] }) {
                 <td>{r.id}</td>
                 <td>{r.role === 'red-team' ? 'red team' : 'evaluator'}</td>
                 <td className="num">
-                  <strong>{pct(r.winRate)}</strong>
+                  <SampleScore text={pct(r.winRate)} n={r.exchanges} unit="exchanges" />
                 </td>
                 <td className="num">{r.exchanges}</td>
                 <td className="num">{r.wins}</td>

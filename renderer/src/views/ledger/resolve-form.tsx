@@ -3,6 +3,7 @@ import { FALSIFIER_OUTCOMES, type LedgerFalsifier } from '../../../../core/contr
 import { useClient } from '../../api/client';
 import { useAction } from '../../api/hooks';
 import { ErrorNotice } from '../../ui/error-notice';
+import { earlyOutcome } from './early-outcome';
 
 const OUTCOME_WORDS: Record<(typeof FALSIFIER_OUTCOMES)[number], string> = {
   falsified: 'Falsified — the threshold was crossed; the position was wrong',
@@ -31,6 +32,9 @@ export function ResolveForm({
   const [outcome, setOutcome] = useState<(typeof FALSIFIER_OUTCOMES)[number]>(previous?.outcome ?? 'survived');
   const [resolvedOn, setResolvedOn] = useState(previous?.resolvedOn ?? today);
   const [note, setNote] = useState(previous?.note ?? '');
+  const [early, setEarly] = useState(false);
+  const ahead = earlyOutcome(outcome, resolvedOn, falsifier.deadlineDate);
+  const blocked = ahead === 'refuse' || (ahead === 'ask' && !early);
   const save = useAction(async () => {
     const result = await client.invoke('ledger:resolveFalsifier', {
       debateId: falsifier.debateId,
@@ -52,7 +56,7 @@ export function ResolveForm({
       aria-label={`How ${falsifier.agentName}'s falsifier resolved`}
       onSubmit={(e) => {
         e.preventDefault();
-        void save.run();
+        if (!blocked) void save.run();
       }}
     >
       <div className="row">
@@ -75,9 +79,21 @@ export function ResolveForm({
         Note (what happened, with a source)
         <textarea rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
       </label>
+      {ahead === 'refuse' && (
+        <p className="ahead-notice" role="alert" data-testid="early-outcome">
+          The deadline is {falsifier.deadlineDate}: a falsifier cannot have survived its deadline on {resolvedOn}.
+          Record it after the deadline, or as falsified if the threshold was crossed.
+        </p>
+      )}
+      {ahead === 'ask' && (
+        <label className="ahead-notice" data-testid="early-outcome">
+          <input type="checkbox" checked={early} onChange={(e) => setEarly(e.target.checked)} /> The deadline is{' '}
+          {falsifier.deadlineDate}, after {resolvedOn}: record it as {outcome} ahead of the deadline anyway
+        </label>
+      )}
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
       <div className="row">
-        <button type="submit" className="primary" disabled={save.running}>
+        <button type="submit" className="primary" disabled={save.running || blocked}>
           {save.running ? 'Saving…' : 'Save to ledger.md'}
         </button>
         <button type="button" onClick={onCancel}>
