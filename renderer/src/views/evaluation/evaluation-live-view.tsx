@@ -5,6 +5,7 @@ import { useAction } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { useMedia } from '../../ui/use-media';
 import { duration, pct, STATUS_WORDS, score, statusClass, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
@@ -50,7 +51,22 @@ function Entry({ entry }: { entry: EvaluationEntry }) {
 }
 
 /** A column that follows its newest entry, unless the researcher scrolled up to read. */
-function Column({ title, hint, entries }: { title: string; hint: string; entries: EvaluationEntry[] }) {
+function Column({
+  id,
+  title,
+  hint,
+  entries,
+  tabbed,
+  hidden,
+}: {
+  id: string;
+  title: string;
+  hint: string;
+  entries: EvaluationEntry[];
+  tabbed: boolean;
+  /** Kept mounted when another tab is shown, so it still follows its newest entry. */
+  hidden: boolean;
+}) {
   const ref = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows new entries by their count
@@ -59,7 +75,12 @@ function Column({ title, hint, entries }: { title: string; hint: string; entries
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [entries.length]);
   return (
-    <section className="eval-column card" aria-label={title}>
+    <section
+      className="eval-column card"
+      aria-label={title}
+      hidden={hidden}
+      {...(tabbed ? { role: 'tabpanel', id: `eval-panel-${id}`, 'aria-labelledby': `eval-tab-${id}` } : {})}
+    >
       <h2>
         {title} <span className="muted small">({entries.length})</span>
       </h2>
@@ -155,6 +176,9 @@ export function EvaluationLiveView({ route }: { route: Route }) {
 
   const canApprove = d?.status === 'running' && (d.phase === 'DEBATING' || d.phase === 'SYNTHESIZING');
   const [askingLock, setAskingLock] = useState(false);
+  // Under 1,100 px three columns were ~60 px strips stacked one over another: tabs, one column at a time.
+  const tabbed = useMedia('(max-width: 1100px)');
+  const [shownColumn, setShownColumn] = useState<EvaluationEntry['column']>('transcript');
   const lockMinimum = d?.latestConvergence?.conditions.confidence.minimum ?? 0.7;
   const canResume = d?.status === 'stopped' || d?.status === 'failed';
   const commands = useMemo<Command[]>(() => {
@@ -301,9 +325,35 @@ export function EvaluationLiveView({ route }: { route: Route }) {
             <ErrorNotice error={act.error} onDismiss={act.clearError} />
           </header>
           {d.status === 'locked' && <Result d={d} />}
-          <div className="eval-columns">
+          {tabbed && (
+            <div className="row eval-tabs" role="tablist" aria-label="Columns">
+              {COLUMNS.map((c) => (
+                <button
+                  type="button"
+                  key={c.id}
+                  role="tab"
+                  id={`eval-tab-${c.id}`}
+                  aria-selected={shownColumn === c.id}
+                  aria-controls={`eval-panel-${c.id}`}
+                  className={`eval-tab${shownColumn === c.id ? ' active' : ''}`}
+                  onClick={() => setShownColumn(c.id)}
+                >
+                  {c.title} <span className="muted small">({(columns[c.id] ?? []).length})</span>
+                </button>
+              ))}
+            </div>
+          )}
+          <div className={tabbed ? 'eval-columns tabbed' : 'eval-columns'} data-testid="eval-columns">
             {COLUMNS.map((c) => (
-              <Column key={c.id} title={c.title} hint={c.hint} entries={columns[c.id] ?? []} />
+              <Column
+                key={c.id}
+                id={c.id}
+                title={c.title}
+                hint={c.hint}
+                entries={columns[c.id] ?? []}
+                tabbed={tabbed}
+                hidden={tabbed && shownColumn !== c.id}
+              />
             ))}
           </div>
         </>

@@ -44,7 +44,11 @@ export function CaptureBox({
   };
 
   return (
-    <form className="card capture-box stack" onSubmit={submit} aria-label="Capture an idea">
+    <form
+      className={`card capture-box stack${title !== '' || text !== '' ? ' filled' : ''}`}
+      onSubmit={submit}
+      aria-label="Capture an idea"
+    >
       <input
         ref={titleInput}
         value={title}
@@ -66,7 +70,7 @@ export function CaptureBox({
         <button type="submit" className="primary" disabled={title.trim() === '' || capture.running}>
           {capture.running ? 'Capturing…' : 'Capture'}
         </button>
-        <span className="muted small">Ctrl/Cmd-Enter. Written to ideas/&lt;slug&gt;/README.md.</span>
+        <span className="muted small capture-hint">Ctrl/Cmd-Enter. Written to ideas/&lt;slug&gt;/README.md.</span>
         {done && (
           <span role="status" className="small">
             Captured <a href={href('idea', done.slug)}>{done.title}</a>

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+
+const IDEA = 'community-solar-coop';
+
+/**
+ * The app at 1,024 × 700 (issue 22): the evaluation's three columns as tabs instead of ~60 px
+ * strips, Convergence's pickers inside their cards, the library's capture area folded so the list
+ * gets the height.
+ */
+describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
+  const ws = sampleWorkspace();
+  let s: Session;
+  let evaluation = '';
+  const go = (hash: string) =>
+    s.page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, hash);
+
+  beforeAll(async () => {
+    s = await openSession(ws.root, { viewport: { width: 1024, height: 700 } });
+    const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    const until = Date.now() + 90_000;
+    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
+      if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    evaluation = id;
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    ws.cleanup();
+  });
+
+  it('shows the evaluation’s columns as tabs, one at a time at full width and height', async () => {
+    const { page } = s;
+    await go(`#/evaluation/${evaluation}`);
+    const tabs = page.getByRole('tablist', { name: 'Columns' }).getByRole('tab');
+    await tabs.first().waitFor();
+    expect(await tabs.count()).toBe(3);
+    const columns = page.getByTestId('eval-columns');
+    for (const name of ['Evaluators', 'Transcript', 'Red team']) {
+      await tabs.filter({ hasText: name }).click();
+      const shown = page.getByRole('tabpanel', { name });
+      await shown.waitFor();
+      expect(await columns.locator('.eval-column:visible').count()).toBe(1);
+      const [panel, row] = await Promise.all([shown.boundingBox(), columns.boundingBox()]);
+      expect(panel?.width).toBeGreaterThan((row?.width ?? 0) - 4);
+      expect(panel?.height).toBeGreaterThan(300);
+      // Its entries have room: more than one in sight, not a strip showing one.
+      const entries = await shown.locator('.entries').boundingBox();
+      expect(entries?.height).toBeGreaterThan(200);
+    }
+    await s.screenshot('evaluation-1024');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('keeps Convergence’s pickers inside their cards', async () => {
+    const { page } = s;
+    await go(`#/convergence/${evaluation}`);
+    await page.getByTestId('convergence-chart').waitFor();
+    const view = await page.locator('section.view.convergence').boundingBox();
+    if (!view) throw new Error('no convergence view');
+    for (const select of await page.locator('section.view.convergence select').all()) {
+      const box = await select.boundingBox();
+      if (!box) continue;
+      expect(box.x + box.width).toBeLessThanOrEqual(view.x + view.width + 1);
+      const card = await select.evaluate((el) => {
+        const c = el.closest('.card');
+        if (!c) return null;
+        const r = c.getBoundingClientRect();
+        return { right: r.right };
+      });
+      if (card) expect(box.x + box.width).toBeLessThanOrEqual(card.right);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    await s.screenshot('convergence-1024');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('folds the library’s capture area so more rows show, and opens it on use', async () => {
+    const { page } = s;
+    await go('#/library');
+    const capture = page.getByRole('form', { name: 'Capture an idea' });
+    await capture.waitFor();
+    const text = capture.getByRole('textbox', { name: 'Idea text' });
+    expect(await text.isVisible()).toBe(false);
+    const box = await page.locator('.library-capture').boundingBox();
+    expect(box?.height).toBeLessThan(120);
+    await capture.getByRole('textbox', { name: 'Idea title' }).fill('A folded capture box');
+    expect(await text.isVisible()).toBe(true);
+    await capture.getByRole('textbox', { name: 'Idea title' }).fill('');
+    await page.getByRole('searchbox', { name: 'Search ideas' }).focus();
+    expect(await text.isVisible()).toBe(false);
+    await s.screenshot('library-1024');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+});
