@@ -19,7 +19,12 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
 
   beforeAll(async () => {
     s = await openSession(ws.root, { viewport: { width: 1024, height: 700 } });
-    const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    // Standard mode runs more than one round, so the checklist's "After round" picker is there too.
+    const { id } = await s.app.client.invoke('evaluations:start', {
+      slug: IDEA,
+      mode: 'standard',
+      provider: 'simulated',
+    });
     const until = Date.now() + 90_000;
     while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
       if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
@@ -55,28 +60,50 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
     expect(s.problems).toEqual([]);
   }, 60_000);
 
-  it('keeps Convergence’s pickers inside their cards', async () => {
+  /** Every select of the convergence view ends inside its card and the view; nothing scrolls sideways. */
+  async function selectsFit() {
     const { page } = s;
-    await go(`#/convergence/${evaluation}`);
-    await page.getByTestId('convergence-chart').waitFor();
     const view = await page.locator('section.view.convergence').boundingBox();
     if (!view) throw new Error('no convergence view');
     for (const select of await page.locator('section.view.convergence select').all()) {
       const box = await select.boundingBox();
       if (!box) continue;
       expect(box.x + box.width).toBeLessThanOrEqual(view.x + view.width + 1);
-      const card = await select.evaluate((el) => {
-        const c = el.closest('.card');
-        if (!c) return null;
-        const r = c.getBoundingClientRect();
-        return { right: r.right };
-      });
-      if (card) expect(box.x + box.width).toBeLessThanOrEqual(card.right);
+      const card = await select.evaluate((el) => el.closest('.card')?.getBoundingClientRect().right ?? null);
+      if (card !== null) expect(box.x + box.width).toBeLessThanOrEqual(card);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  }
+
+  it('keeps Convergence’s pickers inside their cards', async () => {
+    const { page } = s;
+    await go(`#/convergence/${evaluation}`);
+    await page.getByTestId('convergence-chart').waitFor();
+    expect(await page.locator('section.view.convergence select').count()).toBe(3);
+    await selectsFit();
     await s.screenshot('convergence-1024');
+
+    // A debate's thread picker names its cruxes in full: long questions once pushed it past its card.
+    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
+    const { id } = await s.app.client.invoke('debates:start', {
+      ideaSlug: IDEA,
+      agents: personas.slice(0, 4).map((p) => p.id),
+      provider: 'simulated',
+    });
+    const until = Date.now() + 90_000;
+    while (
+      !['completed', 'partial', 'cancelled', 'failed'].includes(
+        (await s.app.client.invoke('debates:get', { id })).status,
+      )
+    ) {
+      if (Date.now() > until) throw new Error('the simulated debate did not end');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await go(`#/convergence/debate/${id}`);
+    await page.getByTestId('positions-chart').waitFor();
+    await selectsFit();
     expect(s.problems).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('folds the library’s capture area so more rows show, and opens it on use', async () => {
     const { page } = s;
