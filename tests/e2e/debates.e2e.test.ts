@@ -231,7 +231,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     await page.evaluate((id) => {
       window.location.hash = `#/debate/${id}`;
     }, debateId);
-    await page.getByRole('link', { name: 'DCG and positions' }).click();
+    await page.getByRole('link', { name: 'DCG and positions', exact: true }).click();
     await page.waitForFunction((id) => window.location.hash === `#/convergence/debate/${id}`, debateId);
     expect(s.problems).toEqual([]);
   }, 60_000);
