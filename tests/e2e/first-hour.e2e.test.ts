@@ -262,10 +262,15 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     await go('#/export');
     const select = page.getByRole('combobox', { name: 'Idea' });
     await select.waitFor();
-    const offered = await select
-      .locator('option')
-      .evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value).filter(Boolean));
     const evaluated = ideas.filter((i) => i.evaluatedAt !== null).map((i) => i.slug);
+    // The list arrives after the select is drawn: wait for it to hold as many ideas as were evaluated.
+    const offeredNow = () =>
+      select
+        .locator('option')
+        .evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value).filter(Boolean));
+    for (const until = Date.now() + 10_000; (await offeredNow()).length < evaluated.length && Date.now() < until; )
+      await page.waitForTimeout(50);
+    const offered = await offeredNow();
     expect(offered.sort()).toEqual(evaluated.sort());
     await go(`#/idea/${unevaluated.slug}`);
     await page.locator('header.idea-head').getByRole('button', { name: 'Export…' }).click();
