@@ -84,6 +84,32 @@ export function subjectLines(subject: DebateSubject): string {
   ].join('\n');
 }
 
+/** What `debate` asks for, from its options: the same request whether it is estimated or run. */
+function debateRequest(
+  args: ParsedArgs,
+  agents: string[],
+  provider: ProviderName,
+  config: CruxConfigOverrides | undefined,
+) {
+  const seed = positiveNumber(args.options.seed, 'seed');
+  const budget = positiveNumber(args.options.budget, 'budget');
+  const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
+  const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
+  return {
+    ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
+    ...(args.options.topic ? { topic: args.options.topic as string } : {}),
+    agents,
+    provider,
+    ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
+    limits: {
+      ...(budget !== undefined ? { budgetUsd: budget } : {}),
+      ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
+      ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+    },
+    ...(config ? { config } : {}),
+  };
+}
+
 /** `debate --estimate`: the app's `debates:estimate`, with the settings' limits as the app applies them. */
 function estimateDebate(
   args: ParsedArgs,
@@ -92,24 +118,9 @@ function estimateDebate(
   provider: ProviderName,
   config: CruxConfigOverrides | undefined,
 ): Promise<number> {
-  const seed = positiveNumber(args.options.seed, 'seed');
-  const budget = positiveNumber(args.options.budget, 'budget');
-  const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
-  const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
+  const request = debateRequest(args, agents, provider, config);
   return withApp(args, async (app) => {
-    const estimate = await call(app, 'debates:estimate', {
-      ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
-      ...(args.options.topic ? { topic: args.options.topic as string } : {}),
-      agents,
-      provider,
-      ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
-      limits: {
-        ...(budget !== undefined ? { budgetUsd: budget } : {}),
-        ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
-        ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
-      },
-      ...(config ? { config } : {}),
-    });
+    const estimate = await call(app, 'debates:estimate', request);
     io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
     return 0;
   });
@@ -170,35 +181,16 @@ export const debateCommands: Command[] = [
       const ws = open(args);
       try {
         const service = new DebateService(ws);
-        const seed = positiveNumber(args.options.seed, 'seed');
-        const budget = positiveNumber(args.options.budget, 'budget');
-        const maxMessages = positiveNumber(args.options['max-messages'], 'max-messages');
-        const concurrency = positiveNumber(args.options.concurrency, 'concurrency');
         let estimate: { calls: number; usd: number } | null = null;
-        const run = await service.start(
-          {
-            ...(args.options.idea ? { ideaSlug: args.options.idea as string } : {}),
-            ...(args.options.topic ? { topic: args.options.topic as string } : {}),
-            agents,
-            provider,
-            ...(seed !== undefined ? { seed: Math.floor(seed) } : {}),
-            limits: {
-              ...(budget !== undefined ? { budgetUsd: budget } : {}),
-              ...(maxMessages !== undefined ? { maxMessages: Math.floor(maxMessages) } : {}),
-              ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
-            },
-            ...(config ? { config } : {}),
+        const run = await service.start(debateRequest(args, agents, provider, config), {
+          onSubject: (subject) => {
+            if (!args.options.json) io.err(subjectLines(subject));
           },
-          {
-            onSubject: (subject) => {
-              if (!args.options.json) io.err(subjectLines(subject));
-            },
-            onEstimate: (e) => {
-              estimate = e;
-              if (!args.options.json) io.err(`${costLine(e)}${e.cannotRun ? '' : '\nRunning…'}`);
-            },
+          onEstimate: (e) => {
+            estimate = e;
+            if (!args.options.json) io.err(`${costLine(e)}${e.cannotRun ? '' : '\nRunning…'}`);
           },
-        );
+        });
         return report(io, run, args.options.json === true, estimate);
       } finally {
         ws.close();
