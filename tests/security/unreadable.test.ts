@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliJson } from '../helpers/run-cli';
@@ -29,29 +29,24 @@ afterEach(() => {
   cleanup();
 });
 
-function chownTree(path: string, uid: number, gid: number): void {
-  chownSync(path, uid, gid);
-  if (!statSync(path).isDirectory()) return;
-  for (const name of readdirSync(path)) chownTree(join(path, name), uid, gid);
-}
-
 /**
  * `sync --json` as a real process that permissions apply to. Root reads everything whatever the
- * mode, so when the tests run as root (as in CI containers) the CLI runs as `nobody` on a copy of
- * the workspace it owns: the same check, still deterministic.
+ * mode, so when the tests run as root (as in CI containers) the CLI runs as root without the two
+ * capabilities that override file modes (util-linux `setpriv`): mode 000 then stops it as it stops
+ * anyone, while the checkout it runs from stays readable wherever it was cloned.
  */
 function syncAsUser(): { code: number | null; report: { ideas: number; errors: unknown[] } | null; stderr: string } {
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    chownTree(root, 65534, 65534);
-    chmodSync(root, 0o755);
-  }
-  const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'sync', '--workspace', root, '--json'], {
+  const node = [process.execPath, '--import', 'tsx', MAIN, 'sync', '--workspace', root, '--json'];
+  const [command, ...args] = asRoot
+    ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--', ...node]
+    : node;
+  const run = spawnSync(command as string, args, {
     cwd: join(import.meta.dirname, '..', '..'),
     encoding: 'utf8',
     timeout: 60_000,
-    ...(asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: root } } : {}),
   });
+  if (run.error) throw new Error(`cannot run the CLI without root's file-mode override: ${run.error.message}`);
   return { code: run.status, report: run.status === 0 ? JSON.parse(run.stdout) : null, stderr: run.stderr };
 }
 
