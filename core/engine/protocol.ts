@@ -38,7 +38,7 @@ export interface Protocol<State, Input, Ask> {
   /** What a failed call, or an answer the protocol refused, does to the run. */
   failed(state: State, ask: Ask, failure: AskFailure): Input[];
   /** The inputs that stop a run for `cause`, and what the run is after them. */
-  stop(state: State, cause: StopCause): { inputs: Input[]; then: 'partial' | 'completed' | 'continue' };
+  stop(state: State, cause: StopCause): { inputs: Input[]; after: 'partial' | 'completed' | 'continue' };
   /** A cap of the protocol's own (a number of messages) reached: checked first, before every round. */
   capReached?(state: State): string | null;
   /** The protocol's other stop rules (stagnation), checked after the time and money limits. */

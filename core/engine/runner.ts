@@ -484,10 +484,10 @@ export class Runner<State, Input, Ask> {
 
   /** Stops for `cause`; returns the outcome, or null when the protocol carries on after its stop inputs. */
   private stop(cause: StopCause): RunOutcome<State> | null {
-    const { inputs, then } = this.protocol.stop(this.state, cause);
+    const { inputs, after } = this.protocol.stop(this.state, cause);
     for (const input of inputs) this.applyOrThrow(input);
-    if (then === 'continue') return null;
-    if (then === 'partial') this.setStatus('partial', cause.text);
+    if (after === 'continue') return null;
+    if (after === 'partial') this.setStatus('partial', cause.text);
     else this.setStatus('completed');
     return this.outcome();
   }

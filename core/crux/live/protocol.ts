@@ -212,8 +212,8 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     stop(run, cause: StopCause) {
-      if (!run.crux.threads.some(isOpen)) return { inputs: [], then: 'completed' };
-      return { inputs: [{ kind: 'stop', reason: cause.text }], then: 'partial' };
+      if (!run.crux.threads.some(isOpen)) return { inputs: [], after: 'completed' };
+      return { inputs: [{ kind: 'stop', reason: cause.text }], after: 'partial' };
     },
 
     settles(input): PlannedCall | null {
