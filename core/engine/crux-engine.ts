@@ -127,7 +127,8 @@ export class CruxEngine {
     const firstAt = Date.parse(first.at);
     const lastAt = Date.parse(records[records.length - 1]?.at ?? first.at);
     const engine = new CruxEngine(first.header, deps, Math.max(0, lastAt - firstAt));
-    for (const record of records) if (record.type !== 'debate_created') engine.runner.fold(record);
+    for (const record of records)
+      if (record.type !== 'debate_created' && record.type !== 'run_created') engine.runner.fold(record);
     return engine;
   }
 

@@ -21,6 +21,8 @@ export interface Protocol<State, Input, Ask> {
   due?(state: State): Input | null;
   /** The run has reached its end: nothing more is asked. */
   done(state: State): boolean;
+  /** How a run that is done ended (default `completed`; an evaluation that failed says `failed`). */
+  finalStatus?(state: State): RunStatus;
   /**
    * The calls due now, in the order their answers are applied. `pending` lists the calls of the
    * last logged round with no outcome yet (a run killed mid-round): a protocol that logs rounds

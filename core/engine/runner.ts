@@ -322,7 +322,7 @@ export class Runner<State, Input, Ask> {
         }
       }
       if (this.protocol.done(this.state)) {
-        this.setStatus('completed');
+        this.setStatus(this.protocol.finalStatus?.(this.state) ?? 'completed');
         return this.outcome();
       }
       const limit = this.limitReached();

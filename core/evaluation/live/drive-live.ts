@@ -1,3 +1,4 @@
+import type { RunRecord } from '../../engine/protocol';
 import { Runner } from '../../engine/runner';
 import type { Llm, LlmCallRecord } from '../../ports/llm';
 import type { Drive } from '../drive';
@@ -17,8 +18,10 @@ export interface LiveDriveOptions {
   budgetUsd: number;
   estimateUsd: (request: ReturnType<typeof requestFor>) => number;
   onCall?: (call: LlmCallRecord, ask: EvaluationAsk) => void;
-  /** Every input as it is applied (the caller logs it: the checkpoint to resume from). */
+  /** Every input as it is applied. */
   onInput?: (input: EvaluationInput) => void;
+  /** Where the runner writes the run's records (the run log to resume from), in order. */
+  append?: (records: readonly RunRecord[]) => void;
   /** Money already spent on this evaluation before this run (a resumed one). */
   spentBefore?: number;
   /** Milliseconds left for the evaluation; when they run out it locks with TIMEOUT. */
@@ -56,8 +59,7 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
     { budgetUsd: options.budgetUsd, timeLimitMs: options.timeLeftMs ?? null, concurrency: options.concurrency },
     {
       llm: options.llm,
-      // The evaluation's checkpoint is written by its caller from the inputs and calls below.
-      append: () => {},
+      append: options.append ?? (() => {}),
       estimateCostUsd: options.estimateUsd,
       now: options.clockMs ?? (() => Date.now()),
       control: async () => {

@@ -32,6 +32,7 @@ export function evaluationProtocol(deps: {
     isRefusal: (error) => error instanceof EvaluationInputError,
     due: (state) => (state.phase === 'PENDING' ? { kind: 'start', at: deps.now() } : null),
     done: (state) => state.phase === 'LOCKED' || state.phase === 'FAILED',
+    finalStatus: (state) => (state.phase === 'FAILED' ? 'failed' : 'completed'),
     asks: (state) => ({ asks: [...state.awaiting], resumed: false }),
     describe: describeAsk,
     request: (state, ask) => heldRequest(requestFor(ask, state, deps.prompts), ask, state, deps.now),
