@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * A debate is an append-only log of records, one JSON object per line of
+ * A run of any protocol is an append-only log of records, one JSON object per line; a crux debate's
+ * is `debates/<id>.jsonl` (or beside its idea). A debate is an append-only log of records, one JSON object per line of
  * `debates/<id>.jsonl`. The `input` records are authoritative: folding them through the protocol's
  * step function rebuilds the state exactly. `event` records are what the step function said
  * happened (for readers and live views); `llm_call` records meter every model call.
@@ -53,6 +54,23 @@ export const debateHeaderSchema = z.object({
 });
 export type DebateHeader = z.infer<typeof debateHeaderSchema>;
 
+/**
+ * The header of a run of any protocol but crux (whose logs, older than this, start with
+ * `debate_created`): which protocol and version wrote the log, and the protocol's own setup, which
+ * that protocol's schema reads.
+ */
+export const runHeaderSchema = z.object({
+  id: z.string().min(1),
+  protocol: z.string().min(1),
+  version: z.number().int().positive(),
+  ideaSlug: z.string().nullable(),
+  topic: z.string().min(1),
+  provider: z.string(),
+  createdAt: z.string(),
+  setup: z.record(z.string(), z.unknown()),
+});
+export type RunHeader = z.infer<typeof runHeaderSchema>;
+
 const callSchema = z.object({
   provider: z.string(),
   model: z.string(),
@@ -75,6 +93,7 @@ const base = { seq: z.number().int().nonnegative(), at: z.string() };
 
 export const debateRecordSchema = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('debate_created'), header: debateHeaderSchema }),
+  z.object({ ...base, type: z.literal('run_created'), header: runHeaderSchema }),
   z.object({ ...base, type: z.literal('input'), input: z.record(z.string(), z.unknown()) }),
   z.object({ ...base, type: z.literal('event'), event: z.record(z.string(), z.unknown()) }),
   z.object({
@@ -89,7 +108,8 @@ export const debateRecordSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('round'),
     planned: z.array(
-      z.object({ kind: z.enum(['turn', 'analysis']), thread: z.string(), agent: z.string().nullable() }),
+      // The protocol's own kinds of call (a debate's `turn` and `analysis`, an evaluation's roles).
+      z.object({ kind: z.string().min(1), thread: z.string(), agent: z.string().nullable() }),
     ),
   }),
   z.object({

@@ -38,8 +38,9 @@ export function parseDebateLog(text: string): { records: DebateRecord[]; tornTai
     }
     records.push(parsed.data);
   });
-  if (records.length > 0 && records[0]?.type !== 'debate_created') {
-    throw new DebateLogError(1, 'a debate log starts with its debate_created record');
+  const first = records[0]?.type;
+  if (records.length > 0 && first !== 'debate_created' && first !== 'run_created') {
+    throw new DebateLogError(1, 'a run log starts with its header (debate_created or run_created)');
   }
   return { records, tornTail };
 }

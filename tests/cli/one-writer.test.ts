@@ -104,7 +104,7 @@ describe('one writer per run: a second process is refused while the first runs',
 
   it('refuses to resume a running evaluation from another process; after a kill -9 it resumes to its lock', async () => {
     const slug = cliJson<{ ideas: { slug: string }[] }>(['list', '--workspace', ws]).ideas[0]?.slug as string;
-    const checkpointOf = (id: string) => join(ws, 'ideas', slug, 'evaluations', `${id}.progress.jsonl`);
+    const checkpointOf = (id: string) => join(ws, 'ideas', slug, 'evaluations', `${id}.run.jsonl`);
     const answered = (id: string) =>
       existsSync(checkpointOf(id)) && readFileSync(checkpointOf(id), 'utf8').includes('"type":"input"') ? true : null;
     const first = start(['evaluate', slug, '--workspace', ws, '--mode', 'quick', '--json'], 3000);
@@ -147,7 +147,8 @@ describe('one writer per run: a second process is refused while the first runs',
         ],
         viaEvaluations: [1, `error: evaluation ${id} is already running (process ${first.child.pid})\n`],
         untouched: true,
-        first: [0, false, true],
+        // The first run locked: its record is kept, beside the run's log.
+        first: [0, true, true],
         resumed: [0, 'locked'],
       });
     } finally {

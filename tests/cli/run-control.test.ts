@@ -124,7 +124,7 @@ describe('a debate or evaluation running in one process, controlled from another
     const evaluation = start(['evaluate', slug, '--workspace', ws, '--mode', 'quick'], 1500);
     try {
       const id = await eventually(() => runningId(evaluation.child), 'the evaluation to start');
-      const checkpoint = join(ws, 'ideas', slug, 'evaluations', `${id}.progress.jsonl`);
+      const checkpoint = join(ws, 'ideas', slug, 'evaluations', `${id}.run.jsonl`);
       await eventually(
         () => (existsSync(checkpoint) && readFileSync(checkpoint, 'utf8').includes('"type":"input"') ? true : null),
         'its first answers',
@@ -135,8 +135,9 @@ describe('a debate or evaluation running in one process, controlled from another
       const lines = readFileSync(checkpoint, 'utf8')
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as { type: string; reason?: string });
-      expect(lines.at(-1)).toMatchObject({ type: 'stopped', reason: 'cancelled' });
+        .map((l) => JSON.parse(l) as { type: string; status?: string; reason?: string });
+      // The run's log ends with the stop, in the status words every run uses: paused, resumable.
+      expect(lines.at(-1)).toMatchObject({ type: 'status', status: 'paused', reason: 'cancelled' });
       const end = await evaluation.exit;
       // Its cost was said before it ran; then the stop.
       expect([end.code, end.stderr]).toEqual([
@@ -148,7 +149,9 @@ describe('a debate or evaluation running in one process, controlled from another
 
       const resumed = cliJson<{ status: string; lockReason: string }>(['evaluations', 'resume', id, '--workspace', ws]);
       expect(resumed.status).toBe('locked');
-      expect(existsSync(checkpoint)).toBe(false);
+      // Its log records the whole run, the stop and the resume included, ending completed.
+      const last = readFileSync(checkpoint, 'utf8').trim().split('\n').at(-1) as string;
+      expect(JSON.parse(last)).toMatchObject({ type: 'status', status: 'completed' });
       const shown = cliJson<{ status: string; entries: unknown[] }>(['evaluations', 'show', id, '--workspace', ws]);
       expect(shown.status).toBe('locked');
     } finally {

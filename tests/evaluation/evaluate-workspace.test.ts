@@ -102,12 +102,14 @@ describe('an interrupted evaluation', () => {
     );
     const folder = join(root, 'ideas', IDEA, 'evaluations');
     const progress = await eventually(() => {
-      const name = readdirSync(folder).find((f) => f.endsWith('.progress.jsonl'));
+      // The reference's log stays beside its record; the running one has no record yet.
+      const names = readdirSync(folder);
+      const name = names.find((f) => f.endsWith('.run.jsonl') && !names.includes(f.replace('.run.jsonl', '.json')));
       return name && readFileSync(join(folder, name), 'utf8').split('\n').length > 25 ? name : null;
     }, 'the evaluation to be under way', 20_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const id = progress.replace('.progress.jsonl', '');
+    const id = progress.replace('.run.jsonl', '');
 
     const run = cli(['evaluate', '--resume', id, '--workspace', root, '--json']);
     expect(run.stderr).toBe('');
@@ -115,8 +117,8 @@ describe('an interrupted evaluation', () => {
     const essentials = (d: typeof reference.document) => ({ scores: d.scores, categories: d.categories, composites: d.composites, lockReason: d.lockReason, rounds: d.rounds, conflicts: d.auditTrail.conflicts });
     expect(essentials({ ...resumed, composites: { ...resumed.composites } })).toEqual(essentials(reference.document));
     expect(resumed.evaluationId).toBe(id);
-    expect(readdirSync(folder).some((f) => f.endsWith('.progress.jsonl'))).toBe(false);
-    expect(readdirSync(folder)).toEqual(expect.arrayContaining([`${id}.json`, `${id}.jsonl`]));
+    // The record and script are kept beside the run's log, which stays as the run's history.
+    expect(readdirSync(folder)).toEqual(expect.arrayContaining([`${id}.json`, `${id}.jsonl`, `${id}.run.jsonl`]));
   });
 });
 
@@ -157,7 +159,7 @@ describe('a failed evaluation', () => {
     const service = new EvaluationService(ws, flaky);
     await expect(service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' })).rejects.toThrow(/the evaluation failed: redteam failed: upstream is down/);
     const folder = join(root, 'ideas', IDEA, 'evaluations');
-    const id = (readdirSync(folder).find((f) => f.endsWith('.progress.jsonl')) as string).replace('.progress.jsonl', '');
+    const id = (readdirSync(folder).find((f) => f.endsWith('.run.jsonl')) as string).replace('.run.jsonl', '');
     broken = false;
     const retried = await service.resume(id);
     expect(retried.document).toMatchObject({ evaluationId: id, locked: true, lockReason: 'MAX_ROUNDS' });

@@ -21,7 +21,7 @@ beforeEach(() => {
   root = join(base, 'ws');
   mkdirSync(join(root, 'ideas'), { recursive: true });
   writeFile(root, 'ideas/real/README.md', readme('Real'));
-  for (const name of ['synthesis.md', 'outside.md', 'outside.jsonl', 'outside.progress.jsonl', 'outside.json'])
+  for (const name of ['synthesis.md', 'outside.md', 'outside.jsonl', 'outside.run.jsonl', 'outside.json'])
     writeFile(base, `outside/${name}`, `# ${SECRET}\n`);
   mkdirSync(join(base, 'outside', 'evaluations'), { recursive: true });
   mkdirSync(join(base, 'outside', 'debates'), { recursive: true });

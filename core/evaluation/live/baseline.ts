@@ -51,7 +51,9 @@ export function compareWithBaseline(
 ): BaselineComparison {
   const weights = new Map(doc.categories.map((c) => [c.category, c.weight]));
   const categoryMean = (category: string) => {
-    const ids = doc.scores.filter((s) => s.category === category).map((s) => baseline.scores[s.criterion] ?? s.initialScore);
+    const ids = doc.scores
+      .filter((s) => s.category === category)
+      .map((s) => baseline.scores[s.criterion] ?? s.initialScore);
     return ids.reduce((a, b) => a + b, 0) / Math.max(1, ids.length);
   };
   const baselineOverall = [...weights].reduce((sum, [category, weight]) => sum + categoryMean(category) * weight, 0);
@@ -68,8 +70,21 @@ export function compareWithBaseline(
         debatedScore: s.finalScore,
         delta: round4(s.finalScore - base),
         changedBy: doc.auditTrail.conflicts
-          .filter((c) => c.criterion === s.criterion && c.scoreBefore !== null && c.scoreAfter !== null && c.scoreBefore !== c.scoreAfter)
-          .map((c) => ({ round: c.round, persona: c.persona, severity: c.severity, challenge: c.challenge, from: c.scoreBefore as number, to: c.scoreAfter as number })),
+          .filter(
+            (c) =>
+              c.criterion === s.criterion &&
+              c.scoreBefore !== null &&
+              c.scoreAfter !== null &&
+              c.scoreBefore !== c.scoreAfter,
+          )
+          .map((c) => ({
+            round: c.round,
+            persona: c.persona,
+            severity: c.severity,
+            challenge: c.challenge,
+            from: c.scoreBefore as number,
+            to: c.scoreAfter as number,
+          })),
       };
     }),
   };

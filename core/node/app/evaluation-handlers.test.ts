@@ -226,7 +226,7 @@ describe('evaluations in the app', () => {
     expect(stopped).toMatchObject({ status: 'stopped', stopReason: 'cancelled', current: false });
     expect(stopped.phase).not.toBe('LOCKED');
     expect(stopped.progress.done).toBeLessThan(stopped.progress.total);
-    expect(readdirSync(join(root, 'ideas', IDEA, 'evaluations'))).toEqual([`${id}.progress.jsonl`]);
+    expect(readdirSync(join(root, 'ideas', IDEA, 'evaluations'))).toEqual([`${id}.run.jsonl`]);
     expect((await call(app, 'evaluations:list', { status: 'stopped' })).evaluations.map((e) => e.id)).toEqual([id]);
 
     const before = stopped.entries.length;

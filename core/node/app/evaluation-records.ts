@@ -6,7 +6,7 @@ import { finalSynthesisDocumentSchema, replayEvaluation } from '../../evaluation
 import { ideaFile } from '../../idea/layout';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
-import { type ProgressHeader, readProgress, type StopReason } from '../evaluations/progress-log';
+import { type EvaluationRunSetup, evaluationLogPath, readEvaluationLog, type StopReason } from '../evaluations/evaluation-log';
 import type { Workspace } from '../workspace/workspace';
 
 /** An evaluation kept in an idea's `evaluations/` folder: a locked record or a checkpoint. */
@@ -28,7 +28,7 @@ export interface LockedEvaluation {
 
 /** A checkpoint folded into a track: an evaluation that stopped, was interrupted or failed. */
 export interface CheckpointEvaluation {
-  header: ProgressHeader;
+  header: EvaluationRunSetup;
   track: EvaluationTrack;
   spentUsd: number;
   stopped: { reason: StopReason; at: string } | null;
@@ -37,7 +37,7 @@ export interface CheckpointEvaluation {
 }
 
 const RECORD = /^([a-z0-9][a-z0-9-]*)\.json$/;
-const CHECKPOINT = /^([a-z0-9][a-z0-9-]*)\.progress\.jsonl$/;
+const CHECKPOINT = /^([a-z0-9][a-z0-9-]*)\.run\.jsonl$/;
 
 /**
  * Reads evaluations back from the workspace folder, which stays the authority (the index may be
@@ -95,7 +95,7 @@ export class EvaluationRecords {
     // Ids hold only [a-z0-9-], so nothing in them is a LIKE wildcard.
     const indexed = this.ws.db
       .prepare('SELECT DISTINCT slug FROM files WHERE path LIKE ? OR path LIKE ?')
-      .all(`ideas/%/evaluations/${id}.json`, `ideas/%/evaluations/${id}.progress.jsonl`) as { slug: string }[];
+      .all(`ideas/%/evaluations/${id}.json`, `ideas/%/evaluations/${id}.run.jsonl`) as { slug: string }[];
     for (const slug of [...hint, ...indexed.map((r) => r.slug)]) {
       const found = look(slug);
       if (found) return found;
@@ -109,7 +109,7 @@ export class EvaluationRecords {
     for (const slug of slugs) {
       if (
         !existsSync(join(this.folder(slug), `${id}.json`)) &&
-        !existsSync(join(this.folder(slug), `${id}.progress.jsonl`))
+        !existsSync(join(this.folder(slug), `${id}.run.jsonl`))
       )
         continue;
       const found = look(slug);
@@ -184,7 +184,6 @@ export class EvaluationRecords {
       };
       if (head.type === 'reopen' && head.from && head.trigger) {
         initial = this.service.initialState({
-          type: 'run',
           slug,
           setup: {
             evaluationId: doc.evaluationId,
@@ -212,7 +211,10 @@ export class EvaluationRecords {
 
   /** A checkpoint folded into a track (null: no checkpoint, or one that cannot be read). */
   checkpoint(slug: string, id: string): CheckpointEvaluation | null {
-    const path = join(this.folder(slug), `${id}.progress.jsonl`);
+    // A kept evaluation is its record: its log is a checkpoint only until then.
+    if (existsSync(join(this.folder(slug), `${id}.json`))) return null;
+    const rel = evaluationLogPath(slug, id);
+    const path = join(this.ws.root, rel);
     let key: string;
     try {
       // The link's own size and time: a linked checkpoint is refused below, never stat'ed through.
@@ -224,7 +226,7 @@ export class EvaluationRecords {
     const cached = this.checkpoints.get(id);
     if (cached?.key === key) return cached.value;
     try {
-      const { header, inputs, spentUsd, stopped } = readProgress(path);
+      const { run: header, inputs, spentUsd, stopped } = readEvaluationLog(this.ws.root, rel);
       const track = new EvaluationTrack(this.service.initialState(header));
       for (const input of inputs) track.apply(input);
       const value = { header, track, spentUsd, stopped, remaining: this.service.remainingAsks(track.state) };

@@ -3,7 +3,7 @@ import type { LockReason } from '../../evaluation';
 import type { Log } from '../../ports/log';
 import type { PreparedRun, RunOutcome } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
-import type { StopReason } from '../evaluations/progress-log';
+import type { StopReason } from '../evaluations/evaluation-log';
 import { UserError } from '../workspace/workspace';
 import type { PushEmitter } from './push-emitter';
 

@@ -6,7 +6,7 @@ import {
   type EvaluationSummary,
 } from '../../contract';
 import type { App } from '../app/create-app';
-import { findProgress, readProgress } from '../evaluations/progress-log';
+import { findUnfinished, readEvaluationLog } from '../evaluations/evaluation-log';
 import { requestRun, runOwner } from '../runs/run-control';
 import { UserError } from '../workspace/workspace';
 import { call, withApp } from './app-session';
@@ -98,9 +98,9 @@ async function control(
   if (owner) {
     requestRun(root, id, action);
     await until(`evaluation ${id} to ${action === 'stop' ? 'stop' : 'lock'}`, () => {
-      const checkpoint = findProgress(root, id);
-      if (checkpoint === null) return true; // locked: the record took over
-      if (action === 'stop' && readProgress(checkpoint).stopped !== null) return true;
+      const log = findUnfinished(root, id);
+      if (log === null) return true; // locked: the record took over
+      if (action === 'stop' && readEvaluationLog(root, log).stopped !== null) return true;
       if (!runOwner(root, id))
         throw new UserError(`the process running evaluation ${id} (${owner.pid}) ended before it could ${action}`);
       return false;

@@ -384,7 +384,7 @@ export class DebateService {
     // An id that could not be a debate's is refused as such, not looked up (the CLI passes what it was given).
     const problem = recordIdProblem(id, 'debate');
     if (problem !== null) throw new UserError(`"${id}" ${problem} (see: npm run cli -- debates list)`);
-    const row = this.ws.db.prepare('SELECT log_path FROM debates WHERE id = ?').get(id) as
+    const row = this.ws.db.prepare("SELECT log_path FROM debates WHERE id = ? AND protocol = 'crux'").get(id) as
       | { log_path: string }
       | undefined;
     if (row && existsSync(join(this.ws.root, row.log_path))) return row.log_path;
@@ -403,7 +403,7 @@ export class DebateService {
     return this.ws.db
       .prepare(
         `SELECT id, topic, idea_slug AS idea, status, provider, created_at AS createdAt, cost_usd AS costUsd
-         FROM debates ORDER BY created_at DESC, id DESC`,
+         FROM debates WHERE protocol = 'crux' ORDER BY created_at DESC, id DESC`,
       )
       .all() as {
       id: string;

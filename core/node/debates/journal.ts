@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from '../../engine/debate-record';
+import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord, RunHeader } from '../../engine/debate-record';
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
 import { describeReadError, entryRule } from '../fs/entry-rule';
 import { readTextInside } from '../fs/read-inside';
@@ -32,9 +32,15 @@ export function readDebateLog(root: string, rel: string): { text: string } & Ret
   }
 }
 
+/** What a run's index row says of it; both header kinds (a debate's, any other run's) carry it. */
+type RunRow = Pick<RunHeader, 'id' | 'protocol' | 'ideaSlug' | 'topic' | 'provider' | 'createdAt'>;
+
+/** The first record of a log: a crux debate's header, or any other protocol's. */
+export type RunStart = { type: 'debate_created'; header: DebateHeader } | { type: 'run_created'; header: RunHeader };
+
 /**
- * The append-only log of one debate, written to its JSONL file (the authority) and mirrored into
- * the index. Every append is flushed to disk before it returns: a debate killed at any moment
+ * The append-only log of one run (a debate, an evaluation, any protocol), written to its JSONL file
+ * (the authority) and mirrored into the index. Every append is flushed to disk before it returns: a debate killed at any moment
  * resumes from the last record that was acknowledged.
  */
 export class DebateJournal {
@@ -47,7 +53,7 @@ export class DebateJournal {
   private constructor(
     readonly root: string,
     readonly relPath: string,
-    readonly header: DebateHeader,
+    readonly header: RunRow,
     private readonly db: Database.Database,
     existing: DebateRecord[],
     private readonly onAppend: ((records: DebateRecord[]) => void) | undefined,
@@ -72,12 +78,23 @@ export class DebateJournal {
     onAppend?: (records: DebateRecord[]) => void,
     confirm: () => void = () => {},
   ): DebateJournal {
-    const rel = debateLogPath(header);
+    return DebateJournal.start(root, db, debateLogPath(header), { type: 'debate_created', header }, onAppend, confirm);
+  }
+
+  /** Starts the log of a run of any protocol at `rel`; refuses to touch an existing file. */
+  static start(
+    root: string,
+    db: Database.Database,
+    rel: string,
+    first: RunStart,
+    onAppend?: (records: DebateRecord[]) => void,
+    confirm: () => void = () => {},
+  ): DebateJournal {
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
     mkdirSync(dirname(join(root, rel)), { recursive: true });
-    upsertDebateRow(db, header, rel, 'running', 0);
-    const journal = new DebateJournal(root, rel, header, db, [], onAppend, confirm);
-    journal.append([{ type: 'debate_created', header }]);
+    upsertDebateRow(db, first.header, rel, 'running', 0);
+    const journal = new DebateJournal(root, rel, first.header, db, [], onAppend, confirm);
+    journal.append([first]);
     return journal;
   }
 
@@ -95,7 +112,7 @@ export class DebateJournal {
     const abs = join(root, relPath);
     const { text, records, tornTail } = readDebateLog(root, relPath);
     const first = records[0];
-    if (first?.type !== 'debate_created') throw new Error(`${relPath}: not a debate log`);
+    if (first?.type !== 'debate_created' && first?.type !== 'run_created') throw new Error(`${relPath}: not a run log`);
     const journal = new DebateJournal(root, relPath, first.header, db, records, onAppend, confirm);
     if (tornTail) {
       // Cut the half-written line so the next append starts on a line of its own.
@@ -166,13 +183,7 @@ export function lastStatus(records: readonly DebateRecord[]): DebateStatus | nul
   return null;
 }
 
-function upsertDebateRow(
-  db: Database.Database,
-  header: DebateHeader,
-  rel: string,
-  status: DebateStatus,
-  cost: number,
-): void {
+function upsertDebateRow(db: Database.Database, header: RunRow, rel: string, status: DebateStatus, cost: number): void {
   db.prepare(
     `INSERT INTO debates (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path, cost_usd)
      VALUES (@id, @protocol, @ideaSlug, @topic, @status, @provider, @createdAt, @createdAt, @rel, @cost)
@@ -202,12 +213,21 @@ export function indexDebateLogs(
   const known = new Set(
     (db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path),
   );
-  const folders = ['debates', ...listDirs(join(root, 'ideas')).map((slug) => `ideas/${slug}/debates`)];
+  const slugs = listDirs(join(root, 'ideas'));
+  // Debates beside their idea or in debates/; every other protocol's runs beside their idea, in the
+  // folder of their kind (an evaluation's `ideas/<slug>/evaluations/<id>.run.jsonl`).
+  const folders = [
+    'debates',
+    ...slugs.map((slug) => `ideas/${slug}/debates`),
+    ...slugs.map((slug) => `ideas/${slug}/evaluations`),
+  ];
   const indexed: string[] = [];
   const errors: { file: string; reason: string }[] = [];
   for (const folder of folders) {
     for (const { name, problem } of listFiles(root, folder)) {
       if (!name.endsWith('.jsonl') && name !== '') continue;
+      // An evaluation's folder also holds its replay script (`<id>.jsonl`): only its run log is a log.
+      if (folder.endsWith('/evaluations') && !name.endsWith('.run.jsonl') && name !== '') continue;
       const rel = name === '' ? folder : `${folder}/${name}`;
       if (problem) {
         // A linked log or folder is reported like a garbage log, and never read.
@@ -223,7 +243,7 @@ export function indexDebateLogs(
         }
         const { records } = parseDebateLog(readTextInside(root, rel));
         const first = records[0];
-        if (first?.type !== 'debate_created') throw new Error('not a debate log');
+        if (first?.type !== 'debate_created' && first?.type !== 'run_created') throw new Error('not a run log');
         const cost = records.reduce((sum, r) => sum + (r.type === 'llm_call' ? r.call.costUsd : 0), 0);
         upsertDebateRow(db, first.header, rel, lastStatus(records) ?? 'running', cost);
         indexRecords(db, first.header.id, records);

@@ -37,13 +37,13 @@ import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
 import { claimRun, type HeldRun } from '../runs/run-control';
 import {
-  findProgress,
-  type ProgressHeader,
-  ProgressLog,
-  progressPath,
-  readProgress,
+  EvaluationLog,
+  type EvaluationRunSetup,
+  evaluationLogPath,
+  findUnfinished,
+  readEvaluationLog,
   type StopReason,
-} from './progress-log';
+} from './evaluation-log';
 
 export interface PersonaRating {
   id: string;
@@ -93,7 +93,7 @@ export interface PreparedRun {
   id: string;
   slug: string;
   kind: 'evaluate' | 'dispute';
-  header: ProgressHeader;
+  header: EvaluationRunSetup;
   /** The state the inputs fold over (a fresh evaluation, or the reopening of a locked one). */
   initial: EvaluationState;
   /** Inputs already applied before this run (a resumed checkpoint's). */
@@ -209,7 +209,7 @@ export class EvaluationService {
       budgetUsd?: number;
       concurrency?: number;
       spentBefore?: number;
-      progress?: ProgressLog;
+      progress?: EvaluationLog;
       timeLimitMs?: number;
       hooks?: RunHooks;
     },
@@ -228,14 +228,9 @@ export class EvaluationService {
       ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
       ...(options.timeLimitMs !== undefined ? { timeLeftMs: options.timeLimitMs } : {}),
       ...(hooks.control ? { control: hooks.control } : {}),
-      onInput: (input) => {
-        progress?.input(input);
-        hooks.onInput?.(input);
-      },
-      onCall: (call) => {
-        progress?.call(call.costUsd);
-        hooks.onCall?.(call.costUsd);
-      },
+      ...(progress ? { append: progress.append } : {}),
+      onInput: (input) => hooks.onInput?.(input),
+      onCall: (call) => hooks.onCall?.(call.costUsd),
     });
     // What each kind of call took feeds the next estimate (a simulated run measures nothing).
     if (options.provider !== 'simulated') recordCallTokens(this.ws.root, meter.observations('evaluation', state.mode));
@@ -270,8 +265,7 @@ export class EvaluationService {
     };
     // The provider is made once here so that a missing key is reported before anything is created.
     this.providers(options.provider, this.ws.root, options.seed ?? 1);
-    const header: ProgressHeader = {
-      type: 'run',
+    const header: EvaluationRunSetup = {
       slug: idea.slug,
       setup,
       provider: options.provider,
@@ -280,7 +274,7 @@ export class EvaluationService {
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     };
     return this.holding(setup.evaluationId, (held) => {
-      const progress = new ProgressLog(progressPath(this.ws.root, idea.slug, setup.evaluationId), header, held.confirm);
+      const progress = EvaluationLog.create(this.ws.root, this.ws.db, header, held.confirm);
       return this.prepared(
         held,
         header,
@@ -301,17 +295,17 @@ export class EvaluationService {
   prepareResume(id: string): PreparedRun {
     const problem = recordIdProblem(id, 'evaluation');
     if (problem !== null) throw new UserError(`--resume "${id}" ${problem}`);
-    const path = findProgress(this.ws.root, id);
+    const path = findUnfinished(this.ws.root, id);
     if (!path)
       throw new UserError(
         `no interrupted or failed evaluation "${id}" (a finished one has its record in evaluations/${id}.json)`,
       );
     // Held before the checkpoint is read: what a live owner is writing now is no basis for a resume.
     return this.holding(id, (held) => {
-      const { header, inputs, spentUsd } = readProgress(path);
+      const { run: header, inputs, spentUsd } = readEvaluationLog(this.ws.root, path);
       const initial = this.initialState(header);
       const { state } = resumeEvaluation(initial, inputs);
-      const progress = new ProgressLog(path, undefined, held.confirm);
+      const progress = EvaluationLog.reopen(this.ws.root, this.ws.db, path, held.confirm);
       if (state.phase === 'FAILED') {
         // The failure stays in the log; the retry starts over.
         const retry: EvaluationInput = { kind: 'retry', at: new Date().toISOString() };
@@ -341,8 +335,7 @@ export class EvaluationService {
       );
     }
     const provider = options.provider ?? 'simulated';
-    const header: ProgressHeader = {
-      type: 'run',
+    const header: EvaluationRunSetup = {
       slug,
       setup: {
         evaluationId: ulid().toLowerCase(),
@@ -362,11 +355,7 @@ export class EvaluationService {
     const initial = this.initialState(header);
     this.providers(provider, this.ws.root, header.seed);
     return this.holding(header.setup.evaluationId, (held) => {
-      const progress = new ProgressLog(
-        progressPath(this.ws.root, slug, header.setup.evaluationId),
-        header,
-        held.confirm,
-      );
+      const progress = EvaluationLog.create(this.ws.root, this.ws.db, header, held.confirm);
       return this.prepared(held, header, initial, [], 0, progress);
     });
   }
@@ -386,7 +375,7 @@ export class EvaluationService {
   }
 
   /** The state a checkpoint's inputs fold over: a fresh evaluation, or the reopening of a locked one. */
-  initialState(header: ProgressHeader): EvaluationState {
+  initialState(header: EvaluationRunSetup): EvaluationState {
     if (!header.reopen) return createEvaluation(header.setup, this.ws.taxonomy);
     const locked = this.record(header.slug, header.reopen.from);
     if (!locked)
@@ -410,11 +399,11 @@ export class EvaluationService {
 
   private prepared(
     held: HeldRun,
-    header: ProgressHeader,
+    header: EvaluationRunSetup,
     initial: EvaluationState,
     inputs: EvaluationInput[],
     spentBefore: number,
-    progress: ProgressLog,
+    progress: EvaluationLog,
     timeLimitMs?: number,
   ): PreparedRun {
     let started = false;
@@ -488,7 +477,7 @@ export class EvaluationService {
       // The record is this run's to write too: not after another process took the evaluation over.
       held.confirm();
       const kept = this.keep(header.slug, buildDocument(drive.state), log, drive.costUsd);
-      progress.finish();
+      progress.close();
       return { kind: 'locked', run: kept };
     };
     return {

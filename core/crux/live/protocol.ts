@@ -1,0 +1,270 @@
+import type { AskInfo, PlannedCall, Protocol, StopCause } from '../../engine/protocol';
+import type { LlmRequest } from '../../ports/llm';
+import type { AnalysisOutput } from '../analysis';
+import { CruxInputError } from '../errors';
+import type { CruxEvent } from '../events';
+import type { CruxInput } from '../inputs';
+import { type CruxState, isOpen, type ThreadState } from '../state';
+import { advance } from '../step';
+import type { AgentMove } from './answer';
+import { analysisOutputTokens, checkAnalysis, checkMove, prepareAnalysis } from './answer-checks';
+import { agentTurnRequest, analysisRequest, type TurnContext } from './brief';
+import { gradingRuleOf } from './grading-rule';
+import { nextTurn, nextTurns, type Turn } from './scheduler';
+import { isoDay, subjectOrTopic } from './subject';
+
+export interface PersonaPrompt {
+  systemPrompt: string;
+  tier: 'fast' | 'standard' | 'deep';
+  interests: readonly string[];
+}
+
+/** What a live crux run adds to the protocol's state: the thread proposals already offered. */
+export interface CruxRunState {
+  crux: CruxState;
+  spawnOffered: Set<string>;
+}
+
+export type CruxAsk = { kind: 'analysis'; thread: string } | { kind: 'turn'; turn: Turn };
+
+export interface CruxRunSetup {
+  subject: Parameters<typeof subjectOrTopic>[0];
+  topic: string;
+  agents: readonly { id: string }[];
+  limits: { maxMessages: number; stagnationTurns: number };
+  personas: ReadonlyMap<string, PersonaPrompt>;
+  crystallizer: PersonaPrompt;
+  /** Milliseconds (for today's date in every request). */
+  now: () => number;
+}
+
+/** A turn that failed this many times in a row marks its agent degraded. */
+const FAILURES_BEFORE_DEGRADED = 2;
+/** A thread whose analysis failed this many times is closed STALE. */
+const ANALYSIS_ATTEMPTS = 3;
+
+/**
+ * The crux protocol as a tenant of the one runner: the pure step and scheduler of `core/crux`, the
+ * requests of `core/crux/live`, and the rules of a live debate that are the protocol's own (a thread
+ * whose analysis keeps failing goes STALE; a REFRAME taken up by another agent proposes a thread).
+ */
+export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxInput, CruxAsk> {
+  const persona = (agent: string): PersonaPrompt => {
+    const found = setup.personas.get(agent);
+    if (!found) throw new Error(`no persona for agent ${agent}`);
+    return found;
+  };
+  const interests = () =>
+    new Map(setup.agents.map((a) => [a.id, new Set(persona(a.id).interests.map((w) => w.toLowerCase()))]));
+  const context = (): TurnContext => ({
+    subject: subjectOrTopic(setup.subject, setup.topic),
+    today: isoDay(setup.now()),
+    gradingRuleOf: (agent) => {
+      const found = setup.personas.get(agent);
+      return found ? gradingRuleOf(found.systemPrompt) : null;
+    },
+  });
+  const threadOf = (state: CruxState, id: string) => state.threads.find((t) => t.id === id) as ThreadState;
+
+  return {
+    name: 'crux',
+    version: 1,
+    degradeAfter: FAILURES_BEFORE_DEGRADED,
+
+    step(run, input) {
+      let events: CruxEvent[];
+      try {
+        events = advance(run.crux, input).events;
+      } catch (error) {
+        // Only an analysis is refused before it changes anything; any other refusal may have left
+        // the state half-changed, so it ends the run rather than being counted as a failed turn.
+        if (error instanceof CruxInputError && input.kind !== 'crystallize_output')
+          throw new Error(`the debate cannot take this input: ${error.message}`);
+        throw error;
+      }
+      if (input.kind === 'propose_thread') run.spawnOffered.add(spawnKey(input.by, input.topic));
+      return { state: run, events };
+    },
+
+    isRefusal: (error) => error instanceof CruxInputError,
+
+    done: (run) => !run.crux.threads.some(isOpen),
+
+    capReached(run) {
+      const { maxMessages } = setup.limits;
+      return run.crux.counters.messagesTotal >= maxMessages ? `reached the limit of ${maxMessages} messages` : null;
+    },
+
+    stopRule(run) {
+      let stalled = 0;
+      for (let i = run.crux.transcript.length - 1; i >= 0; i--) {
+        const entry = run.crux.transcript[i];
+        if (!entry || entry.author === null) continue;
+        if (entry.accepted) break;
+        stalled++;
+      }
+      return stalled >= setup.limits.stagnationTurns
+        ? `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`
+        : null;
+    },
+
+    asks(run, view) {
+      const state = run.crux;
+      const options = { degraded: view.degraded, interests: interests() };
+      // Never plan more turns than the message limit has room for, so the limit holds exactly.
+      const room = Math.max(0, setup.limits.maxMessages - state.counters.messagesTotal);
+      const asksOf = (analyses: string[], turns: Turn[]): CruxAsk[] => [
+        ...analyses.map((thread): CruxAsk => ({ kind: 'analysis', thread })),
+        ...turns.slice(0, room).map((turn): CruxAsk => ({ kind: 'turn', turn })),
+      ];
+      if (view.pending.length > 0) {
+        // A debate killed mid-round first finishes that round: the same calls in the same order.
+        const analyses: string[] = [];
+        const turns: Turn[] = [];
+        for (const p of view.pending) {
+          const thread = state.threads.find((t) => t.id === p.thread);
+          if (!thread || !isOpen(thread)) continue;
+          if (p.kind === 'analysis' && thread.awaitingAnalysis) analyses.push(thread.id);
+          if (p.kind === 'turn' && !thread.awaitingAnalysis) {
+            const turn = nextTurn(state, thread, options);
+            if (turn) turns.push(turn);
+          }
+        }
+        if (analyses.length + turns.length > 0) return { asks: asksOf(analyses, turns), resumed: true };
+      }
+      return {
+        asks: asksOf(
+          state.threads.filter((t) => isOpen(t) && t.awaitingAnalysis).map((t) => t.id),
+          nextTurns(state, options),
+        ),
+        resumed: false,
+      };
+    },
+
+    describe(ask): AskInfo {
+      if (ask.kind === 'analysis') {
+        return {
+          agent: 'crystallizer',
+          meterAgent: null,
+          purpose: `analysis:${ask.thread}`,
+          failedAt: `analysis:${ask.thread}`,
+          planned: { kind: 'analysis', thread: ask.thread, agent: null },
+          degradable: false,
+        };
+      }
+      const { thread, agent } = ask.turn;
+      return {
+        agent,
+        meterAgent: agent,
+        purpose: `turn:${thread}`,
+        failedAt: thread,
+        planned: { kind: 'turn', thread, agent },
+        degradable: true,
+        drafts: true,
+      };
+    },
+
+    request(run, ask): LlmRequest<unknown> {
+      const state = run.crux;
+      if (ask.kind === 'analysis') {
+        // Held to the agents of this debate (its maps are keyed by their ids), with room for a
+        // position and a counterfactual per agent.
+        const request = analysisRequest(state, threadOf(state, ask.thread), setup.crystallizer, context());
+        return {
+          ...request,
+          maxTokens: Math.max(request.maxTokens, analysisOutputTokens(state.agents.length)),
+          prepare: prepareAnalysis(state),
+          check: checkAnalysis(state),
+        } as LlmRequest<unknown>;
+      }
+      const thread = threadOf(state, ask.turn.thread);
+      return {
+        ...agentTurnRequest(state, thread, ask.turn, persona(ask.turn.agent), context()),
+        check: checkMove(state),
+      } as LlmRequest<unknown>;
+    },
+
+    answer(_run, ask, value): CruxInput {
+      if (ask.kind === 'analysis')
+        return { kind: 'crystallize_output', thread: ask.thread, output: value as AnalysisOutput };
+      const move = value as AgentMove;
+      return {
+        kind: 'message',
+        thread: ask.turn.thread,
+        agent: ask.turn.agent,
+        move: move.move,
+        content: move.content,
+        ...(move.replyTo ? { replyTo: move.replyTo } : {}),
+        meta: { ...move.meta } as Record<string, unknown>,
+      };
+    },
+
+    followUps(run, ask, value) {
+      if (ask.kind !== 'turn') return [];
+      const spawn = spawnOf(run, ask.turn, value as AgentMove);
+      return spawn ? [spawn] : [];
+    },
+
+    failed(_run, ask, failure) {
+      if (ask.kind === 'analysis' && failure.attempts >= ANALYSIS_ATTEMPTS)
+        return [{ kind: 'close_thread', thread: ask.thread, status: 'STALE' }];
+      return [];
+    },
+
+    stop(run, cause: StopCause) {
+      if (!run.crux.threads.some(isOpen)) return { inputs: [], after: 'completed' };
+      return { inputs: [{ kind: 'stop', reason: cause.text }], after: 'partial' };
+    },
+
+    settles(input): PlannedCall | null {
+      if (input.kind === 'message') return { kind: 'turn', thread: input.thread, agent: input.agent };
+      if (input.kind === 'crystallize_output' || input.kind === 'close_thread')
+        return { kind: 'analysis', thread: input.thread, agent: null };
+      return null;
+    },
+
+    failureOf(agent, failedAt) {
+      if (failedAt?.startsWith('analysis:'))
+        return {
+          planned: { kind: 'analysis', thread: failedAt.slice('analysis:'.length), agent: null },
+          degradable: false,
+        };
+      return failedAt ? { planned: { kind: 'turn', thread: failedAt, agent }, degradable: true } : null;
+    },
+
+    draftOf(ask, partial) {
+      if (ask.kind !== 'turn' || typeof partial !== 'object' || partial === null) return null;
+      const { move, content } = partial as { move?: unknown; content?: unknown };
+      if (typeof content !== 'string' || content === '') return null;
+      return { move: typeof move === 'string' ? move : null, content };
+    },
+  };
+}
+
+/**
+ * A REFRAME carrying a separate question, taken up by another agent's reply, becomes a thread
+ * proposal; the protocol's spawn gates decide whether it opens.
+ */
+function spawnOf(run: CruxRunState, turn: Turn, move: AgentMove): CruxInput | null {
+  if (!move.replyTo) return null;
+  const state = run.crux;
+  const target = state.transcript.find((m) => m.id === move.replyTo);
+  const reply = state.transcript[state.transcript.length - 1];
+  const question = target?.meta?.spawnQuestion;
+  if (!target || !reply?.accepted || target.move !== 'REFRAME' || typeof question !== 'string' || !target.author)
+    return null;
+  if (target.author === turn.agent) return null;
+  if (run.spawnOffered.has(spawnKey(target.author, question))) return null;
+  return {
+    kind: 'propose_thread',
+    id: `t${state.threads.length + 1}`,
+    by: target.author,
+    topic: question,
+    binaryQuestion: question.trim().endsWith('?') ? question.trim() : null,
+    supporters: [target.author, turn.agent],
+  };
+}
+
+function spawnKey(by: string, topic: string): string {
+  return `${by}\u0001${topic}`;
+}
