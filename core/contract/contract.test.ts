@@ -5,10 +5,10 @@ import {
   CHANNEL_NAMES,
   type ChannelInput,
   type ChannelOutput,
-  channels,
   ContractError,
   type CruxEventView,
   type CruxResultView,
+  channels,
   type IDEA_FILE_KINDS,
   isChannel,
   isPushEvent,
@@ -123,7 +123,7 @@ describe('the contract', () => {
     expect(envelope.safeParse({ ok: false, error: { code: 'oops', message: '' } }).success).toBe(false);
   });
 
-  it('mirrors the engine types exactly (checked when the tests compile)', () => {
+  it('carries the protocol’s own types exactly (checked when the tests compile)', () => {
     expectTypeOf<CruxResultView>().toEqualTypeOf<CruxResult>();
     expectTypeOf<CruxEventView>().toEqualTypeOf<CruxEvent>();
     expectTypeOf<(typeof IDEA_FILE_KINDS)[number]>().toEqualTypeOf<IdeaFileKind>();

@@ -1,18 +1,15 @@
 import { z } from 'zod';
-import {
-  HORIZONS,
-  INTERVENTION_KINDS,
-  MOVES,
-  SIDES,
-  STAGES,
-  STEELMAN_GRADES,
-  THREAD_STATUSES,
-} from '../crux/vocabulary';
+import { coalitionSchema } from '../crux/coalitions';
+import { llmUsageSchema } from '../crux/counters';
+import { falsifierSchema } from '../crux/falsifier';
+import { steelmanPairSchema } from '../crux/record-schemas';
+import { HORIZONS, INTERVENTION_KINDS, MOVES, SIDES, STAGES, THREAD_STATUSES } from '../crux/vocabulary';
 import { DEBATE_STATUSES, type DebateStatus } from '../engine/debate-record';
 import { isCalendarDay, OUTCOMES } from '../ledger/ledger-md';
 import { debateStatusSchema } from './entities';
 import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } from './evaluation-channels';
 import { debateIdSchema, evaluationIdSchema } from './ids';
+import { strictCopy } from './strict-copy';
 
 /**
  * What the debate views need beyond `debates:*`: a running debate's progress (budgets, meter), crux
@@ -98,12 +95,8 @@ export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 
 const stageCounts = z.strictObject({ DISCOVERY: count, CRUX_LOCK: count, EVIDENCE: count });
 
-export const falsifierViewSchema = z.strictObject({
-  metric: z.string(),
-  threshold: z.string(),
-  deadline: z.string(),
-  reasoning: z.string().nullable(),
-});
+/** A falsifier as the views show it: no reasoning is null rather than left out. */
+export const falsifierViewSchema = strictCopy(falsifierSchema.extend({ reasoning: z.string().nullable() }));
 
 export const threadProgressSchema = z.strictObject({
   id: z.string(),
@@ -131,9 +124,7 @@ export const threadProgressSchema = z.strictObject({
       falsifier: falsifierViewSchema.nullable(),
     }),
   ),
-  steelmans: z.array(
-    z.strictObject({ from: z.string(), to: z.string(), grade: z.enum(STEELMAN_GRADES), attempts: count }),
-  ),
+  steelmans: z.array(strictCopy(steelmanPairSchema)),
 });
 export type ThreadProgress = z.infer<typeof threadProgressSchema>;
 
@@ -146,14 +137,10 @@ export const debateProgressSchema = z.strictObject({
   /** Events in the debate's log (a view that has fewer missed some). */
   events: count,
   threads: z.array(threadProgressSchema),
-  meter: z.strictObject({
-    costUsd: z.number().nonnegative(),
+  /** The debate's model usage so far (as its result's metrics report it) against its limits. */
+  meter: strictCopy(llmUsageSchema).extend({
     /** 0: no budget limit. */
     budgetUsd: z.number().nonnegative(),
-    llmCalls: count,
-    inputTokens: count,
-    outputTokens: count,
-    cacheReadTokens: count,
     /** Accepted agent messages, against the debate's limit. */
     messages: count,
     maxMessages: count,
@@ -232,9 +219,7 @@ export const cruxMapSchema = z.strictObject({
       coalition: z.number().int().nonnegative().nullable(),
     }),
   ),
-  coalitions: z.array(
-    z.strictObject({ label: z.string(), members: z.array(z.string()), positions: z.record(z.string(), side) }),
-  ),
+  coalitions: z.array(strictCopy(coalitionSchema)),
   cruxes: z.array(cruxNodeSchema),
   edges: z.array(cruxEdgeSchema),
   /** Node positions the researcher left (dragged) last time, or null: lay the graph out afresh. */

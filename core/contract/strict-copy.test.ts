@@ -11,9 +11,21 @@ describe('strictCopy', () => {
     maybe: inner.nullable(),
     later: inner.optional(),
     name: z.string().trim(),
+    byKey: z.record(z.string(), inner),
+    either: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), n: z.number() }),
+      z.object({ kind: z.literal('b'), inner }),
+    ]),
   });
   const strict = strictCopy(loose);
-  const good = { list: [{ n: 1 }], maybe: { n: 2 }, later: { n: 3 }, name: ' x ' };
+  const good = {
+    list: [{ n: 1 }],
+    maybe: { n: 2 },
+    later: { n: 3 },
+    name: ' x ',
+    byKey: { k: { n: 4 } },
+    either: { kind: 'b', inner: { n: 5 } },
+  };
 
   it('rejects an unknown key at any depth, where the original strips it', () => {
     const extra = [
@@ -21,6 +33,9 @@ describe('strictCopy', () => {
       { ...good, list: [{ n: 1, extra: 1 }] },
       { ...good, maybe: { n: 2, extra: 1 } },
       { ...good, later: { n: 3, extra: 1 } },
+      { ...good, byKey: { k: { n: 4, extra: 1 } } },
+      { ...good, either: { kind: 'b', inner: { n: 5 }, extra: 1 } },
+      { ...good, either: { kind: 'b', inner: { n: 5, extra: 1 } } },
     ];
     for (const value of extra) {
       expect(loose.parse(value)).toEqual({ ...good, name: 'x' });
@@ -35,6 +50,8 @@ describe('strictCopy', () => {
       { ...good, list: [] },
       { ...good, maybe: { n: -1 } },
       { ...good, later: { n: 1.5 } },
+      { ...good, byKey: { k: { n: -1 } } },
+      { ...good, either: { kind: 'c', n: 1 } },
     ]) {
       expect(strict.safeParse(bad).success).toBe(false);
       expect(loose.safeParse(bad).success).toBe(false);

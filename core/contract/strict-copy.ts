@@ -1,12 +1,13 @@
 import { z } from 'zod';
 
 /**
- * A copy of a schema whose objects, at every depth, reject keys they do not name. The protocol's
- * own schemas (`core/evaluation`) strip unknown keys, as a reader of documents written by another
- * version should; a contract names every field it carries, so its views of the same shapes are
- * strict. Deriving them keeps one definition of each shape. Objects, arrays, nullables and
- * optionals are copied with the rest of their definition (an array's length checks, say); any other
- * schema is shared as it is, with its checks and transforms.
+ * A copy of a schema whose objects, at every depth, reject keys they do not name. The protocols'
+ * own schemas (`core/evaluation`, `core/crux`) strip unknown keys, as a reader of documents written
+ * by another version should; a contract names every field it carries, so its views of the same
+ * shapes are strict. Deriving them keeps one definition of each shape. Objects, arrays, nullables,
+ * optionals, records (their values) and unions (discriminated ones too) are copied with the rest of
+ * their definition (an array's length checks, say); any other schema is shared as it is, with its
+ * checks and transforms.
  *
  * The copy is typed as the original: strict and stripping objects parse to the same type.
  */
@@ -26,5 +27,8 @@ function copy(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodArray) return schema.clone({ ...schema.def, element: part(schema.element) });
   if (schema instanceof z.ZodNullable) return schema.clone({ ...schema.def, innerType: part(schema.unwrap()) });
   if (schema instanceof z.ZodOptional) return schema.clone({ ...schema.def, innerType: part(schema.unwrap()) });
+  if (schema instanceof z.ZodRecord) return schema.clone({ ...schema.def, valueType: part(schema.valueType) });
+  // A discriminated union is a union too; its clone looks its options' discriminators up afresh.
+  if (schema instanceof z.ZodUnion) return schema.clone({ ...schema.def, options: schema.options.map(part) });
   return schema;
 }

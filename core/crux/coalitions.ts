@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AgentProfile, CoalitionLabel, CruxRecord } from './state';
 import type { Side } from './vocabulary';
 
@@ -16,12 +17,13 @@ export interface CrystallizedCrux {
   crux: CruxRecord;
 }
 
-export interface Coalition {
-  members: string[];
+export const coalitionSchema = z.object({
+  members: z.array(z.string()),
   /** thread id → the YES/NO side every member holds on it. */
-  positions: Record<string, 'YES' | 'NO'>;
-  label: string;
-}
+  positions: z.record(z.string(), z.enum(['YES', 'NO'])),
+  label: z.string(),
+});
+export type Coalition = z.infer<typeof coalitionSchema>;
 
 function agreement(a: Side, b: Side): number {
   if (a === 'UNCERTAIN' || b === 'UNCERTAIN') return 0.5;

@@ -1,85 +1,97 @@
-import type { Falsifier } from './falsifier';
-import type { CoalitionLabel, CruxRecord, LockedCrux } from './state';
-import type {
-  BlockReason,
-  GivenGrade,
-  InterventionKind,
-  Move,
-  Side,
-  SpawnRejection,
-  Stage,
-  ThreadStatus,
+import { z } from 'zod';
+import { falsifierSchema } from './falsifier';
+import { coalitionLabelSchema, cruxRecordSchema, lockedCruxSchema } from './record-schemas';
+import { count } from './schema-parts';
+import {
+  BLOCK_REASONS,
+  GIVEN_GRADES,
+  INTERVENTION_KINDS,
+  MOVES,
+  SIDES,
+  SPAWN_REJECTIONS,
+  STAGES,
+  THREAD_STATUSES,
 } from './vocabulary';
 
 // Everything the state machine decides, as plain data. An engine appends these to a log and a UI
-// streams them; each carries what a reader needs without looking the state up.
+// streams them; each carries what a reader needs without looking the state up. The schema comes
+// first so the contract derives its view of the events (core/contract/crux.ts) from this one.
 
-export type CruxEvent =
-  | { type: 'thread_opened'; thread: string; topic: string; binaryQuestion: string | null }
-  | {
-      type: 'thread_spawned';
-      thread: string;
-      topic: string;
-      binaryQuestion: string;
-      by: string;
-      supporters: string[];
-    }
-  | { type: 'thread_spawn_rejected'; thread: string; by: string; reason: SpawnRejection; detail: string }
-  | {
-      type: 'message_posted';
-      id: string;
-      thread: string;
-      agent: string;
-      move: Move;
-      stage: Stage;
-      content: string;
-      replyTo?: string;
-      meta: Record<string, unknown>;
-    }
-  | {
-      type: 'message_blocked';
-      id: string;
-      thread: string;
-      agent: string;
-      move: Move;
-      reason: BlockReason;
-      detail: string;
-    }
-  | {
-      type: 'moderator_intervention';
-      id: string;
-      kind: InterventionKind;
-      thread: string;
-      target?: string;
-      content: string;
-    }
-  | { type: 'moderator_message'; id: string; thread: string; content: string }
-  | { type: 'binary_question_set'; thread: string; question: string; by: string; messageId: string }
-  | { type: 'candidate_crux'; thread: string; question: string; by: string; messageId: string }
-  | { type: 'steelman_opened'; thread: string; from: string; to: string; attempt: number; messageId: string }
-  | { type: 'steelman_graded'; thread: string; from: string; to: string; grade: GivenGrade; messageId: string }
-  | { type: 'position_committed'; thread: string; agent: string; side: Side; messageId: string }
-  | { type: 'falsifier_recorded'; thread: string; agent: string; falsifier: Falsifier; messageId: string }
-  | { type: 'position_changed'; thread: string; agent: string; from: Side | null; to: Side; messageId: string }
-  | {
-      type: 'concession';
-      thread: string;
-      agent: string;
-      proposition: string;
-      cheap: boolean;
-      messageId: string;
-    }
-  | { type: 'discovery_extended'; thread: string; budget: number }
-  | { type: 'stage_transition'; thread: string; from: Stage; to: Stage; reason: string }
-  | { type: 'lock_attempt'; thread: string; attempt: number; ok: boolean; failures: string[] }
-  | { type: 'lock_failed'; thread: string; attempt: number; failures: string[] }
-  | { type: 'crux_locked'; thread: string; crux: LockedCrux }
-  | { type: 'crystallization_requested'; thread: string; reason: 'budget' | 'stability' | 'hardCap' }
-  | { type: 'crystallized'; thread: string; crux: CruxRecord }
-  | { type: 'primary_crux_changed'; from: string | null; to: string }
-  | { type: 'thread_closed'; thread: string; status: ThreadStatus; reason: string }
-  | { type: 'coalition_labels_set'; labels: CoalitionLabel[] }
-  | { type: 'debate_stopped'; reason: string };
+const event = <const T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), ...shape });
+const thread = z.string();
+const side = z.enum(SIDES);
+const stage = z.enum(STAGES);
+
+export const cruxEventSchema = z.discriminatedUnion('type', [
+  event('thread_opened', { thread, topic: z.string(), binaryQuestion: z.string().nullable() }),
+  event('thread_spawned', {
+    thread,
+    topic: z.string(),
+    binaryQuestion: z.string(),
+    by: z.string(),
+    supporters: z.array(z.string()),
+  }),
+  event('thread_spawn_rejected', { thread, by: z.string(), reason: z.enum(SPAWN_REJECTIONS), detail: z.string() }),
+  event('message_posted', {
+    id: z.string(),
+    thread,
+    agent: z.string(),
+    move: z.enum(MOVES),
+    stage,
+    content: z.string(),
+    replyTo: z.string().optional(),
+    meta: z.record(z.string(), z.unknown()),
+  }),
+  event('message_blocked', {
+    id: z.string(),
+    thread,
+    agent: z.string(),
+    move: z.enum(MOVES),
+    reason: z.enum(BLOCK_REASONS),
+    detail: z.string(),
+  }),
+  event('moderator_intervention', {
+    id: z.string(),
+    kind: z.enum(INTERVENTION_KINDS),
+    thread,
+    target: z.string().optional(),
+    content: z.string(),
+  }),
+  event('moderator_message', { id: z.string(), thread, content: z.string() }),
+  event('binary_question_set', { thread, question: z.string(), by: z.string(), messageId: z.string() }),
+  event('candidate_crux', { thread, question: z.string(), by: z.string(), messageId: z.string() }),
+  event('steelman_opened', { thread, from: z.string(), to: z.string(), attempt: count, messageId: z.string() }),
+  event('steelman_graded', {
+    thread,
+    from: z.string(),
+    to: z.string(),
+    grade: z.enum(GIVEN_GRADES),
+    messageId: z.string(),
+  }),
+  event('position_committed', { thread, agent: z.string(), side, messageId: z.string() }),
+  event('falsifier_recorded', { thread, agent: z.string(), falsifier: falsifierSchema, messageId: z.string() }),
+  event('position_changed', { thread, agent: z.string(), from: side.nullable(), to: side, messageId: z.string() }),
+  event('concession', {
+    thread,
+    agent: z.string(),
+    proposition: z.string(),
+    cheap: z.boolean(),
+    messageId: z.string(),
+  }),
+  event('discovery_extended', { thread, budget: count }),
+  event('stage_transition', { thread, from: stage, to: stage, reason: z.string() }),
+  event('lock_attempt', { thread, attempt: count, ok: z.boolean(), failures: z.array(z.string()) }),
+  event('lock_failed', { thread, attempt: count, failures: z.array(z.string()) }),
+  event('crux_locked', { thread, crux: lockedCruxSchema }),
+  event('crystallization_requested', { thread, reason: z.enum(['budget', 'stability', 'hardCap']) }),
+  event('crystallized', { thread, crux: cruxRecordSchema }),
+  event('primary_crux_changed', { from: z.string().nullable(), to: z.string() }),
+  event('thread_closed', { thread, status: z.enum(THREAD_STATUSES), reason: z.string() }),
+  event('coalition_labels_set', { labels: z.array(coalitionLabelSchema) }),
+  event('debate_stopped', { reason: z.string() }),
+]);
+export type CruxEvent = z.infer<typeof cruxEventSchema>;
 
 /** Work the state machine needs from outside, answered by the driver with another input. */
 export type CruxEffect = { kind: 'analyse'; thread: string };

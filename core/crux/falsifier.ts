@@ -1,11 +1,14 @@
+import { z } from 'zod';
 import { hasVagueWord } from './keywords';
 
-export interface Falsifier {
-  metric: string;
-  threshold: string;
-  deadline: string;
-  reasoning?: string;
-}
+/** What would prove a position wrong, by when; a crux's positions and the falsifier events carry it. */
+export const falsifierSchema = z.object({
+  metric: z.string(),
+  threshold: z.string(),
+  deadline: z.string(),
+  reasoning: z.string().optional(),
+});
+export type Falsifier = z.infer<typeof falsifierSchema>;
 
 /** A threshold has to be checkable: a digit or a comparison/percent sign. */
 const THRESHOLD_MARK = /[\p{Nd}<>=≤≥%]/u;

@@ -1,89 +1,19 @@
 import type { CommonGroundItem } from './analysis';
-import type { Coalition, CrystallizedCrux } from './coalitions';
+import type { CrystallizedCrux } from './coalitions';
 import { findCoalitions } from './coalitions';
-import type { CruxRecord, CruxState, FinalPosition, SteelmanPair, ThreadState } from './state';
+import { type LlmUsage, NO_LLM_USAGE } from './counters';
+import type { CruxRecord } from './record-schemas';
+import type { CruxResult, CruxSummary, ThreadResult } from './result-schema';
+import type { CruxState, ThreadState } from './state';
 import { isOpen } from './state';
-import type { BlockReason, Horizon, InterventionKind, Regime, SpawnRejection, ThreadStatus } from './vocabulary';
+import type { Regime } from './vocabulary';
 
-// The debate's outcome in the shape the CLI prints and the checks compare. It is derived from the
-// state alone, so it can be computed at any time (mid-debate it simply says `partial`).
+// The debate's outcome in the shape the CLI prints and the checks compare (its schema is in
+// ./result-schema.ts). It is derived from the state alone, so it can be computed at any time
+// (mid-debate it simply says `partial`).
 
-export interface CruxSummary {
-  question: string;
-  positions: Record<string, FinalPosition>;
-  resolutionCriteria: string[];
-  counterfactual: Record<string, { wouldFlip: boolean; why: string }>;
-  dcg: { coverage: number; polarity: number; impact: number; score: number };
-  horizonByAgent: Record<string, Horizon>;
-  dominantHorizon: Horizon | null;
-  steelmanPairs: SteelmanPair[];
-  validated: boolean;
-  validationFailures: string[];
-  /** Beyond the required shape: kept so a reader sees the whole crux. */
-  commonGround: CommonGroundItem[];
-  concessions: CruxRecord['concessions'];
-  confidence: number;
-}
-
-export interface ThreadResult {
-  id: string;
-  topic: string;
-  status: ThreadStatus;
-  binaryQuestion: string | null;
-  participants: string[];
-  stages: {
-    discovery: { messages: number };
-    cruxLock: { messages: number; lockAttempts: number };
-    evidence: { messages: number };
-  };
-  lockFailures: string[];
-  crux: CruxSummary | null;
-}
-
-export interface SystemMetrics {
-  messagesTotal: number;
-  messagesBlocked: number;
-  reasonsBlocked: Record<BlockReason, number>;
-  moderatorInterventions: Record<InterventionKind, number>;
-  cruxLockAttempts: number;
-  cruxLockSuccesses: number;
-  cruxLockFailures: number;
-  steelmanAttempts: number;
-  steelmanRetries: number;
-  steelmanAccuracyRate: number;
-  cheapConcessions: number;
-  horizonMismatches: number;
-  dcgPromotions: number;
-  threadsSpawned: number;
-  threadSpawnRejections: Record<SpawnRejection, number>;
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  costUsd: number;
-}
-
-export interface CruxResult {
-  topic: string;
-  regime: Regime;
-  primaryCrux: string | null;
-  irreducibleCruxes: string[];
-  commonGround: CommonGroundItem[];
-  coalitions: Coalition[];
-  threads: ThreadResult[];
-  systemMetrics: SystemMetrics;
-}
-
-/** Model usage, filled in by a live driver; a replay makes no model calls. */
-export interface LlmUsage {
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  costUsd: number;
-}
-
-export const NO_LLM_USAGE: LlmUsage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, costUsd: 0 };
+export type { LlmUsage, SystemMetrics } from './counters';
+export type { CruxResult, CruxSummary, ThreadResult } from './result-schema';
 
 /** Half-up rounding that is not fooled by binary fractions (1.005 → 1.01). */
 export function round(value: number, decimals: number): number {

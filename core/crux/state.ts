@@ -1,17 +1,20 @@
-import type { CommonGroundItem } from './analysis';
 import type { CruxConfig } from './config';
+import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
-import type {
-  BlockReason,
-  Horizon,
-  InterventionKind,
-  Move,
-  Side,
-  SpawnRejection,
-  SteelmanGrade,
-  ThreadStatus,
-} from './vocabulary';
-import { BLOCK_REASONS, INTERVENTION_KINDS, SPAWN_REJECTIONS } from './vocabulary';
+import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
+import type { BlockReason, Horizon, InterventionKind, Move, Side, SteelmanGrade, ThreadStatus } from './vocabulary';
+
+export type { CruxCounters } from './counters';
+export type {
+  CoalitionLabel,
+  Commitment,
+  Concession,
+  CruxRecord,
+  Dcg,
+  FinalPosition,
+  LockedCrux,
+  SteelmanPair,
+} from './record-schemas';
 
 // The whole debate as one plain JSON value: no classes, no Maps, no functions. That keeps it
 // serializable, comparable with toEqual, and rebuildable later by folding the event log.
@@ -46,15 +49,6 @@ export interface TranscriptEntry {
   sideChanged?: boolean;
 }
 
-export interface Commitment {
-  side: Side;
-  confidence: number;
-  horizon: Horizon;
-  /** The commit message's text: the statement of an omitted position at crystallization. */
-  statement: string;
-  messageId: string;
-}
-
 /** An agent's current side in a thread: set by a commit, moved by updates and concessions. */
 export interface Stance {
   side: Side;
@@ -72,63 +66,10 @@ export interface SteelmanAttempt {
   openedAt: number;
 }
 
-export interface Concession {
-  agent: string;
-  proposition: string;
-  topClaimChanged: boolean;
-  messageId: string;
-}
-
 export interface CandidateCrux {
   by: string;
   question: string;
   messageId: string;
-}
-
-export interface LockedCrux {
-  question: string;
-  attempt: number;
-  messageId: string;
-  commitments: Record<string, Commitment>;
-}
-
-export interface FinalPosition {
-  side: Side;
-  statement: string;
-  confidence: number;
-  falsifier?: Falsifier;
-}
-
-export interface Dcg {
-  coverage: number;
-  polarity: number;
-  impact: number;
-  score: number;
-}
-
-export interface SteelmanPair {
-  from: string;
-  to: string;
-  grade: SteelmanGrade;
-  attempts: number;
-}
-
-/** A crystallized crux, with unrounded numbers; rounding happens only in the result. */
-export interface CruxRecord {
-  question: string;
-  positions: Record<string, FinalPosition>;
-  resolutionCriteria: string[];
-  counterfactual: Record<string, { wouldFlip: boolean; why: string }>;
-  commonGround: CommonGroundItem[];
-  /** The analysis' own confidence, the crux's weight in coalition similarity. */
-  confidence: number;
-  dcg: Dcg;
-  horizonByAgent: Record<string, Horizon>;
-  dominantHorizon: Horizon | null;
-  steelmanPairs: SteelmanPair[];
-  concessions: Concession[];
-  validated: boolean;
-  validationFailures: string[];
 }
 
 export interface StageCounts {
@@ -175,30 +116,6 @@ export interface ThreadState {
   crux: CruxRecord | null;
 }
 
-export interface CruxCounters {
-  messagesTotal: number;
-  messagesBlocked: number;
-  reasonsBlocked: Record<BlockReason, number>;
-  moderatorInterventions: Record<InterventionKind, number>;
-  cruxLockAttempts: number;
-  cruxLockSuccesses: number;
-  cruxLockFailures: number;
-  steelmanAttempts: number;
-  steelmanRetries: number;
-  steelmanGraded: number;
-  steelmanAccurate: number;
-  cheapConcessions: number;
-  horizonMismatches: number;
-  dcgPromotions: number;
-  threadsSpawned: number;
-  threadSpawnRejections: Record<SpawnRejection, number>;
-}
-
-export interface CoalitionLabel {
-  members: string[];
-  label: string;
-}
-
 export interface CruxState {
   topic: string;
   agents: AgentProfile[];
@@ -217,33 +134,6 @@ export interface CruxState {
   coalitionLabels: CoalitionLabel[];
   /** Set when a debate-level limit stopped the debate. */
   stoppedBy: string | null;
-}
-
-function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
-  const out = {} as Record<K, number>;
-  for (const k of keys) out[k] = 0;
-  return out;
-}
-
-export function emptyCounters(): CruxCounters {
-  return {
-    messagesTotal: 0,
-    messagesBlocked: 0,
-    reasonsBlocked: zeroes(BLOCK_REASONS),
-    moderatorInterventions: zeroes(INTERVENTION_KINDS),
-    cruxLockAttempts: 0,
-    cruxLockSuccesses: 0,
-    cruxLockFailures: 0,
-    steelmanAttempts: 0,
-    steelmanRetries: 0,
-    steelmanGraded: 0,
-    steelmanAccurate: 0,
-    cheapConcessions: 0,
-    horizonMismatches: 0,
-    dcgPromotions: 0,
-    threadsSpawned: 0,
-    threadSpawnRejections: zeroes(SPAWN_REJECTIONS),
-  };
 }
 
 export interface DebateSetup {

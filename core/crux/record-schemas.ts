@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { commonGroundItemSchema } from './analysis';
+import { falsifierSchema } from './falsifier';
+import { byAgent, count } from './schema-parts';
+import { HORIZONS, SIDES, STEELMAN_GRADES } from './vocabulary';
+
+// The state's records that leave the state machine: the events carry them and the result reports
+// them. Each is a schema first, its type inferred, so the contract can derive its view of them
+// (core/contract/crux.ts) instead of restating them. Objects strip unknown keys, as a reader of
+// logs written by another version should; the contract's copies are strict.
+
+const side = z.enum(SIDES);
+const horizon = z.enum(HORIZONS);
+
+/** An agent's commitment at a lock attempt. */
+export const commitmentSchema = z.object({
+  side,
+  confidence: z.number(),
+  horizon,
+  /** The commit message's text: the statement of an omitted position at crystallization. */
+  statement: z.string(),
+  messageId: z.string(),
+});
+export type Commitment = z.infer<typeof commitmentSchema>;
+
+export const lockedCruxSchema = z.object({
+  question: z.string(),
+  attempt: count,
+  messageId: z.string(),
+  commitments: byAgent(commitmentSchema),
+});
+export type LockedCrux = z.infer<typeof lockedCruxSchema>;
+
+export const finalPositionSchema = z.object({
+  side,
+  statement: z.string(),
+  confidence: z.number(),
+  falsifier: falsifierSchema.optional(),
+});
+export type FinalPosition = z.infer<typeof finalPositionSchema>;
+
+/** Disagreement compression gain and its three factors. */
+export const dcgSchema = z.object({
+  coverage: z.number(),
+  polarity: z.number(),
+  impact: z.number(),
+  score: z.number(),
+});
+export type Dcg = z.infer<typeof dcgSchema>;
+
+export const steelmanPairSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  grade: z.enum(STEELMAN_GRADES),
+  attempts: count,
+});
+export type SteelmanPair = z.infer<typeof steelmanPairSchema>;
+
+export const concessionSchema = z.object({
+  agent: z.string(),
+  proposition: z.string(),
+  topClaimChanged: z.boolean(),
+  messageId: z.string(),
+});
+export type Concession = z.infer<typeof concessionSchema>;
+
+/** A crystallized crux, with unrounded numbers; rounding happens only in the result. */
+export const cruxRecordSchema = z.object({
+  question: z.string(),
+  positions: byAgent(finalPositionSchema),
+  resolutionCriteria: z.array(z.string()),
+  counterfactual: byAgent(z.object({ wouldFlip: z.boolean(), why: z.string() })),
+  commonGround: z.array(commonGroundItemSchema),
+  /** The analysis' own confidence, the crux's weight in coalition similarity. */
+  confidence: z.number(),
+  dcg: dcgSchema,
+  horizonByAgent: byAgent(horizon),
+  dominantHorizon: horizon.nullable(),
+  steelmanPairs: z.array(steelmanPairSchema),
+  concessions: z.array(concessionSchema),
+  validated: z.boolean(),
+  validationFailures: z.array(z.string()),
+});
+export type CruxRecord = z.infer<typeof cruxRecordSchema>;
+
+/** The name the labeller gave a group of agents. */
+export const coalitionLabelSchema = z.object({ members: z.array(z.string()), label: z.string() });
+export type CoalitionLabel = z.infer<typeof coalitionLabelSchema>;
