@@ -1,3 +1,4 @@
+import { checkImportCycles } from './import-cycles';
 import { checkLayers } from './layers';
 
 const violations = checkLayers(process.cwd());
@@ -6,3 +7,13 @@ if (violations.length > 0) {
   process.stderr.write(`layer check: ${violations.length} forbidden import${violations.length === 1 ? '' : 's'}\n`);
   process.exitCode = 1;
 } else process.stdout.write('layer check: every import respects the layers\n');
+
+// A run-time import cycle in core/ (type-only imports aside) makes load order matter; see import-cycles.ts.
+const cycles = checkImportCycles(process.cwd());
+for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.join(' → ')}\n`);
+if (cycles.length > 0) {
+  process.stderr.write(
+    `layer check: ${cycles.length} run-time import cycle${cycles.length === 1 ? '' : 's'} in core/\n`,
+  );
+  process.exitCode = 1;
+} else process.stdout.write('layer check: no run-time import cycle in core/\n');

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { jaccard, keywords } from '../crux/keywords';
 import { RELATIONSHIP_TYPES } from '../idea/relationships';
-import type { LlmRequest, ModelTier } from '../ports/llm';
+import type { LlmBrief, LlmRequest, ModelTier } from '../ports/llm';
 
 /**
  * The classification agent: an idea's type, its tags (the controlled vocabulary first, free tags
@@ -28,8 +27,10 @@ export const classificationSchema = z.object({
 });
 export type Classification = z.infer<typeof classificationSchema>;
 
-export interface ClassificationBrief {
-  kind: 'classification';
+/** The brief of a classification request (see `LlmBrief`); `core/classification/simulator.ts` answers it. */
+export interface ClassificationBrief extends LlmBrief {
+  protocol: 'classification';
+  kind: 'classify';
   idea: { slug: string; title: string; summary: string; text: string; type: string | null; tags: string[] };
   types: { id: string; description: string }[];
   vocabulary: string[];
@@ -38,9 +39,10 @@ export interface ClassificationBrief {
 
 export function classificationRequest(
   persona: { systemPrompt: string; tier: ModelTier },
-  brief: ClassificationBrief,
+  facts: Omit<ClassificationBrief, 'protocol' | 'kind'>,
   today?: string,
 ): LlmRequest<Classification> {
+  const brief: ClassificationBrief = { protocol: 'classification', kind: 'classify', ...facts };
   const library =
     brief.others.map((o) => `- ${o.slug}: ${o.title} — ${o.summary} [${o.tags.join(', ')}]`).join('\n') ||
     '- (no other ideas)';
@@ -63,42 +65,4 @@ export function classificationRequest(
     tier: persona.tier,
     maxTokens: 800,
   };
-}
-
-/**
- * The simulator's classification: the type kept (or the first whose description shares most words),
- * the controlled tags whose words appear in the text, and "related" links to ideas whose words
- * overlap enough, the overlap as the strength.
- */
-export function simulateClassification(brief: ClassificationBrief): Classification {
-  const words = new Set(keywords(`${brief.idea.title} ${brief.idea.summary} ${brief.idea.text}`));
-  const score = (text: string) => keywords(text).filter((w) => words.has(w)).length;
-  const type =
-    brief.idea.type ??
-    [...brief.types].sort((a, b) => score(b.description) - score(a.description))[0]?.id ??
-    'research';
-  const all = new Set(allWords(`${brief.idea.title} ${brief.idea.summary} ${brief.idea.text}`));
-  const found = brief.vocabulary.filter((tag) => tag.split('-').every((part) => all.has(part)));
-  const tags = [...new Set([...brief.idea.tags, ...found])].slice(0, 8);
-  const mine = keywords(`${brief.idea.title} ${brief.idea.summary}`);
-  const relationships = brief.others
-    .map((o) => ({ o, j: jaccard(mine, keywords(`${o.title} ${o.summary}`)) }))
-    .filter(({ j }) => j >= 0.08)
-    .sort((a, b) => b.j - a.j)
-    .slice(0, 3)
-    .map(({ o, j }) => ({
-      target: o.slug,
-      type: 'related' as const,
-      strength: Math.round(Math.min(1, j * 3) * 100) / 100,
-      reason: `[simulated] Shares ${Math.round(j * 100)}% of its key words with "${o.title}".`,
-    }));
-  return { type, tags, relationships };
-}
-
-/** Every word of a text, short ones included (a tag like `ai` must match a whole word, not a part). */
-function allWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
 }

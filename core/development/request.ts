@@ -1,4 +1,4 @@
-import type { LlmRequest, ModelTier } from '../ports/llm';
+import type { LlmBrief, LlmRequest, ModelTier } from '../ports/llm';
 import type { Taxonomy } from '../taxonomy/taxonomy';
 import {
   type DevelopmentAnswer,
@@ -9,8 +9,10 @@ import {
 
 export { QUESTIONS_PER_SESSION };
 
-export interface DevelopmentBrief {
-  kind: 'development';
+/** The brief of a development request (see `LlmBrief`); `core/development/simulator.ts` answers it. */
+export interface DevelopmentBrief extends LlmBrief {
+  protocol: 'development';
+  kind: 'questions';
   gaps: { id: string; label: string; description: string }[];
   asked: string[];
 }
@@ -29,7 +31,12 @@ export function developmentRequest(
       ? { id, label: c.name, description: c.description }
       : { id, label: id, description: `the README's "${id}" section is empty` };
   });
-  const brief: DevelopmentBrief = { kind: 'development', gaps: described, asked: asked.map((q) => q.question) };
+  const brief: DevelopmentBrief = {
+    protocol: 'development',
+    kind: 'questions',
+    gaps: described,
+    asked: asked.map((q) => q.question),
+  };
   const words =
     (today ? `Today is ${today}.\n` : '') +
     `Ask the researcher at most ${QUESTIONS_PER_SESSION} questions that would most change a fair evaluation of this idea. ` +
@@ -48,26 +55,5 @@ export function developmentRequest(
     schemaName: 'questions',
     tier: persona.tier,
     maxTokens: 800,
-  };
-}
-
-/** The simulator's questions for a brief: one plain question per gap, labelled as simulated. */
-export function simulateQuestions(brief: DevelopmentBrief): DevelopmentAnswer {
-  const seen = new Set(brief.asked.map((q) => q.toLowerCase()));
-  const questions = brief.gaps
-    .map((g) => ({
-      gap: g.id,
-      question:
-        g.label === g.id
-          ? `[simulated] What belongs in the "${g.id}" section: what do you know there that the README does not say yet?`
-          : `[simulated] For ${g.label.toLowerCase()}: what do you know that would let someone score it with confidence?`,
-    }))
-    .filter((q) => !seen.has(q.question.toLowerCase()))
-    .slice(0, QUESTIONS_PER_SESSION);
-  return {
-    questions:
-      questions.length > 0
-        ? questions
-        : [{ gap: 'open-questions', question: '[simulated] What would make you drop this idea?' }],
   };
 }

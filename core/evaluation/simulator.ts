@@ -1,11 +1,13 @@
-import { SIMULATED_LABEL } from '../sim/crux-simulator';
+import { SIMULATED_LABEL } from '../sim/label';
 import { pick, rngFor } from '../sim/prng';
+import { protocolSimulator } from '../sim/registry';
 import type { Taxonomy } from '../taxonomy/taxonomy';
 import type { ArbiterAnswer, Narrative, RaisedChallenge, SynthesisAnswer } from './answers';
 import type { Drive } from './drive';
 import { driveEvaluation } from './drive';
 import { overallScore } from './figures';
 import type { EvaluationInput } from './inputs';
+import type { EvaluationBrief } from './live/requests';
 import type { EvaluationAsk, EvaluationSetup, EvaluationState } from './state';
 import { createEvaluation, scoreMap } from './state';
 import { positionsInPlay } from './step';
@@ -297,3 +299,19 @@ export function runSimulated(state: EvaluationState, seed: number): Drive {
 export function simulateEvaluation(setup: EvaluationSetup, taxonomy: Taxonomy, seed: number): Drive {
   return runSimulated(createEvaluation(setup, taxonomy), seed);
 }
+
+/** The answer a brief asks for: what a model would return for its ask. */
+function answerTo(seed: number, brief: EvaluationBrief): unknown {
+  // Every input the simulator makes answers its ask; the union of inputs also holds ones that do not.
+  return (simulateAnswer(seed, brief.ask, brief.state) as { answer?: unknown }).answer;
+}
+
+/** The evaluation briefs' answers, one kind per role, registered in `core/sim/simulators.ts`. */
+export const evaluationSimulator = protocolSimulator<EvaluationBrief>('evaluation', {
+  evaluator: answerTo,
+  redteam: answerTo,
+  defense: answerTo,
+  arbiter: answerTo,
+  synthesis: answerTo,
+  narrative: answerTo,
+});

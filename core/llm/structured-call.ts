@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   type Llm,
+  type LlmBrief,
   type LlmCallRecord,
   LlmError,
   type LlmFailureKind,
@@ -40,7 +41,7 @@ export interface LlmTransportRequest {
   /** The caller's cancellation signal (the port's type, so this file compiles without DOM or Node types). */
   signal?: LlmRequest<unknown>['signal'];
   /** The request as data (see `LlmRequest.brief`); a transport only passes it on where asked to. */
-  brief?: unknown;
+  brief?: LlmBrief;
   /** A streaming transport calls this with the answer's JSON text so far, as each piece arrives. */
   onText?: (soFar: string) => void;
   /** A transport calls this when the provider starts answering (see `LlmRequest.onStarted`). */

@@ -57,7 +57,7 @@ export interface LlmRequest<T> {
    * The same request as data, for providers that do not read prose (the offline simulator). Never
    * sent to a model: it would only repeat the words and cost tokens.
    */
-  brief?: unknown;
+  brief?: LlmBrief;
   /**
    * What the schema cannot say: the rules an answer must also meet in the state it was asked in (ids
    * and criteria in play, scores among the positions). It returns the answer, repaired where the slip
@@ -70,6 +70,20 @@ export interface LlmRequest<T> {
    * refuse with a less useful message (an object keyed by display names where the schema wants ids).
    */
   prepare?: (input: unknown) => AnswerCheck<unknown>;
+}
+
+/**
+ * The base of every brief (see `LlmRequest.brief`). Each protocol or feature declares its own briefs
+ * beside its requests, as a union that narrows both fields to literals (`{ protocol: 'crux'; kind:
+ * 'turn'; … } | { protocol: 'crux'; kind: 'analysis'; … }`), and registers a simulator for them in
+ * `core/sim/simulators.ts`. The port keeps only this open base on purpose: a closed union here would
+ * make the port import every protocol, and a new protocol would have to edit it to be added.
+ */
+export interface LlmBrief {
+  /** Who asked: the protocol or feature (`crux`, `evaluation` …) the simulator is chosen by. */
+  readonly protocol: string;
+  /** Which of its requests this is (`turn`, `analysis` …); the protocol's simulator answers by it. */
+  readonly kind: string;
 }
 
 /** An answer shape offered beside the one asked for (see `LlmRequest.toolset`). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AnalysisBrief, TurnBrief } from '../../core/crux/live/brief';
+import type { CruxBrief } from '../../core/crux/live/brief';
 import type { FakeStep } from '../fakes/fake-anthropic';
 import { SLIP_KINDS } from '../fakes/model-slips';
 import { briefOfRequest } from '../fakes/simulator-responder';
@@ -25,10 +25,10 @@ describe('a debate whose model slips', () => {
       seed: 2,
       rate: 0,
       respond: (request, simulated): FakeStep => {
-        const brief = briefOfRequest(request) as TurnBrief | AnalysisBrief | null;
-        if (brief?.kind === 'crux_analysis' && analyses.length > 0) return { kind: 'answer', input: analyses.shift() };
+        const brief = briefOfRequest(request) as CruxBrief | null;
+        if (brief?.kind === 'analysis' && analyses.length > 0) return { kind: 'answer', input: analyses.shift() };
         if (
-          brief?.kind === 'crux_turn' &&
+          brief?.kind === 'turn' &&
           steelman &&
           brief.ask.kind === 'STEELMAN' &&
           brief.ask.target === 'skeptical-economist'

@@ -74,7 +74,7 @@ function fixture(request: LlmRequest<unknown>): string {
 const words = (r: LlmRequest<unknown>) => [r.system, ...r.messages.map((m) => m.content)].join('\n');
 const brief = (r: LlmRequest<unknown>) => r.brief as EvaluationBrief;
 const byRole = (role: string) =>
-  requests.find((r) => brief(r)?.kind === 'evaluation_ask' && brief(r).ask.role === role) as LlmRequest<unknown>;
+  requests.find((r) => brief(r)?.protocol === 'evaluation' && brief(r).kind === role) as LlmRequest<unknown>;
 const keysOf = (schema: unknown, path: string[]): string[] => {
   let node = schema as { properties?: Record<string, unknown>; items?: unknown };
   for (const p of path) node = (p === '[]' ? node.items : node.properties?.[p]) as typeof node;

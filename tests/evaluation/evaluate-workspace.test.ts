@@ -238,7 +238,8 @@ describe('an evaluation on the Anthropic adapter against the fake server', () =>
       expect(new Set(tools)).toEqual(new Set(['criterion_scores', 'challenges', 'defense', 'ruling', 'round_synthesis', 'narrative']));
       // The idea's own text is in every request, and no request carries the brief in its prompt.
       expect(fake.requests.every((r) => JSON.stringify([r.body.system, r.body.messages]).includes('LLM judges'))).toBe(true);
-      expect(fake.requests.some((r) => JSON.stringify(r.body).includes('evaluation_ask'))).toBe(false);
+      // (The brief's protocol field, bare or as JSON quoted inside a prompt.)
+      expect(fake.requests.some((r) => /protocol\\*":\\*"evaluation/.test(JSON.stringify(r.body)))).toBe(false);
       // The single-pass baseline: six more calls, cheaper than the debate, and every score the debate
       // moved names the rulings that moved it.
       const b = run.baseline;

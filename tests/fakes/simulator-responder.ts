@@ -1,14 +1,13 @@
-import { readBrief } from '../../core/crux/live/brief';
-import type { EvaluationBrief } from '../../core/evaluation/live/requests';
-import { simulateAnswer } from '../../core/evaluation/simulator';
-import { simulateAnalysis, simulateMove } from '../../core/sim/crux-simulator';
+import { type LlmBrief, LlmError } from '../../core/ports/llm';
+import { simulatorRegistry } from '../../core/sim/registry';
+import { SIMULATORS } from '../../core/sim/simulators';
 import type { FakeRequest, FakeStep } from './fake-anthropic';
 
 /**
  * Answers the fake Anthropic server's requests the way the offline simulator would. The adapter sends
- * the turn brief in the `x-crucible-brief` header when asked to (`sendBriefHeader`, tests and
- * benchmarks only); debates against the fake then exercise the real SDK, the adapter and the engine
- * end to end.
+ * the request's brief in the `x-crucible-brief` header when asked to (`sendBriefHeader`, tests and
+ * benchmarks only); runs against the fake then exercise the real SDK, the adapter and the engine end
+ * to end, answered by the same simulators as the simulated provider.
  */
 /** The brief a request carries in its `x-crucible-brief` header, or null. */
 export function briefOfRequest(request: FakeRequest): unknown {
@@ -17,18 +16,14 @@ export function briefOfRequest(request: FakeRequest): unknown {
 }
 
 export function simulatorResponder(seed: number): (request: FakeRequest) => FakeStep {
+  const registry = simulatorRegistry(SIMULATORS);
   return (request) => {
-    const raw = briefOfRequest(request);
-    const brief = readBrief({ brief: raw });
-    if (brief?.kind === 'crux_turn') return { kind: 'answer', input: simulateMove(seed, brief) };
-    if (brief?.kind === 'crux_analysis') return { kind: 'answer', input: simulateAnalysis(seed, brief) };
-    const evaluation = raw as Partial<EvaluationBrief> | null;
-    if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
-      return {
-        kind: 'answer',
-        input: (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer,
-      };
+    const brief = (briefOfRequest(request) as LlmBrief | null) ?? undefined;
+    try {
+      return { kind: 'answer', input: registry.answer(seed, brief, String(request.body?.tool_choice?.name)) };
+    } catch (error) {
+      if (!(error instanceof LlmError)) throw error;
+      return { kind: 'error', status: 400, type: 'invalid_request_error', message: error.message };
     }
-    return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'no brief with the request' };
   };
 }

@@ -1,4 +1,4 @@
-import type { LlmMessage, LlmRequest } from '../../ports/llm';
+import type { LlmBrief, LlmMessage, LlmRequest } from '../../ports/llm';
 import type { AnalysisOutput } from '../analysis';
 import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
@@ -12,8 +12,9 @@ import { crystallizerSystem, debaterSystemParts } from './system-prompt';
  * data itself rides along as the request's `brief`, so the offline simulator can act on it without
  * parsing prose.
  */
-export interface TurnBrief {
-  kind: 'crux_turn';
+export interface TurnBrief extends LlmBrief {
+  protocol: 'crux';
+  kind: 'turn';
   topic: string;
   /** YYYY-MM-DD; the simulator dates its falsifiers from it. */
   today?: string;
@@ -44,8 +45,9 @@ export interface TurnBrief {
   recent: { id: string; author: string | null; move: Move | null }[];
 }
 
-export interface AnalysisBrief {
-  kind: 'crux_analysis';
+export interface AnalysisBrief extends LlmBrief {
+  protocol: 'crux';
+  kind: 'analysis';
   topic: string;
   thread: { id: string; topic: string; binaryQuestion: string | null };
   commitments: Record<string, { side: string; confidence: number; horizon: string; statement: string }>;
@@ -56,7 +58,8 @@ export function briefOf(state: CruxState, thread: ThreadState, turn: Turn, today
   const profile = state.agents.find((a) => a.id === turn.agent);
   const stage = thread.status as Stage;
   return {
-    kind: 'crux_turn',
+    protocol: 'crux',
+    kind: 'turn',
     topic: state.topic,
     ...(today ? { today } : {}),
     thread: {
@@ -184,12 +187,15 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
   return [head, ...lines];
 }
 
-/** Reads the brief of a request (the simulator's way in); it travels beside the words, not in them. */
-export function readBrief(request: { brief?: unknown }): TurnBrief | AnalysisBrief | null {
-  const brief = request.brief as { kind?: unknown } | undefined;
-  if (brief && (brief.kind === 'crux_turn' || brief.kind === 'crux_analysis'))
-    return brief as TurnBrief | AnalysisBrief;
-  return null;
+/** The briefs of a crux debate's requests (see `LlmBrief`); `core/crux/simulator.ts` answers them. */
+export type CruxBrief = TurnBrief | AnalysisBrief;
+
+/** Reads the crux brief of a request, if it has one; it travels beside the words, not in them. */
+export function readBrief(request: { brief?: LlmBrief | undefined }): CruxBrief | null {
+  const brief = request.brief;
+  return brief?.protocol === 'crux' && (brief.kind === 'turn' || brief.kind === 'analysis')
+    ? (brief as CruxBrief)
+    : null;
 }
 
 /** What a turn's request needs beyond the state: the subject, the date, the others' grading rules. */
@@ -251,7 +257,8 @@ export function analysisRequest(
 ): LlmRequest<AnalysisOutput> {
   const transcript = transcriptMessages(state, thread);
   const brief: AnalysisBrief = {
-    kind: 'crux_analysis',
+    protocol: 'crux',
+    kind: 'analysis',
     topic: state.topic,
     thread: { id: thread.id, topic: thread.topic, binaryQuestion: thread.binaryQuestion },
     commitments: Object.fromEntries(

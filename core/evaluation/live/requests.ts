@@ -31,10 +31,22 @@ export interface EvaluationPrompts {
   taxonomy: Taxonomy;
 }
 
-export interface EvaluationBrief {
-  kind: 'evaluation_ask';
-  ask: EvaluationAsk;
-  state: EvaluationState;
+/**
+ * The brief of an evaluation's request (see `LlmBrief`): the ask and the state it was asked in, one
+ * kind per role; `core/evaluation/simulator.ts` answers them.
+ */
+export type EvaluationBrief = {
+  [R in EvaluationAsk['role']]: {
+    protocol: 'evaluation';
+    kind: R;
+    ask: Extract<EvaluationAsk, { role: R }>;
+    state: EvaluationState;
+  };
+}[EvaluationAsk['role']];
+
+export function evaluationBrief(ask: EvaluationAsk, state: EvaluationState): EvaluationBrief {
+  // The kind is the ask's role, so the two always agree; the type cannot see that through a union.
+  return { protocol: 'evaluation', kind: ask.role, ask, state } as EvaluationBrief;
 }
 
 /**
@@ -151,7 +163,7 @@ export function requestFor(
   state: EvaluationState,
   prompts: EvaluationPrompts,
 ): LlmRequest<unknown> {
-  const brief: EvaluationBrief = { kind: 'evaluation_ask', ask, state };
+  const brief = evaluationBrief(ask, state);
   const t = prompts.taxonomy;
   const ask1 = (persona: string, text: string) => {
     const b = base(prompts, persona, state);

@@ -1,7 +1,7 @@
 import { readPartialJson } from '../../text/partial-json';
 import { estimateCallCost, modelFor, type ModelsConfig } from '../../llm/prices';
 import type { Llm, LlmRequest } from '../../ports/llm';
-import { createSimulatedLlm } from '../../sim/crux-simulator';
+import { createSimulatedLlm } from '../../sim/simulated-llm';
 import { createAnthropicLlm } from '../llm/anthropic';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible';
 import { loadModelsConfig } from '../llm/prices-loader';

@@ -45,7 +45,6 @@ export class ClassificationService {
       classificationRequest(
         persona,
         {
-          kind: 'classification',
           idea: {
             slug,
             title: idea.title,

@@ -1,23 +1,18 @@
-import { type AnalysisBrief, readBrief, type TurnBrief } from '../crux/live/brief';
-import type { AgentMove } from '../crux/live/answer';
-import type { AnalysisOutput } from '../crux/analysis';
-import { keywords } from '../crux/keywords';
-import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
-import { LlmError } from '../ports/llm';
-import { pick, rngFor } from './prng';
-import { type ClassificationBrief, simulateClassification } from '../classification/classify';
-import { type DevelopmentBrief, simulateQuestions } from '../development/request';
-import type { EvaluationBrief } from '../evaluation/live/requests';
-import { simulateAnswer } from '../evaluation/simulator';
+import { SIMULATED_LABEL } from '../sim/label';
+import { pick, rngFor } from '../sim/prng';
+import { protocolSimulator } from '../sim/registry';
+import type { AnalysisOutput } from './analysis';
+import { keywords } from './keywords';
+import type { AgentMove } from './live/answer';
+import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
 
 /**
- * The offline simulator: deterministic, labelled, and free. It plays every agent of a crux debate
- * from the turn brief in the request, making valid moves most of the time and, on purpose, the
- * mistakes the protocol must handle (a move in the wrong stage, a question without "?", a vague
- * falsifier, an incomplete steelman grade), so a new user sees the whole protocol work without a
- * key. Every text it writes starts with SIMULATED_LABEL.
+ * The crux debate's offline simulator: deterministic, labelled, and free. It plays every agent from
+ * the turn brief in the request, making valid moves most of the time and, on purpose, the mistakes
+ * the protocol must handle (a move in the wrong stage, a question without "?", a vague falsifier,
+ * an incomplete steelman grade), so a new user sees the whole protocol work without a key. Every
+ * text it writes starts with SIMULATED_LABEL.
  */
-export const SIMULATED_LABEL = '[simulated]';
 
 const FACTS = [
   'the 2024 pilot data',
@@ -244,45 +239,8 @@ export function simulateAnalysis(seed: number, brief: AnalysisBrief): AnalysisOu
   };
 }
 
-function approxTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-/** The simulator behind the model port: answers crux turns and analyses, metered at zero cost. */
-export function createSimulatedLlm(seed: number): Llm {
-  return {
-    provider: 'simulated',
-    async call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {
-      if (request.signal?.aborted) throw new LlmError('cancelled', 'the call was cancelled');
-      const brief = readBrief(request);
-      const evaluation = request.brief as Partial<EvaluationBrief> | undefined;
-      let answer: unknown;
-      if (brief?.kind === 'crux_turn') answer = simulateMove(seed, brief);
-      else if (brief?.kind === 'crux_analysis') answer = simulateAnalysis(seed, brief);
-      else if ((request.brief as Partial<ClassificationBrief> | undefined)?.kind === 'classification') {
-        answer = simulateClassification(request.brief as ClassificationBrief);
-      } else if ((request.brief as Partial<DevelopmentBrief> | undefined)?.kind === 'development') {
-        answer = simulateQuestions(request.brief as DevelopmentBrief);
-      } else if (evaluation?.kind === 'evaluation_ask' && evaluation.ask && evaluation.state) {
-        answer = (simulateAnswer(seed, evaluation.ask, evaluation.state) as { answer?: unknown }).answer;
-      } else throw new LlmError('bad_request', `the simulator cannot answer a "${request.schemaName}" request`);
-      const value = request.schema.parse(answer);
-      const input = request.system.length + request.messages.reduce((n, m) => n + m.content.length, 0);
-      const record: LlmCallRecord = {
-        provider: 'simulated',
-        model: 'simulator',
-        tier: request.tier,
-        usage: {
-          inputTokens: Math.ceil(input / 4),
-          outputTokens: approxTokens(JSON.stringify(answer)),
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-        },
-        latencyMs: 0,
-        costUsd: 0,
-        ok: true,
-      };
-      return { value, calls: [record] };
-    },
-  };
-}
+/** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
+export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
+  turn: simulateMove,
+  analysis: simulateAnalysis,
+});
