@@ -9,6 +9,7 @@ import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
 import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
 import { calibrationOf } from '../../ledger/calibration';
 import { safeWrite } from '../fs/atomic-write';
+import { debateEventCount, debateHeaderJson, debateThreads } from '../sqlite/debate-view-queries';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { DebateCourses } from './debate-view/course';
@@ -38,20 +39,12 @@ export function debateViewHandlers(
   const transcripts = new Transcripts(ws.db);
   const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
   const now = () => ctx.options.clock?.now() ?? new Date();
-  const eventCount = ws.db.prepare("SELECT COUNT(*) AS n FROM debate_events WHERE debate_id = ? AND type = 'event'");
-  const headerRow = ws.db.prepare('SELECT payload_json AS json FROM debate_events WHERE debate_id = ? AND seq = 0');
-  const threadRows = ws.db.prepare(
-    `SELECT json_extract(payload_json, '$.event.thread') AS id, json_extract(payload_json, '$.event.topic') AS topic
-     FROM debate_events WHERE debate_id = ? AND type = 'event'
-       AND json_extract(payload_json, '$.event.type') IN ('thread_opened', 'thread_spawned')
-     ORDER BY seq`,
-  );
 
   /** A debate's agents' names by id, from its header (the log's first record). */
   const agentNames = (id: string): Map<string, string> => {
-    const row = headerRow.get(id) as { json: string } | undefined;
-    if (!row) return new Map();
-    const header = (JSON.parse(row.json) as { header: DebateHeader }).header;
+    const json = debateHeaderJson(ws.db, id);
+    if (json === null) return new Map();
+    const header = (JSON.parse(json) as { header: DebateHeader }).header;
     return new Map(header.agents.map((a) => [a.id, a.name]));
   };
 
@@ -100,7 +93,7 @@ export function debateViewHandlers(
       'debates:progress': ({ id }) => {
         ctx.open();
         const digest = digests.get(id);
-        const events = (eventCount.get(id) as { n: number }).n;
+        const events = debateEventCount(ws.db, id);
         return progressOf(id, digest, statusOf(id, digest.outcome.status), debates.isLive(id), events);
       },
 
@@ -197,11 +190,11 @@ export function debateViewHandlers(
         const row = service.list().find((r) => r.id === id);
         if (!row) service.logPathOf(id); // the usual "no debate" error
         const summary = summaryOf(row as NonNullable<typeof row>);
-        const header = (JSON.parse((headerRow.get(id) as { json: string }).json) as { header: DebateHeader }).header;
+        const header = (JSON.parse(debateHeaderJson(ws.db, id) as string) as { header: DebateHeader }).header;
         return {
           ...summary,
           agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
-          threads: threadRows.all(id) as { id: string; topic: string }[],
+          threads: debateThreads(ws.db, id),
           transcript: transcripts.messages(id),
           entries: [],
         };

@@ -14,7 +14,7 @@ import { exportDocument } from '../export/export-document';
 import { LinkRefusedError, readInside } from '../fs/read-inside';
 import { ideaFile } from '../../idea/layout';
 import { MODELS_FILE } from '../llm/prices-loader';
-import { ideaFiles } from '../sqlite/index-sql';
+import { allRelationships, ideaFiles } from '../sqlite/index-sql';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { KEY_VARIABLES } from './env-key-store';
@@ -211,12 +211,7 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
       },
       'ideas:relationships': () => {
         open();
-        const rows = ws.db
-          .prepare(
-            'SELECT source_slug AS source, target_slug AS target, type, strength, reason FROM relationships ORDER BY source_slug, target_slug, type',
-          )
-          .all() as { source: string; target: string; type: string; strength: number | null; reason: string | null }[];
-        return { relationships: rows };
+        return { relationships: allRelationships(ws.db) };
       },
       'ideas:questions': ({ slug }) => {
         open();
