@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PAGE_POLICY } from '../core/node/web/page-policy';
 import { StaticFiles } from '../core/node/web/static-files';
-import { appResponse, PAGE_POLICY } from './app-protocol';
+import { appResponse } from './app-protocol';
 
 let dir: string;
 let outside: string;

@@ -1,4 +1,5 @@
 import type { CustomScheme } from 'electron';
+import { PAGE_POLICY } from '../core/node/web/page-policy';
 import type { StaticFiles } from '../core/node/web/static-files';
 
 /**
@@ -23,27 +24,7 @@ export const APP_SCHEME_PRIVILEGES: CustomScheme = {
   privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
 };
 
-/**
- * The page's policy: only the app's own scripts, styles, images and fonts (no remote content of any
- * kind), no plugins, no forms posting anywhere, never framed. `connect-src 'self'` is all the page
- * needs: its calls go over IPC, not the network. It matches browser mode's (core/node/web/server.ts)
- * except that there is no server to connect to.
- */
-export const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "frame-src 'none'",
-].join('; ');
-
+/** Every answer's headers; the page's policy is browser mode's too (core/node/web/page-policy.ts). */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': PAGE_POLICY,
   'X-Content-Type-Options': 'nosniff',

@@ -1,11 +1,10 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { htmlDocument } from '../core/export/markdown-html';
+import { DOCUMENT_POLICY, htmlDocument } from '../core/export/markdown-html';
 import type { Log } from '../core/ports/log';
 import {
   createElectronPdfPrinter,
   type PRINT_OPTIONS,
-  PRINT_POLICY,
   PRINT_SCHEME,
   type PrintSession,
   type PrintWindow,
@@ -188,7 +187,7 @@ describe('the desktop PDF printer', () => {
     expect(window?.seen).toEqual({
       url: expect.stringMatching(new RegExp(`^${PRINT_SCHEME}://document/[0-9a-f-]{36}$`)),
       status: 200,
-      policy: PRINT_POLICY,
+      policy: DOCUMENT_POLICY,
       body: HTML,
       tried: Object.fromEntries(ATTEMPTS.map((a) => [a, false])),
       printedWith: { pageSize: 'A4', printBackground: true, preferCSSPageSize: true },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserWindowConstructorOptions, PrintToPDFOptions } from 'electron';
+import { DOCUMENT_POLICY } from '../core/export/markdown-html';
 import type { PdfPrinter } from '../core/node/export/pdf-printer';
 import type { Log } from '../core/ports/log';
 
@@ -26,11 +27,6 @@ export const PRINT_OPTIONS = {
   printBackground: true,
   preferCSSPageSize: true,
 } as const satisfies PrintToPDFOptions;
-/**
- * The document's own policy (core/export/markdown-html.ts puts the same in a meta tag), sent as a
- * header too: nothing may load or run, only its inline styles apply.
- */
-export const PRINT_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
 
 /** The slice of an Electron Session the printer sets up. */
 export interface PrintSession {
@@ -100,7 +96,8 @@ export function documentResponse(url: string, current: { url: string; html: stri
     status: 200,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': PRINT_POLICY,
+      // The document's own policy (the one in its meta tag), sent as a header too.
+      'content-security-policy': DOCUMENT_POLICY,
       'x-content-type-options': 'nosniff',
     },
   });

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLayers, importsOf, ruleFor } from './layers';
+import { checkLayers, checkSqlPlacement, importsOf, ruleFor, SQL_ALLOWED, sqlOutsideItsLayer } from './layers';
 
 describe('layer check', () => {
   it('passes on the project as it is', () => {
@@ -68,6 +68,53 @@ describe('layer check', () => {
       { specifier: 'w', line: 4 },
       { specifier: 'v', line: 5 },
       { specifier: './side-effect', line: 6 },
+    ]);
+  });
+});
+
+describe('SQL placement check', () => {
+  it('passes on the project as it is', () => {
+    expect(checkSqlPlacement(process.cwd())).toEqual([]);
+  });
+
+  it('finds statements and SQL strings in core/node outside core/node/sqlite, and nowhere else', () => {
+    const source = [
+      'import type Database from "better-sqlite3";',
+      '/** Counts rows: SELECT count(*) FROM ideas, as a comment may say. */',
+      '// db.prepare(\'SELECT 1 FROM files\') in a comment is fine too',
+      'export const count = (db: Database.Database) =>',
+      "  db.prepare('SELECT count(*) AS n FROM ideas').get();",
+      'export const sql = `',
+      '  INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`;',
+      "export const word = 'SELECT a stage for the idea';",
+    ].join('\n');
+    const where = (file: string) => sqlOutsideItsLayer(file, source).map((v) => `${v.line} ${v.specifier}`);
+    expect({
+      app: where('core/node/app/planted.ts'),
+      test: where('core/node/app/planted.test.ts'),
+      sqlite: where('core/node/sqlite/planted.ts'),
+      allowed: where(SQL_ALLOWED[0] as string),
+      core: where('core/idea/planted.ts'),
+      renderer: where('renderer/planted.ts'),
+    }).toEqual({
+      app: ['5 .prepare(', "5 'SELECT count(*) AS n FROM"],
+      test: ['5 .prepare(', "5 'SELECT count(*) AS n FROM"],
+      sqlite: [],
+      allowed: [],
+      core: [],
+      renderer: [],
+    });
+    expect(sqlOutsideItsLayer('core/node/app/x.ts', 'const q = `\n  INSERT OR REPLACE INTO meta (key) VALUES (?)`;')).toEqual([
+      expect.objectContaining({ line: 1, specifier: '`' }),
+    ]);
+  });
+
+  it('allows exactly the files whose SQL moves with the engine work', () => {
+    expect(SQL_ALLOWED).toEqual([
+      'core/node/app/live-debates.ts',
+      'core/node/debates/debate-service.ts',
+      'core/node/debates/journal.ts',
+      'core/node/evaluations/evaluation-service.ts',
     ]);
   });
 });

@@ -113,3 +113,54 @@ export function checkLayers(root: string): Violation[] {
   }
   return violations;
 }
+
+/**
+ * SQL lives in core/node/sqlite only, in named query modules (plain functions over a database
+ * handle); everything else asks them. These files still hold their own SQL: it moves with the
+ * engine work (one run log for every protocol), which is rewriting them.
+ */
+export const SQL_ALLOWED: readonly string[] = [
+  'core/node/app/live-debates.ts',
+  'core/node/debates/debate-service.ts',
+  'core/node/debates/journal.ts',
+  'core/node/evaluations/evaluation-service.ts',
+];
+
+/** A statement being prepared, or a string that starts as SQL does. */
+const SQL_PATTERNS = [
+  /\.prepare\(/,
+  /\.pragma\(/,
+  /[`'"]\s*(?:SELECT\s[\s\S]{0,500}?\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\s|REPLACE\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|(?:CREATE|DROP|ALTER)\s+(?:TABLE|INDEX|UNIQUE\s+INDEX|VIRTUAL\s+TABLE|TRIGGER|VIEW)\s|PRAGMA\s+\w|WITH\s+(?:RECURSIVE\s+)?\w+\s+AS\s*\()/,
+];
+
+/** The source with its comment lines blanked (line numbers kept): a comment may name SQL freely. */
+function withoutCommentLines(source: string): string {
+  return source
+    .split('\n')
+    .map((line) => (/^\s*(\/\/|\/\*|\*)/.test(line) ? '' : line))
+    .join('\n');
+}
+
+/** Where `source` (workspace-relative `file`) holds SQL it may not: the first place per pattern. */
+export function sqlOutsideItsLayer(file: string, source: string): Violation[] {
+  if (!file.startsWith('core/node/') || file.startsWith('core/node/sqlite/') || SQL_ALLOWED.includes(file)) return [];
+  const code = withoutCommentLines(source);
+  const found: Violation[] = [];
+  for (const pattern of SQL_PATTERNS) {
+    const match = pattern.exec(code);
+    if (!match) continue;
+    found.push({
+      file,
+      line: code.slice(0, match.index).split('\n').length,
+      specifier: match[0].split('\n')[0]?.slice(0, 40) ?? '',
+      rule: 'SQL belongs in core/node/sqlite: ask a named query module there',
+    });
+  }
+  return found.sort((a, b) => a.line - b.line);
+}
+
+export function checkSqlPlacement(root: string): Violation[] {
+  const files: string[] = [];
+  sourceFiles(resolve(root), 'core/node', files);
+  return files.sort().flatMap((file) => sqlOutsideItsLayer(file, readFileSync(join(root, file), 'utf8')));
+}

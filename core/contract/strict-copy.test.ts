@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conflictSchema } from '../evaluation/document';
-import { challengeViewSchema } from './evaluation-channels';
+import { challengeViewSchema } from './evaluations-channels';
 import { strictCopy } from './strict-copy';
 
 describe('strictCopy', () => {

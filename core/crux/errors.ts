@@ -10,15 +10,5 @@ export class CruxInputError extends Error {
   }
 }
 
-/** A replay script that cannot be run; `message` is always `line N: reason`. */
-export class ScriptError extends Error {
-  readonly line: number;
-  readonly reason: string;
-
-  constructor(line: number, reason: string) {
-    super(`line ${line}: ${reason}`);
-    this.name = 'ScriptError';
-    this.line = line;
-    this.reason = reason;
-  }
-}
+// Shared by every protocol's replay scripts, so a CLI catches one kind for all.
+export { ScriptError } from '../text/script-lines';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { lineShape, type Numbered, readScriptLine, ScriptError } from '../text/script-lines';
 import type { AnalysisOutput } from './analysis';
 import { analysisOutputSchema } from './analysis';
 import type { CruxConfigOverrides } from './config';
 import { configOverridesSchema } from './config';
-import { ScriptError } from './errors';
 import { HORIZONS, MOVES, SIDES } from './vocabulary';
 
 // The replay script format: JSON Lines, one object per line, `type` naming the kind. Parsing only
@@ -72,6 +72,7 @@ const LINE_SCHEMAS = {
   crystallize: crystallizeLineSchema,
   coalition_labels: coalitionLabelsLineSchema,
 } as const;
+const LINE_TYPES = Object.keys(LINE_SCHEMAS) as (keyof typeof LINE_SCHEMAS)[];
 
 export type DebateLine = z.infer<typeof debateLineSchema>;
 export type ThreadLine = z.infer<typeof threadLineSchema>;
@@ -87,11 +88,7 @@ export type ScriptLine =
   | CrystallizeLine
   | CoalitionLabelsLine;
 
-export interface Numbered<T> {
-  /** 1-based line number in the file, blank lines included. */
-  line: number;
-  entry: T;
-}
+export type { Numbered };
 
 export interface ParsedScript {
   debate: Numbered<DebateLine & { config: CruxConfigOverrides }>;
@@ -102,30 +99,9 @@ export interface ParsedScript {
   coalitionLabels: Numbered<CoalitionLabelsLine>[];
 }
 
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'schema violation';
-  const path = issue.path.map(String).join('.');
-  return `schema violation${path ? ` at ${path}` : ''}: ${issue.message}`;
-}
-
 export function parseLine(text: string, line: number): ScriptLine {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ScriptError(line, `malformed JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ScriptError(line, 'schema violation: a line must be a JSON object');
-  }
-  const type = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in LINE_SCHEMAS)) {
-    throw new ScriptError(line, `schema violation at type: unknown line type ${JSON.stringify(type)}`);
-  }
-  const parsed = LINE_SCHEMAS[type as keyof typeof LINE_SCHEMAS].safeParse(raw);
-  if (!parsed.success) throw new ScriptError(line, describeIssue(parsed.error));
-  return parsed.data;
+  const raw = readScriptLine(text, line, LINE_TYPES);
+  return lineShape(LINE_SCHEMAS[raw.type], raw, line);
 }
 
 /** Splits and parses a whole script; `crystallize` and `coalition_labels` lines are gathered apart. */

@@ -1,5 +1,5 @@
-// The replay script error is shared with the crux protocol, so a CLI catches one kind for both.
-export { ScriptError } from '../crux/errors';
+// Shared by every protocol's replay scripts, so a CLI catches one kind for all.
+export { ScriptError } from '../text/script-lines';
 
 /**
  * An input the evaluation cannot apply: an answer nobody asked for, a criterion that does not

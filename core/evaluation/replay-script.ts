@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineShape, type Numbered, readScriptLine, ScriptError } from '../text/script-lines';
 import { issuePath } from '../text/zod-issues';
 import type {
   ArbiterAnswer,
@@ -17,7 +18,6 @@ import {
   synthesisAnswerSchema,
 } from './answers';
 import { configOverridesSchema } from './config';
-import { ScriptError } from './errors';
 import type { RedTeamPersona } from './vocabulary';
 import { isRedTeamPersona, MODES } from './vocabulary';
 
@@ -64,11 +64,7 @@ export type ScriptStep =
   | { kind: 'budget_exhausted' | 'timeout' | 'user_approved' | 'retry'; at?: string }
   | { kind: 'fail'; reason: string; at?: string };
 
-export interface Numbered<T> {
-  /** 1-based line number in the file, blank lines included. */
-  line: number;
-  entry: T;
-}
+export type { Numbered };
 
 /** What the answer lines are checked against: the evaluation they will be fed to. */
 export interface ScriptContext {
@@ -83,33 +79,6 @@ function firstIssue(error: z.ZodError): string {
   if (!issue) return 'invalid';
   const where = issuePath(issue.path);
   return where === '' ? issue.message : `${where}: ${issue.message}`;
-}
-
-function readObject(text: string, line: number): Record<string, unknown> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ScriptError(line, `malformed JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ScriptError(line, 'schema violation: a line must be a JSON object');
-  }
-  const type = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(LINE_TYPES as readonly string[]).includes(type)) {
-    throw new ScriptError(line, `schema violation at type: unknown line type ${JSON.stringify(type)}`);
-  }
-  return raw as Record<string, unknown>;
-}
-
-function shape<T>(schema: z.ZodType<T>, raw: unknown, line: number): T {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? issuePath(issue.path) : '';
-    throw new ScriptError(line, `schema violation${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
 }
 
 function answerOf<T>(schema: z.ZodType<T>, raw: unknown, role: string, line: number): T {
@@ -185,15 +154,15 @@ export function parseSteps(lines: readonly string[], context: ScriptContext, off
   lines.forEach((text, index) => {
     const line = offset + index + 1;
     if (text.trim() === '') return;
-    const raw = readObject(text, line);
+    const raw = readScriptLine(text, line, LINE_TYPES);
     switch (raw.type) {
       case 'evaluation':
         throw new ScriptError(line, 'an evaluation line belongs only on the first line of a script');
       case 'answer':
-        steps.push({ line, entry: parseAnswer(shape(answerLineSchema, raw, line), line, context) });
+        steps.push({ line, entry: parseAnswer(lineShape(answerLineSchema, raw, line), line, context) });
         return;
       case 'fail': {
-        const entry = shape(failLineSchema, raw, line);
+        const entry = lineShape(failLineSchema, raw, line);
         steps.push({
           line,
           entry: { kind: 'fail', reason: entry.reason, ...(entry.at === undefined ? {} : { at: entry.at }) },
@@ -201,7 +170,7 @@ export function parseSteps(lines: readonly string[], context: ScriptContext, off
         return;
       }
       default: {
-        const entry = shape(controlLineSchema, raw, line);
+        const entry = lineShape(controlLineSchema, raw, line);
         steps.push({ line, entry: { kind: entry.type, ...(entry.at === undefined ? {} : { at: entry.at }) } });
       }
     }
@@ -224,9 +193,9 @@ export function parseHeader(lines: readonly string[]): Numbered<EvaluationLine> 
   if (index < 0 || text === undefined)
     throw new ScriptError(1, 'empty script: the first line must be an evaluation line');
   const line = index + 1;
-  const raw = readObject(text, line);
+  const raw = readScriptLine(text, line, LINE_TYPES);
   if (raw.type !== 'evaluation') throw new ScriptError(line, 'the first line must be an evaluation line');
-  const entry = shape(evaluationLineSchema, raw, line);
+  const entry = lineShape(evaluationLineSchema, raw, line);
   if (entry.information && entry.information.answered > entry.information.asked) {
     throw new ScriptError(
       line,

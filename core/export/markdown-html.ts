@@ -102,11 +102,17 @@ const STYLE = `
   @page { size: A4; margin: 18mm 16mm; }
 `;
 
+/**
+ * An exported document's Content Security Policy: nothing may load or run, only its inline styles
+ * apply. It is in the page's meta tag, and the desktop app's printer sends it as a header too.
+ */
+export const DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
+
 /** A complete, self-contained page: inline CSS, no scripts, nothing loaded from anywhere. */
 export function htmlDocument(title: string, bodyMarkdown: string, meta: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><p class="meta">${escapeHtml(meta)}</p>
 ${markdownToHtml(bodyMarkdown)}

@@ -40,11 +40,11 @@ describe('every channel of the contract is reached by the CLI', () => {
     expect(exempt).toEqual([
       'ideas:captureUpload',
       'ideas:attachUpload',
+      'ideas:developCancel',
       'debates:saveCruxLayout',
       'settings:setKey',
       'settings:clearKey',
       'export:cancel',
-      'ideas:developCancel',
     ]);
   });
 

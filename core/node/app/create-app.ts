@@ -14,23 +14,28 @@ import type { Ids } from '../../ports/ids';
 import { type Log, silentLog } from '../../ports/log';
 import { DebateService } from '../debates/debate-service';
 import { type ProviderFactory, type ProviderKeys, type ProviderName, providerFor } from '../debates/providers';
-import { loadPersonas } from '../personas/load-personas';
 import type { PdfPrinter } from '../export/pdf-printer';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
-import { debateViewHandlers } from './debate-view-handlers';
-import { evaluationHandlers } from './evaluation-handlers';
-import { type Handlers, type Implementations, wrapHandler } from './handler';
-import { IndexMemo } from './index-memo';
+import { debatesHandlers } from './debates-handlers';
+import { debateReads } from './debate-view/debate-reads';
 import { environmentKeyStore } from './env-key-store';
+import { evaluationsHandlers } from './evaluations-handlers';
+import { exportHandlers } from './export-handlers';
+import { type Handlers, type Implementations, wrapHandler } from './handler';
+import { ideasHandlers } from './ideas-handlers';
+import { IndexMemo } from './index-memo';
 import type { KeyStore } from './key-store';
-import { debateLimitsFromSettings } from './settings-file';
-import { settingsHandlers } from './settings-handlers';
+import { ledgerHandlers } from './ledger-handlers';
 import { LiveDebates } from './live-debates';
+import { personasHandlers } from './personas-handlers';
 import { PushEmitter } from './push-emitter';
-import { withUploadedFile } from './uploads';
-import { debateDetail, debateSummary, ideaSummary, personaSummary, syncReportView, taxonomyView } from './views';
+import { settingsHandlers } from './settings-handlers';
+import { taxonomyHandlers } from './taxonomy-handlers';
+import { transcriptsHandlers } from './transcripts-handlers';
+import { syncReportView } from './views';
+import { workspaceHandlers } from './workspace-handlers';
 
 // The contract's provider list and the one DebateService knows must be the same list.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -81,7 +86,8 @@ export interface App {
 
 /**
  * Builds the app for one workspace: the composition of the workspace, its watcher and the debate
- * service into the handler table of the contract, and the emitter of its pushed events. Every host
+ * service into the handler table of the contract (each area's handlers in their own file,
+ * `<area>-handlers.ts`, spread in here), and the emitter of its pushed events. Every host
  * (Electron IPC, browser mode, the CLI) serves this same table.
  */
 export async function createApp(options: AppOptions): Promise<App> {
@@ -145,166 +151,34 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const memo = new IndexMemo(ws);
   const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys, memo };
-  const evaluation = evaluationHandlers(ctx);
-  // Transcripts list and search evaluations too, read the way the evaluation channels read them.
-  const debateView = debateViewHandlers(ctx, evaluation.reader);
-  const settings = settingsHandlers(ctx);
-  const areas = [debateView, evaluation, settings];
-
-  // The budget and concurrency of the settings page (settings.md) unless the request names its own.
-  const withSettingsLimits = <R extends { limits?: object | undefined }>(request: R): R => ({
-    ...request,
-    limits: { ...debateLimitsFromSettings(ws.root), ...request.limits },
-  });
-
+  const evaluations = evaluationsHandlers(ctx);
+  // Debates, the ledger and transcripts read debates through the same folds and caches; transcripts
+  // read evaluations the way the evaluation channels do.
+  const reads = debateReads(ctx);
+  const areas = {
+    ideas: ideasHandlers(ctx),
+    workspace: workspaceHandlers(ctx),
+    taxonomy: taxonomyHandlers(ctx),
+    personas: personasHandlers(ctx),
+    debates: debatesHandlers(ctx, reads),
+    ledger: ledgerHandlers(ctx, reads),
+    transcripts: transcriptsHandlers(ctx, reads, evaluations.reader),
+    evaluations,
+    settings: settingsHandlers(ctx),
+    export: exportHandlers(ctx),
+  };
+  // One handler per channel, one file per area; the type makes the compiler insist on every channel.
   const impl: Implementations = {
-    ...debateView.impl,
-    ...evaluation.impl,
-    ...settings.impl,
-    'ideas:list': (filter) => {
-      open();
-      const unfiltered = filter.stage === undefined && filter.type === undefined && filter.tag === undefined;
-      if (unfiltered) return memo.get('ideas:list', () => ({ ideas: ws.list().map(ideaSummary) }));
-      return { ideas: ws.list(filter).map(ideaSummary) };
-    },
-    'ideas:get': ({ slug }) => {
-      open();
-      const shown = ws.show(slug);
-      return {
-        ...ideaSummary(shown),
-        readme: shown.readme,
-        files: shown.files.map((f) => ({ path: f.path, kind: f.kind, size: f.size })),
-        relationships: shown.relationships.map((r) => ({
-          source: r.source,
-          target: r.target,
-          type: r.type,
-          strength: r.strength,
-          reason: r.reason,
-        })),
-        errors: shown.errors,
-      };
-    },
-    'ideas:search': ({ query, limit }) => {
-      open();
-      return {
-        hits: ws.search(query, limit).map((h) => ({ slug: h.slug, title: h.title, snippet: h.snippet, rank: h.rank })),
-        total: ws.countMatches(query),
-      };
-    },
-    'ideas:capture': (input) => {
-      open();
-      const result = ws.capture(input);
-      return {
-        slug: result.slug,
-        path: result.path,
-        conflict: result.conflict,
-        idea: result.idea && ideaSummary(result.idea),
-      };
-    },
-    'ideas:captureFile': ({ path, ...rest }) => {
-      open();
-      const result = ws.captureFile(path, rest);
-      return {
-        slug: result.slug,
-        path: result.path,
-        conflict: result.conflict,
-        idea: result.idea && ideaSummary(result.idea),
-      };
-    },
-    'ideas:captureUpload': ({ name, contentBase64, ...rest }) => {
-      open();
-      const result = withUploadedFile(name, contentBase64, (path) => ws.captureFile(path, rest));
-      return {
-        slug: result.slug,
-        path: result.path,
-        conflict: result.conflict,
-        idea: result.idea && ideaSummary(result.idea),
-      };
-    },
-    'ideas:attach': ({ slug, path }) => {
-      open();
-      return { path: ws.attach(slug, path).path };
-    },
-    'ideas:attachUpload': ({ slug, name, contentBase64 }) => {
-      open();
-      return { path: withUploadedFile(name, contentBase64, (path) => ws.attach(slug, path)).path };
-    },
-    'ideas:setStage': ({ slug, stage }) => {
-      open();
-      const result = ws.setStage(slug, stage);
-      return { idea: result.idea && ideaSummary(result.idea), path: result.path, conflict: result.conflict };
-    },
-    'workspace:sync': () => {
-      open();
-      const report = syncReportView(ws.sync());
-      // A full sync reads every debate log too: one damaged since it was indexed is listed by file and line.
-      return { ...report, errors: [...report.errors, ...service.checkLogs()] };
-    },
-    'workspace:errors': () => {
-      open();
-      return {
-        errors: [
-          ...ws.errors().map((e) => ({ ...e, source: 'idea' as const })),
-          ...service.checkLogs().map((e) => ({ file: e.file, reason: e.reason, source: 'debate' as const })),
-          ...loadPersonas(ws.root).errors.map((e) => ({ file: e.file, reason: e.reason, source: 'persona' as const })),
-        ],
-      };
-    },
-    'taxonomy:get': () => {
-      open();
-      return taxonomyView(ws.taxonomy);
-    },
-    'personas:list': ({ role }) => {
-      open();
-      const loaded = loadPersonas(ws.root);
-      return {
-        personas: loaded.personas
-          .filter((p) => role === undefined || p.role === role)
-          .map((p) => personaSummary(p, ws.root)),
-        errors: loaded.errors.map((e) => ({ file: e.file, reason: e.reason })),
-      };
-    },
-    'debates:list': ({ ideaSlug }) => {
-      open();
-      const rows = service.list().filter((row) => ideaSlug === undefined || row.idea === ideaSlug);
-      return { debates: rows.map((row) => debateSummary(row, debates.isLive(row.id))) };
-    },
-    'debates:get': ({ id }) => {
-      open();
-      return debateDetail(service.show(id), debates.recordedStatus(id), debates.isLive(id));
-    },
-    'debates:events': ({ id, from }) => {
-      open();
-      const { events, total } = debates.events(id, from);
-      return { debateId: id, from, total, events };
-    },
-    'debates:estimate': async (request) => {
-      open();
-      return await debates.estimate(withSettingsLimits(request));
-    },
-    'debates:start': async (request) => {
-      open();
-      const started = await debates.start(withSettingsLimits(request));
-      return {
-        id: started.id,
-        estimate: started.estimate,
-      };
-    },
-    'debates:pause': ({ id }) => {
-      open();
-      debates.pause(id);
-      return { id };
-    },
-    'debates:resume': async ({ id }) => {
-      open();
-      await debates.resume(id);
-      return { id };
-    },
-    'debates:cancel': async ({ id }) => {
-      open();
-      await debates.cancel(id);
-      return { id };
-    },
+    ...areas.ideas.impl,
+    ...areas.workspace.impl,
+    ...areas.taxonomy.impl,
+    ...areas.personas.impl,
+    ...areas.debates.impl,
+    ...areas.ledger.impl,
+    ...areas.transcripts.impl,
+    ...areas.evaluations.impl,
+    ...areas.settings.impl,
+    ...areas.export.impl,
   };
 
   const handlers = Object.fromEntries(
@@ -340,7 +214,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       //    makes the next start resume them cleanly rather than mid-round).
       await debates.close(options.shutdownTimeoutMs ?? 5000);
       //    The other areas (running evaluations …) checkpoint the same way.
-      for (const area of areas) await area.close?.();
+      for (const area of Object.values(areas)) await area.close?.();
       memo.close();
       // 4. Close the index (a pending _index.md is written first). Listeners go last, so the
       //    final pushes above still reach the hosts.

@@ -7,6 +7,7 @@ import { ideaFile } from '../../idea/layout';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
 import { type EvaluationRunSetup, evaluationLogPath, readEvaluationLog, type StopReason } from '../evaluations/evaluation-log';
+import { ideaEvaluationState, slugsHoldingEvaluation, slugsWithEvaluations } from '../sqlite/evaluation-record-queries';
 import type { Workspace } from '../workspace/workspace';
 
 /** An evaluation kept in an idea's `evaluations/` folder: a locked record or a checkpoint. */
@@ -83,20 +84,13 @@ export class EvaluationRecords {
 
   /** Ideas whose folder has an `evaluations/` folder, as the index knows them. */
   slugs(): string[] {
-    const rows = this.ws.db
-      .prepare("SELECT DISTINCT slug FROM files WHERE path LIKE 'ideas/%/evaluations/%'")
-      .all() as { slug: string }[];
-    return rows.map((r) => r.slug);
+    return slugsWithEvaluations(this.ws.db);
   }
 
   /** Where an evaluation is kept: found through the index, else by looking in every idea folder. */
   locate(id: string, hint: Iterable<string> = []): StoredEvaluation | null {
     const look = (slug: string) => this.stored(slug).find((s) => s.id === id) ?? null;
-    // Ids hold only [a-z0-9-], so nothing in them is a LIKE wildcard.
-    const indexed = this.ws.db
-      .prepare('SELECT DISTINCT slug FROM files WHERE path LIKE ? OR path LIKE ?')
-      .all(`ideas/%/evaluations/${id}.json`, `ideas/%/evaluations/${id}.run.jsonl`) as { slug: string }[];
-    for (const slug of [...hint, ...indexed.map((r) => r.slug)]) {
+    for (const slug of [...hint, ...slugsHoldingEvaluation(this.ws.db, id)]) {
       const found = look(slug);
       if (found) return found;
     }
@@ -239,9 +233,6 @@ export class EvaluationRecords {
 
   /** The idea's content hash now and the id of its current evaluation. */
   idea(slug: string): { contentHash: string; evaluationId: string | null } | null {
-    const row = this.ws.db.prepare('SELECT content_hash, evaluation_id FROM ideas WHERE slug = ?').get(slug) as
-      | { content_hash: string; evaluation_id: string | null }
-      | undefined;
-    return row ? { contentHash: row.content_hash, evaluationId: row.evaluation_id } : null;
+    return ideaEvaluationState(this.ws.db, slug);
   }
 }

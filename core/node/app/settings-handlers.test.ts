@@ -1,66 +1,20 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
-import { type Channel, type ChannelInput, type ChannelOutput, ContractError, settingsChannels } from '../../contract';
+import { describe, expect, it } from 'vitest';
+import { appPerTest, IDEA, refused } from '../../../tests/helpers/app-harness';
+import { type Channel, settingsChannels } from '../../contract';
 import { appRoot } from '../app-root';
-import { EvaluationService } from '../evaluations/evaluation-service';
-import { findChromium } from '../export/chromium';
 import { loadModelsConfig } from '../llm/prices-loader';
-import { Workspace } from '../workspace/workspace';
-import { type App, createApp } from './create-app';
 import type { KeyStore } from './key-store';
 
-const IDEA = 'community-solar-coop';
-const OTHER = 'ebike-repair-workshop';
+// The settings:* channels against a real app on a temp workspace: settings.md and models.md, and
+// API keys in the key store (never handed back).
+
 const AGENTS = ['optimist-engineer', 'skeptical-economist', 'regulator'];
 
-let root: string;
-let cleanup: () => void;
-const apps: App[] = [];
-const bugs: Error[] = [];
-const savedEnv = { ...process.env };
-
-beforeEach(() => {
-  ({ root, cleanup } = tempWorkspace('crucible-settings-'));
-  for (const slug of [IDEA, OTHER])
-    cpSync(join(appRoot(), 'ideas', slug), join(root, 'ideas', slug), { recursive: true });
-  // The environment key store reads these: a developer's own key must not leak into the assertions.
-  delete process.env.ANTHROPIC_API_KEY;
-  delete process.env.CRUCIBLE_OPENAI_API_KEY;
-});
-
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-  process.env = { ...savedEnv };
-  cleanup();
-  expect(bugs.splice(0)).toEqual([]);
-});
-
-async function boot(options: Partial<Parameters<typeof createApp>[0]> = {}): Promise<App> {
-  const app = await createApp({ workspaceRoot: root, watch: false, onContractBug: (e) => bugs.push(e), ...options });
-  apps.push(app);
-  return app;
-}
-
-/** Channels that answered successfully somewhere in this file (checked by the last test). */
 const answered = new Set<Channel>();
-
-async function call<C extends Channel>(app: App, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const output = await app.handlers[channel](input);
-  answered.add(channel);
-  return output;
-}
-
-async function refused(promise: Promise<unknown>): Promise<ContractError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ContractError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
+const t = appPerTest('crucible-settings-', answered);
+const { boot, call } = t;
 
 /** A key store that keeps keys in memory, as the desktop shell's keychain store would. */
 function memoryKeyStore(): KeyStore & { keys: Map<string, string> } {
@@ -84,7 +38,7 @@ describe('settings:get and settings:set', () => {
     const app = await boot();
     const s = await call(app, 'settings:get', {});
     expect(s).toMatchObject({
-      workspace: root,
+      workspace: t.root,
       file: 'settings.md',
       fileExists: false,
       modelsFileExists: false,
@@ -102,13 +56,13 @@ describe('settings:get and settings:set', () => {
       tiers: { fast: 'claude-haiku-4-5' },
     });
     expect(s.prices.find((p) => p.model === 'claude-haiku-4-5')).toMatchObject({ inputPerMTok: 1, source: 'built-in' });
-    expect(existsSync(join(root, 'settings.md'))).toBe(false);
+    expect(existsSync(join(t.root, 'settings.md'))).toBe(false);
   });
 
   it('writes provider, budgets and concurrency into settings.md, keeping what the researcher wrote there', async () => {
     const app = await boot();
     await call(app, 'settings:set', { provider: 'anthropic', debateBudgetUsd: 0.5 });
-    const file = join(root, 'settings.md');
+    const file = join(t.root, 'settings.md');
     // The researcher adds a comment and a note of their own.
     writeFileSync(
       file,
@@ -138,7 +92,7 @@ describe('settings:get and settings:set', () => {
     expect((await refused(call(app, 'settings:set', { openaiBaseUrl: 'ftp://x' }))).field).toBe('openaiBaseUrl');
 
     writeFileSync(
-      join(root, 'settings.md'),
+      join(t.root, 'settings.md'),
       '---\nkind: settings\nprovider: gpt\ndebateBudgetUsd: lots\nevaluationBudgetUsd: 1.5\n---\n',
     );
     const s = await call(app, 'settings:get', {});
@@ -177,20 +131,20 @@ describe('settings:get and settings:set', () => {
       source: 'workspace',
     });
     // What every model call reads: the same loader as the debate and evaluation providers.
-    const config = loadModelsConfig(root);
+    const config = loadModelsConfig(t.root);
     expect(config.providers.anthropic?.tiers.deep).toBe('claude-opus-4-5');
     expect(config.providers['openai-compatible']?.baseURL).toBe('http://127.0.0.1:8080/v1');
     expect(config.providers['openai-compatible']?.tiers.fast).toBe('qwen2.5:7b');
     expect(config.prices['claude-haiku-4-5']?.outputPerMTok).toBe(4);
     expect(readFileSync(join(appRoot(), 'resources', 'models.md'), 'utf8')).toBe(builtIn);
 
-    const before = readFileSync(join(root, 'models.md'), 'utf8');
+    const before = readFileSync(join(t.root, 'models.md'), 'utf8');
     const refusedTier = await refused(
       call(app, 'settings:set', { tiers: [{ provider: 'anthropic', fast: 'claude-nope' }] }),
     );
     expect(refusedTier.code).toBe('user_error');
     expect(refusedTier.message).toContain('providers.anthropic.tiers.fast: the model "claude-nope" has no price');
-    expect(readFileSync(join(root, 'models.md'), 'utf8')).toBe(before);
+    expect(readFileSync(join(t.root, 'models.md'), 'utf8')).toBe(before);
 
     // Removing the workspace's price puts the built-in one back.
     const back = await call(app, 'settings:set', { removePrices: ['claude-haiku-4-5'] });
@@ -246,194 +200,6 @@ describe('API keys', () => {
       provider: 'anthropic',
       set: false,
     });
-  });
-});
-
-/** Runs a quick simulated evaluation of IDEA beside the app, so that it has a locked synthesis. */
-async function lockSynthesis(app: App): Promise<void> {
-  const ws = Workspace.open(root);
-  try {
-    await new EvaluationService(ws).evaluate(IDEA, { mode: 'quick', provider: 'simulated', seed: 1 });
-  } finally {
-    ws.close();
-  }
-  await call(app, 'workspace:sync', {});
-}
-
-describe('export:document', () => {
-  it('hands back a transcript as Markdown and HTML, and a synthesis once an evaluation locked one', async () => {
-    const app = await boot();
-    const { id } = await call(app, 'debates:start', { ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3 });
-    // Wait for the debate to end (the transcript is written when it stops).
-    for (let i = 0; i < 400; i++) {
-      const d = await call(app, 'debates:get', { id });
-      if (!d.live && d.status !== 'running') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    const md = await call(app, 'export:document', { source: 'transcript', id, format: 'md' });
-    expect(md).toMatchObject({
-      fileName: `${id}-transcript.md`,
-      encoding: 'utf8',
-      mimeType: 'text/markdown;charset=utf-8',
-    });
-    expect(md.bytes).toBe(Buffer.byteLength(md.content));
-    expect(md.content).toMatch(/^---\n[\s\S]*\n---\n/);
-    const html = await call(app, 'export:document', { source: 'transcript', id, format: 'html' });
-    expect(html.content).toMatch(/^<!doctype html>/);
-
-    const none = await refused(call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'md' }));
-    expect(none.code).toBe('user_error');
-    expect(none.message).toContain('has no synthesis yet');
-
-    await lockSynthesis(app);
-    const synthesis = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'html' });
-    expect(synthesis.fileName).toBe(`${IDEA}-synthesis.html`);
-    expect(synthesis.content).toContain('locked by');
-    if (findChromium()) {
-      const pdf = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' });
-      expect(pdf.encoding).toBe('base64');
-      expect(Buffer.from(pdf.content, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    }
-  }, 60_000);
-
-  it('prints PDFs with the printer the host gives (the desktop app passes Electron’s), and names its failure', async () => {
-    const printed: string[] = [];
-    let fail = false;
-    const app = await boot({
-      printPdf: async (html) => {
-        if (fail) throw new Error('the PDF could not be printed: it took longer than 30 s');
-        printed.push(html);
-        return new TextEncoder().encode('%PDF-1.7 fake');
-      },
-    });
-    await lockSynthesis(app);
-    const html = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'html' });
-    const pdf = await call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' });
-    expect({ ...pdf, content: Buffer.from(pdf.content, 'base64').toString('latin1') }).toEqual({
-      fileName: `${IDEA}-synthesis.pdf`,
-      mimeType: 'application/pdf',
-      encoding: 'base64',
-      content: '%PDF-1.7 fake',
-      bytes: 13,
-    });
-    // What was printed is the same self-contained page the HTML export hands back.
-    expect(printed).toEqual([html.content]);
-    fail = true;
-    const refusal = await refused(call(app, 'export:document', { source: 'synthesis', id: IDEA, format: 'pdf' }));
-    expect([refusal.code, refusal.message]).toEqual([
-      'user_error',
-      'the PDF could not be printed: it took longer than 30 s',
-    ]);
-  }, 60_000);
-
-  it('cancels a PDF while it prints: the printer is told at once, and nothing comes back', async () => {
-    // A printer that would take a minute, unless its signal stops it.
-    const prints: { aborted: boolean }[] = [];
-    let printing: () => void = () => {};
-    const startedPrinting = new Promise<void>((resolve) => {
-      printing = resolve;
-    });
-    const app = await boot({
-      printPdf: (_html, signal) =>
-        new Promise((resolve, reject) => {
-          const seen = { aborted: false };
-          prints.push(seen);
-          const timer = setTimeout(() => resolve(new TextEncoder().encode('%PDF-1.7 late')), 60_000);
-          signal?.addEventListener('abort', () => {
-            seen.aborted = true;
-            clearTimeout(timer);
-            reject(new Error('closed'));
-          });
-          printing();
-        }),
-    });
-    await lockSynthesis(app);
-    const request = { source: 'synthesis', id: IDEA, format: 'pdf' } as const;
-    const started = performance.now();
-    const exporting = refused(call(app, 'export:document', request));
-    await startedPrinting;
-    const again = await refused(call(app, 'export:document', request));
-    expect([again.code, again.message]).toEqual(['user_error', `${IDEA}-synthesis.pdf is already being exported`]);
-    // Another format of the same document is another export, and not cancelled by this one's cancel.
-    expect(await call(app, 'export:cancel', { ...request, format: 'html' })).toEqual({ cancelled: false });
-
-    expect(await call(app, 'export:cancel', request)).toEqual({ cancelled: true });
-    expect((await exporting).toWire()).toEqual({
-      code: 'user_error',
-      message: 'the export was cancelled: nothing was written',
-    });
-    expect(prints).toEqual([{ aborted: true }]);
-    expect(performance.now() - started).toBeLessThan(30_000);
-    expect(await call(app, 'export:cancel', request)).toEqual({ cancelled: false });
-  }, 60_000);
-});
-
-describe('idea channels of the library views', () => {
-  it('reads one text file of an idea, and only a file the idea has', async () => {
-    const app = await boot();
-    const path = `ideas/${OTHER}/research/local-repair-market.md`;
-    const file = await call(app, 'ideas:file', { slug: OTHER, path });
-    expect(file).toMatchObject({ path, kind: 'research', truncated: false });
-    expect(file.text).toBe(readFileSync(join(root, path), 'utf8'));
-    const traversal = await refused(
-      call(app, 'ideas:file', { slug: OTHER, path: `ideas/${OTHER}/../../../etc/passwd` }),
-    );
-    expect(traversal.message).toContain('is not a file of the idea');
-    const other = await refused(call(app, 'ideas:file', { slug: IDEA, path }));
-    expect(other.code).toBe('user_error');
-  });
-
-  it('lists every relationship for the graph', async () => {
-    const app = await boot();
-    const { relationships } = await call(app, 'ideas:relationships', {});
-    expect(relationships.map((r) => `${r.source}→${r.target}:${r.type}`).sort()).toEqual([
-      `${IDEA}→${OTHER}:conflicts`,
-      `${OTHER}→${IDEA}:conflicts`,
-    ]);
-  });
-
-  it('asks development questions on the settings provider and records an answer in development.md', async () => {
-    const app = await boot();
-    const asked = await call(app, 'ideas:develop', { slug: IDEA });
-    expect(asked.added.length).toBeGreaterThan(0);
-    expect(asked.path).toBe(`ideas/${IDEA}/development.md`);
-    const n = asked.added[0] as number;
-    const answered = await call(app, 'ideas:answer', { slug: IDEA, number: n, text: 'Twelve households said yes.' });
-    expect(answered.questions.find((q) => q.number === n)?.answer).toBe('Twelve households said yes.');
-    const listed = await call(app, 'ideas:questions', { slug: IDEA });
-    expect(listed.questions).toEqual(answered.questions);
-    expect(readFileSync(join(root, 'ideas', IDEA, 'development.md'), 'utf8')).toContain('Twelve households said yes.');
-    expect((await refused(call(app, 'ideas:answer', { slug: IDEA, number: 99, text: 'x' }))).code).toBe('user_error');
-  });
-});
-
-describe('cancelling a development call', () => {
-  it('stops the call at once, fails it as cancelled and writes nothing; a second call meanwhile is refused', async () => {
-    // The simulator answers after this long, unless the call is cancelled first.
-    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '20000';
-    const app = await boot();
-    const folder = join(root, 'ideas', IDEA);
-    const before = readdirSync(folder, { recursive: true });
-    const started = performance.now();
-    const asking = refused(call(app, 'ideas:develop', { slug: IDEA }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const again = await refused(call(app, 'ideas:develop', { slug: IDEA }));
-    expect(again).toMatchObject({
-      code: 'user_error',
-      message: `the development agent is already asking about "${IDEA}"`,
-    });
-
-    expect(await call(app, 'ideas:developCancel', { slug: IDEA })).toEqual({ cancelled: true });
-    expect((await asking).toWire()).toEqual({
-      code: 'user_error',
-      message: 'the development call was cancelled: nothing was written',
-    });
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(readdirSync(folder, { recursive: true })).toEqual(before);
-    // Nothing is running now; the idea can be asked about again.
-    expect(await call(app, 'ideas:developCancel', { slug: IDEA })).toEqual({ cancelled: false });
-    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '0';
-    expect((await call(app, 'ideas:develop', { slug: IDEA })).added.length).toBeGreaterThan(0);
   });
 });
 

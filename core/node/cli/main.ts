@@ -1,9 +1,8 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ContractError } from '../../contract';
 import { describeLlmFailure, LlmError } from '../../ports/llm';
 import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { LinkRefusedError } from '../fs/read-inside';
+import { invokedDirectly } from '../invoked-directly';
 import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
 import { cruxCommands } from './crux-commands';
@@ -93,17 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
 }
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   runCli(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -11,6 +11,7 @@ import { readForEdit, safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
+import { logDevelopmentQuestions, recordDevelopmentAnswer } from '../sqlite/development-log-queries';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { EvaluationService } from './evaluation-service';
@@ -90,10 +91,7 @@ export class DevelopmentService {
     const today = new Date().toISOString().slice(0, 10);
     const next = appendQuestions(text, answer.value.questions, today);
     const outcome = safeWrite(this.ws.root, rel, next, expected);
-    const log = this.ws.db.prepare(
-      'INSERT INTO development_log (idea_id, question, answer, source, gap, asked_at) VALUES (?, ?, NULL, ?, ?, ?)',
-    );
-    for (const q of answer.value.questions) log.run(idea.id, q.question, 'ai', q.gap, today);
+    logDevelopmentQuestions(this.ws.db, idea.id, answer.value.questions, 'ai', today);
     this.ws.syncSlugs([slug]);
     const questions = readQuestions(outcome.conflict ? text : next);
     return {
@@ -115,9 +113,7 @@ export class DevelopmentService {
       );
     const after = answerQuestion(before, number, text);
     const outcome = safeWrite(this.ws.root, rel, after, expected);
-    this.ws.db
-      .prepare('UPDATE development_log SET answer = ?, answered_at = ? WHERE idea_id = ? AND question = ?')
-      .run(text.trim(), new Date().toISOString(), idea.id, question.question);
+    recordDevelopmentAnswer(this.ws.db, idea.id, question.question, text.trim(), new Date().toISOString());
     this.ws.syncSlugs([slug]);
     return {
       questions: readQuestions(outcome.conflict ? before : after),

@@ -346,6 +346,17 @@ export function ideaRelationships(
   }[];
 }
 
+/** Every relationship between ideas (the graph view), in a stable order. */
+export function allRelationships(
+  db: Database.Database,
+): { source: string; target: string; type: string; strength: number | null; reason: string | null }[] {
+  return db
+    .prepare(
+      'SELECT source_slug AS source, target_slug AS target, type, strength, reason FROM relationships ORDER BY source_slug, target_slug, type',
+    )
+    .all() as { source: string; target: string; type: string; strength: number | null; reason: string | null }[];
+}
+
 export interface SearchHit {
   slug: string;
   title: string;
@@ -459,6 +470,14 @@ export function leaderboard(db: Database.Database): LeaderboardRow[] {
 export function syncErrors(db: Database.Database): { file: string; reason: string }[] {
   return db.prepare('SELECT path AS file, reason FROM sync_errors ORDER BY path, rowid').all() as {
     file: string;
+    reason: string;
+  }[];
+}
+
+/** The sync errors whose reason contains `text`, with the idea folder each is about. */
+export function syncErrorsMentioning(db: Database.Database, text: string): { slug: string; reason: string }[] {
+  return db.prepare('SELECT slug, reason FROM sync_errors WHERE reason LIKE ?').all(`%${text}%`) as {
+    slug: string;
     reason: string;
   }[];
 }

@@ -1,12 +1,11 @@
-import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Log } from '../../ports/log';
 import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { createApp } from '../app/create-app';
 import { appRoot } from '../app-root';
 import { ArgError, type CommandSpec, formatHelp, parseArgs } from '../cli/args';
 import { type CliIo, processIo } from '../cli/io';
+import { invokedDirectly } from '../invoked-directly';
 import { UserError } from '../workspace/workspace';
 import { ensureRendererBuilt } from './build-renderer';
 import { startWebServer } from './server';
@@ -94,17 +93,7 @@ export async function runWeb(argv: readonly string[], io: CliIo = processIo): Pr
   }
 }
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   let stopping = false;
   // A second Ctrl-C while closing means "now": leave without waiting.
   const force = () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type ErrorCode, isChannel, LOCAL_PATH_CHANNELS, toWireError, type WireError } from '../../contract';
 import { type Log, silentLog } from '../../ports/log';
 import type { App } from '../app/create-app';
+import { PAGE_POLICY } from './page-policy';
 import { notBuiltPage, StaticFiles } from './static-files';
 
 /** Browser mode listens on the loopback interface only: no other machine can reach it. */
@@ -36,20 +37,6 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
 } as const;
-
-const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export interface WebServerOptions {
   app: Pick<App, 'root' | 'invoke' | 'events'>;

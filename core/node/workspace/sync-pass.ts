@@ -19,6 +19,7 @@ import {
   loadIndexedStats,
   loadIndexedStatsOf,
   syncErrors,
+  syncErrorsMentioning,
   writeFolderListings,
 } from '../sqlite/index-sql';
 
@@ -296,11 +297,7 @@ function mergeInto(total: SyncPlan, plan: SyncPlan): void {
 export function foldersToRetry(db: Database.Database, plan: SyncPlan): Set<string> {
   const retry = new Set<string>();
   if (plan.removed.length === 0) return retry;
-  const rows = db.prepare('SELECT slug, reason FROM sync_errors WHERE reason LIKE ?').all(`%${CLASH}%`) as {
-    slug: string;
-    reason: string;
-  }[];
-  for (const row of rows) {
+  for (const row of syncErrorsMentioning(db, CLASH)) {
     if (plan.removed.some((slug) => row.reason.includes(`ideas/${slug}/`))) retry.add(row.slug);
   }
   return retry;

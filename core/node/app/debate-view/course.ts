@@ -8,6 +8,7 @@ import { advance } from '../../../crux/step';
 import type { DebateRecord } from '../../../engine/debate-record';
 import { readDebateLog } from '../../debates/journal';
 import type { DebateService } from '../../debates/debate-service';
+import { lastDebateSeq } from '../../sqlite/debate-view-queries';
 
 /** The log events that are a message of the transcript (as Transcripts numbers them). */
 const MESSAGE_EVENTS = new Set(['message_posted', 'message_blocked', 'moderator_intervention', 'moderator_message']);
@@ -22,20 +23,17 @@ type Points = { dcg: CourseThread['dcgPoints']; positions: Map<string, CourseThr
  */
 export class DebateCourses {
   private readonly cache = new Map<string, { seq: number; course: Course }>();
-  private readonly lastSeq: Database.Statement;
 
   constructor(
     private readonly root: string,
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly service: DebateService,
-  ) {
-    this.lastSeq = db.prepare('SELECT MAX(seq) AS seq FROM debate_events WHERE debate_id = ?');
-  }
+  ) {}
 
   /** Throws the service's "no debate" UserError for an unknown id. */
   get(id: string): Course {
     const rel = this.service.logPathOf(id);
-    const seq = (this.lastSeq.get(id) as { seq: number | null } | undefined)?.seq ?? -1;
+    const seq = lastDebateSeq(this.db, id);
     const cached = this.cache.get(id);
     if (cached && cached.seq === seq) return cached.course;
     const { records } = readDebateLog(this.root, rel);

@@ -5,6 +5,7 @@ import type { DebateHeader, DebateRecord } from '../../../engine/debate-record';
 import { readDebateLog } from '../../debates/journal';
 import { LlmError } from '../../../ports/llm';
 import type { DebateService } from '../../debates/debate-service';
+import { lastDebateSeq } from '../../sqlite/debate-view-queries';
 
 /** A debate's log folded into the protocol's state: what the progress, map and ledger views read. */
 export interface DebateDigest {
@@ -29,20 +30,17 @@ export interface DebateDigest {
  */
 export class DebateDigests {
   private readonly cache = new Map<string, DebateDigest>();
-  private readonly lastSeq: Database.Statement;
 
   constructor(
     private readonly root: string,
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly service: DebateService,
-  ) {
-    this.lastSeq = db.prepare('SELECT MAX(seq) AS seq FROM debate_events WHERE debate_id = ?');
-  }
+  ) {}
 
   /** Throws the service's "no debate" UserError for an unknown id. */
   get(id: string): DebateDigest {
     const rel = this.service.logPathOf(id);
-    const seq = (this.lastSeq.get(id) as { seq: number | null } | undefined)?.seq ?? -1;
+    const seq = lastDebateSeq(this.db, id);
     const cached = this.cache.get(id);
     if (cached && cached.seq === seq) return cached;
     const { records } = readDebateLog(this.root, rel);

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TranscriptMessage } from '../../../contract';
 import type { CruxEvent } from '../../../crux/events';
 import { STAGES } from '../../../crux/vocabulary';
+import { debateEventsAfter, lastDebateSeq } from '../../sqlite/debate-view-queries';
 
 /** The events that are a message of the transcript, in the order the debate's log holds them. */
 const MESSAGE_EVENTS = ['message_posted', 'message_blocked', 'moderator_intervention', 'moderator_message'] as const;
@@ -20,28 +21,17 @@ interface Cached {
  */
 export class Transcripts {
   private readonly cache = new Map<string, Cached>();
-  private readonly lastSeq: Database.Statement;
-  private readonly rowsAfter: Database.Statement;
 
-  constructor(db: Database.Database) {
-    this.lastSeq = db.prepare('SELECT MAX(seq) AS seq FROM debate_events WHERE debate_id = ?');
-    this.rowsAfter = db.prepare(
-      `SELECT seq, at, payload_json AS json FROM debate_events
-       WHERE debate_id = ? AND seq > ? AND type = 'event'
-         AND json_extract(payload_json, '$.event.type') IN (${MESSAGE_EVENTS.map(() => '?').join(', ')})
-       ORDER BY seq`,
-    );
-  }
+  constructor(private readonly db: Database.Database) {}
 
   messages(debateId: string): TranscriptMessage[] {
-    const seq = (this.lastSeq.get(debateId) as { seq: number | null } | undefined)?.seq ?? -1;
+    const seq = lastDebateSeq(this.db, debateId);
     let cached = this.cache.get(debateId);
     if (cached && cached.seq > seq) cached = undefined; // the index was rebuilt with less: read afresh
     if (cached && cached.seq === seq) return cached.messages;
     const from = cached?.seq ?? -1;
     const messages = cached?.messages ?? [];
-    const rows = this.rowsAfter.all(debateId, from, ...MESSAGE_EVENTS) as { seq: number; at: string; json: string }[];
-    for (const row of rows) {
+    for (const row of debateEventsAfter(this.db, debateId, from, MESSAGE_EVENTS)) {
       const event = (JSON.parse(row.json) as { event: CruxEvent }).event;
       const message = messageOf(event, messages.length, row.at);
       if (message) messages.push(message);

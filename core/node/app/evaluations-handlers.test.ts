@@ -6,7 +6,7 @@ import {
   type ChannelInput,
   type ChannelOutput,
   ContractError,
-  evaluationChannels,
+  evaluationsChannels,
   type PushEvent,
   type PushPayload,
 } from '../../contract';
@@ -300,6 +300,6 @@ describe('evaluations in the app', () => {
 
 describe('coverage', () => {
   it('answered every evaluation channel of the contract in this file', () => {
-    expect(Object.keys(evaluationChannels).filter((c) => !answered.has(c))).toEqual([]);
+    expect(Object.keys(evaluationsChannels).filter((c) => !answered.has(c))).toEqual([]);
   });
 });

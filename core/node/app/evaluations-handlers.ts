@@ -1,4 +1,4 @@
-import type { evaluationChannels } from '../../contract';
+import type { evaluationsChannels } from '../../contract';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -6,18 +6,18 @@ import { EvaluationReader } from './evaluation-reader';
 import { readSettings } from './settings-file';
 import { LiveEvaluations } from './live-evaluations';
 
-type Channels = keyof typeof evaluationChannels;
+type Channels = keyof typeof evaluationsChannels;
 
 /** The budget of an evaluation when settings.md sets none (0): large enough never to stop one. */
 const NO_CAP_USD = 1_000_000;
 
 /**
- * The handlers of the channels in core/contract/evaluation-channels.ts: evaluations run in the
+ * The handlers of the channels in core/contract/evaluations-channels.ts: evaluations run in the
  * background (LiveEvaluations), read back through EvaluationReader (shared with the transcripts), and the
  * leaderboards and matrix over each idea's current evaluation. Closing stops running evaluations
  * at their checkpoint, so the next start can resume them.
  */
-export function evaluationHandlers(ctx: AppContext): AreaHandlers<Channels> & { reader: EvaluationReader } {
+export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & { reader: EvaluationReader } {
   const { ws } = ctx;
   const service = new EvaluationService(ws, ctx.providers);
   const live = new LiveEvaluations({

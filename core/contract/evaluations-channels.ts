@@ -255,7 +255,7 @@ export type PersonaRatingView = z.infer<typeof personaRatingSchema>;
 
 const categoryHeader = z.strictObject({ id: z.string(), name: z.string(), weight: z.number() });
 
-export const evaluationChannels = {
+export const evaluationsChannels = {
   /** Evaluations, newest first: running, stopped, failed and locked ones, optionally of one idea. */
   'evaluations:list': {
     input: z.strictObject({ slug: slug.optional(), status: evaluationStatusSchema.optional() }),
@@ -340,7 +340,7 @@ export const evaluationChannels = {
   },
 } as const;
 
-export const evaluationPushEvents = {
+export const evaluationsPushEvents = {
   /** What a running evaluation did; `from` is the `seq` of the first entry. */
   'evaluation:event': z.strictObject({
     evaluationId: z.string(),

@@ -1,0 +1,25 @@
+import type { AppContext } from '../app-context';
+import { DebateCourses } from './course';
+import { DebateDigests } from './debate-digests';
+import { Transcripts } from './transcripts';
+
+/**
+ * What the debate views read of debates, folded from their logs on demand and cached until a log
+ * grows: digests (progress, crux maps, the ledger), courses, and transcripts (the reader, search,
+ * crux maps and the ledger all number messages the same way). Built once per app and shared by the
+ * debates', ledger's and transcripts' handlers, so each log is folded once for all of them.
+ */
+export interface DebateReads {
+  readonly digests: DebateDigests;
+  readonly courses: DebateCourses;
+  readonly transcripts: Transcripts;
+}
+
+export function debateReads(ctx: Pick<AppContext, 'ws' | 'service'>): DebateReads {
+  const { ws, service } = ctx;
+  return {
+    digests: new DebateDigests(ws.root, ws.db, service),
+    courses: new DebateCourses(ws.root, ws.db, service),
+    transcripts: new Transcripts(ws.db),
+  };
+}

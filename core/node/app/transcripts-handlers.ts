@@ -1,0 +1,143 @@
+import { EVALUATION_TRANSCRIPT_MOVES, type TranscriptHit, type transcriptsChannels } from '../../contract';
+import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
+import { debateHeaderJson, debateThreads } from '../sqlite/debate-view-queries';
+import type { AppContext, AreaHandlers } from './app-context';
+import type { DebateReads } from './debate-view/debate-reads';
+import { EvaluationTranscripts } from './debate-view/evaluation-transcripts';
+import { snippetAround } from './debate-view/transcripts';
+import type { EvaluationReader } from './evaluation-reader';
+
+/**
+ * The handlers of the channels in core/contract/transcripts-channels.ts: every past transcript, a
+ * crux debate's messages (through the shared DebateReads, numbered as every debate view numbers
+ * them) and an evaluation's entries (read the way the evaluation channels read them), listed,
+ * read in order, and searched across. Nothing here writes.
+ */
+export function transcriptsHandlers(
+  ctx: AppContext,
+  reads: DebateReads,
+  evaluations: EvaluationReader,
+): AreaHandlers<keyof typeof transcriptsChannels> {
+  const { ws, service, open } = ctx;
+  const { transcripts } = reads;
+  const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
+
+  /** A debate's agents' names by id, from its header (the log's first record). */
+  const agentNames = (id: string): Map<string, string> => {
+    const json = debateHeaderJson(ws.db, id);
+    if (json === null) return new Map();
+    const header = (JSON.parse(json) as { header: DebateHeader }).header;
+    return new Map(header.agents.map((a) => [a.id, a.name]));
+  };
+
+  const summaryOf = (row: ReturnType<typeof service.list>[number]) => ({
+    kind: 'debate' as const,
+    id: row.id,
+    title: row.topic,
+    ideaSlug: row.idea,
+    status: row.status as DebateStatus,
+    provider: row.provider,
+    createdAt: row.createdAt,
+    messages: transcripts.messages(row.id).length,
+  });
+
+  return {
+    impl: {
+      'transcripts:list': () => {
+        open();
+        const all = [...service.list().map(summaryOf), ...evaluationTranscripts.list()];
+        // Newest first across both kinds (each list already is; ties keep debates first).
+        return {
+          transcripts: all.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)),
+        };
+      },
+
+      'transcripts:get': ({ kind, id }) => {
+        open();
+        if (kind === 'evaluation') return evaluationTranscripts.get(id);
+        const row = service.list().find((r) => r.id === id);
+        if (!row) service.logPathOf(id); // the usual "no debate" error
+        const summary = summaryOf(row as NonNullable<typeof row>);
+        const header = (JSON.parse(debateHeaderJson(ws.db, id) as string) as { header: DebateHeader }).header;
+        return {
+          ...summary,
+          agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
+          threads: debateThreads(ws.db, id),
+          transcript: transcripts.messages(id),
+          entries: [],
+        };
+      },
+
+      'transcripts:search': ({ kind, text, agent, move, ideaSlug, from, to, limit }) => {
+        open();
+        const words = (text ?? '')
+          .toLocaleLowerCase()
+          .split(/\s+/)
+          .filter((w) => w !== '');
+        const who = agent?.toLocaleLowerCase();
+        const hits: TranscriptHit[] = [];
+        let total = 0;
+        const hit = (make: () => TranscriptHit) => {
+          total++;
+          if (hits.length < limit) hits.push(make());
+        };
+        // A debate move names no evaluation entry, and the other way round.
+        const evaluationMove = move !== undefined && (EVALUATION_TRANSCRIPT_MOVES as readonly string[]).includes(move);
+        const debateMove = move !== undefined && !evaluationMove;
+        const scans: { createdAt: string; scan: () => void }[] = [];
+        if (kind !== 'evaluation' && !evaluationMove) {
+          for (const row of service.list()) {
+            if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
+            scans.push({ createdAt: row.createdAt, scan: () => scanDebate(row) });
+          }
+        }
+        if (kind !== 'debate' && !debateMove) {
+          for (const source of evaluationTranscripts.sources()) {
+            if (ideaSlug !== undefined && source.summary.slug !== ideaSlug) continue;
+            scans.push({
+              createdAt: source.summary.startedAt,
+              scan: () => evaluationTranscripts.scan(source, { words, who, move, from, to }, hit),
+            });
+          }
+        }
+        // Newest transcripts first, whatever their kind.
+        scans.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+        for (const s of scans) s.scan();
+
+        function scanDebate(row: ReturnType<typeof service.list>[number]): void {
+          const names = agentNames(row.id);
+          for (const m of transcripts.messages(row.id)) {
+            const day = m.at.slice(0, 10);
+            if (from !== undefined && day < from) continue;
+            if (to !== undefined && day > to) continue;
+            if (move === 'MODERATOR' ? m.kind !== 'moderator' : move !== undefined && m.move !== move) continue;
+            if (who !== undefined) {
+              if (m.agent === null) continue;
+              if (m.agent.toLocaleLowerCase() !== who && !(names.get(m.agent) ?? '').toLocaleLowerCase().includes(who))
+                continue;
+            }
+            if (words.length > 0) {
+              const content = m.content.toLocaleLowerCase();
+              if (!words.every((w) => content.includes(w))) continue;
+            }
+            hit(() => ({
+              kind: 'debate',
+              id: row.id,
+              title: row.topic,
+              ideaSlug: row.idea,
+              index: m.index,
+              messageId: m.id,
+              thread: m.thread,
+              agent: m.agent,
+              agentName: m.agent === null ? null : (names.get(m.agent) ?? m.agent),
+              move: m.kind === 'moderator' ? 'MODERATOR' : m.move,
+              at: m.at,
+              snippet: snippetAround(m.content, words),
+            }));
+          }
+        }
+        return { hits, total, truncated: total > hits.length };
+      },
+    },
+  };
+}
