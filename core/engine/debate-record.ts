@@ -68,6 +68,16 @@ export const runHeaderSchema = z.object({
   provider: z.string(),
   createdAt: z.string(),
   setup: z.record(z.string(), z.unknown()),
+  /** The simulator's seed, for a run the general run service started (others keep it in `setup`). */
+  seed: z.number().int().optional(),
+  /** The runner's limits for such a run: USD (null: none), milliseconds (null: none), calls at once. */
+  limits: z
+    .object({
+      budgetUsd: z.number().nonnegative().nullable(),
+      timeLimitMs: z.number().int().positive().nullable(),
+      concurrency: z.number().int().positive(),
+    })
+    .optional(),
 });
 export type RunHeader = z.infer<typeof runHeaderSchema>;
 

@@ -1,6 +1,7 @@
 import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import { type SimulatorRegistry, simulatorRegistry } from './registry';
+import { protocols } from '../protocols';
 import { SIMULATORS } from './simulators';
 
 /**
@@ -13,8 +14,14 @@ function approxTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** A simulated model; `registry` is every protocol's simulator unless a test brings its own. */
-export function createSimulatedLlm(seed: number, registry: SimulatorRegistry = simulatorRegistry(SIMULATORS)): Llm {
+/**
+ * A simulated model; `registry` is every protocol's simulator (the built-in ones and those of the
+ * protocols registered in `core/protocols.ts`) unless a test brings its own.
+ */
+export function createSimulatedLlm(
+  seed: number,
+  registry: SimulatorRegistry = simulatorRegistry([...SIMULATORS, ...protocols.simulators]),
+): Llm {
   return {
     provider: 'simulated',
     async call<T>(request: LlmRequest<T>): Promise<LlmResult<T>> {

@@ -26,7 +26,8 @@ import { UserError } from '../workspace/workspace';
 
 export const RUN_ACTIONS = ['pause', 'resume', 'stop', 'approve'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
-export type RunKind = 'debate' | 'evaluation';
+/** A debate, an evaluation, or a run of any protocol the general run service starts. */
+export type RunKind = 'debate' | 'evaluation' | 'run';
 
 const POLL_MS = 100;
 /** How often a running run refreshes its lease (well inside `LEASE_STALE_MS`). */
@@ -62,6 +63,7 @@ function indexPath(root: string): string {
 
 /** How to stop a run from elsewhere, for the refusal. */
 function controlHint(kind: RunKind, id: string): string {
+  if (kind === 'run') return `\`run --stop ${id}\``;
   return kind === 'debate' ? `\`debates pause|stop ${id}\`` : `\`evaluations stop ${id}\``;
 }
 

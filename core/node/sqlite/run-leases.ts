@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
  */
 export interface RunLease {
   runId: string;
-  kind: 'debate' | 'evaluation';
+  kind: 'debate' | 'evaluation' | 'run';
   /** A token of the one run in one process that holds it (a process may run several). */
   owner: string;
   pid: number;
@@ -37,7 +37,7 @@ export function processAlive(pid: number): boolean {
 
 interface Row {
   run_id: string;
-  kind: 'debate' | 'evaluation';
+  kind: 'debate' | 'evaluation' | 'run';
   owner: string;
   pid: number;
   host: string;

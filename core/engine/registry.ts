@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { ProtocolSimulator } from '../sim/registry';
+import type { Protocol } from './protocol';
+
+/**
+ * What the one engine needs to run a protocol it has never heard of: its name and version (written
+ * into every log's header), the schema of its setup (what starts a run, read back from the header on
+ * resume), where its logs live, its starting state, the protocol itself, and what a finished run
+ * shows. A protocol is a folder under `core/` plus one `register` line (see docs/architecture.md,
+ * "Adding a protocol"); nothing here names one.
+ */
+export interface ProtocolEntry<Setup = unknown, State = unknown, Input = unknown, Ask = unknown> {
+  readonly name: string;
+  readonly version: number;
+  readonly setup: z.ZodType<Setup>;
+  /** The folder its logs live in: `ideas/<slug>/<folder>/<id>.jsonl`, or `<folder>/<id>.jsonl` for a topic. */
+  readonly folder: string;
+  init(setup: Setup): State;
+  protocol(setup: Setup, deps: { now: () => number }): Protocol<State, Input, Ask>;
+  /** What a run shows of itself (its result so far), as plain JSON. */
+  summary(state: State): Record<string, unknown>;
+  /** Its readable transcript: who said what, in order. */
+  transcript(state: State): { author: string; text: string }[];
+  /** Its offline answers, for the simulated provider. */
+  readonly simulator?: ProtocolSimulator;
+}
+
+/** Any entry, as the registry holds it (each entry is typed where it is written). */
+// biome-ignore lint/suspicious/noExplicitAny: entries of every protocol live side by side here.
+export type AnyProtocolEntry = ProtocolEntry<any, any, any, any>;
+
+export class ProtocolRegistry {
+  private readonly entries = new Map<string, AnyProtocolEntry>();
+
+  register(entry: AnyProtocolEntry): void {
+    // Two entries for one name would make which one runs depend on load order.
+    if (this.entries.has(entry.name)) throw new Error(`protocol "${entry.name}" is already registered`);
+    if (!/^[a-z][a-z0-9-]*$/.test(entry.folder))
+      throw new Error(`protocol "${entry.name}": bad folder "${entry.folder}"`);
+    this.entries.set(entry.name, entry);
+  }
+
+  get(name: string): AnyProtocolEntry | undefined {
+    return this.entries.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  get simulators(): ProtocolSimulator[] {
+    return [...this.entries.values()].flatMap((e) => (e.simulator ? [e.simulator] : []));
+  }
+}

@@ -1,0 +1,239 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ulid } from '../ids';
+import type { DebateRecord, RunHeader } from '../../engine/debate-record';
+import type { RunRecord, RunStatus } from '../../engine/protocol';
+import type { AnyProtocolEntry, ProtocolRegistry } from '../../engine/registry';
+import { type RunLimits, Runner } from '../../engine/runner';
+import { protocols as builtIn } from '../../protocols';
+import { describeIssues } from '../../text/zod-issues';
+import { type ProviderName, providerFor } from '../debates/providers';
+import { DebateJournal, lastStatus, readDebateLog } from '../debates/journal';
+import { UserError, type Workspace } from '../workspace/workspace';
+import { claimRun } from './run-control';
+
+/** What starts a run of a registered protocol. */
+export interface RunRequest {
+  protocol: string;
+  ideaSlug?: string;
+  topic: string;
+  provider: ProviderName;
+  seed?: number;
+  /** The protocol's own setup, checked against its schema. */
+  setup: unknown;
+  limits?: Partial<RunLimits>;
+}
+
+/** A run as the CLI and the views show it. */
+export interface RunReport {
+  id: string;
+  protocol: string;
+  version: number;
+  status: RunStatus;
+  reason: string | null;
+  /** Workspace-relative path of its log. */
+  log: string;
+  costUsd: number;
+  summary: Record<string, unknown>;
+  transcript: { author: string; text: string }[];
+}
+
+const DEFAULT_LIMITS: RunLimits = { budgetUsd: 2, timeLimitMs: 30 * 60_000, concurrency: 4 };
+
+/**
+ * Starts, resumes and reads runs of any protocol in the registry (`core/protocols.ts`) with the one
+ * runner and the one log: the header names the protocol and its version, the runner's records follow,
+ * one process holds the run while it writes (run-control.ts), and a run killed at any moment resumes
+ * from its log to the result an uninterrupted run has.
+ */
+export class RunService {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly registry: ProtocolRegistry = builtIn,
+  ) {}
+
+  private entry(name: string): AnyProtocolEntry {
+    const entry = this.registry.get(name);
+    if (!entry)
+      throw new UserError(
+        `no protocol "${name}" (registered: ${this.registry.names.join(', ') || 'none besides crux and evaluation, which have their own commands'})`,
+      );
+    return entry;
+  }
+
+  async start(request: RunRequest): Promise<RunReport> {
+    const entry = this.entry(request.protocol);
+    const parsed = entry.setup.safeParse(request.setup);
+    if (!parsed.success)
+      throw new UserError(`the ${entry.name} setup: ${describeIssues('setup', parsed.error).join('; ')}`);
+    if (request.ideaSlug !== undefined && !this.ws.list().some((idea) => idea.slug === request.ideaSlug))
+      throw new UserError(`no idea "${request.ideaSlug}" in this workspace`);
+    const header: RunHeader = {
+      id: ulid().toLowerCase(),
+      protocol: entry.name,
+      version: entry.version,
+      ideaSlug: request.ideaSlug ?? null,
+      topic: request.topic,
+      provider: request.provider,
+      createdAt: new Date().toISOString(),
+      setup: parsed.data as Record<string, unknown>,
+      seed: request.seed ?? 1,
+      limits: { ...DEFAULT_LIMITS, ...request.limits },
+    };
+    // The provider is made before anything is written: a missing key is said with nothing created.
+    const provider = providerFor(request.provider, this.ws.root, header.seed ?? 1);
+    const held = claimRun(this.ws.root, this.ws.db, header.id, 'run');
+    try {
+      const rel = logPath(entry, header.ideaSlug, header.id);
+      const journal = DebateJournal.start(
+        this.ws.root,
+        this.ws.db,
+        rel,
+        { type: 'run_created', header },
+        undefined,
+        held.confirm,
+      );
+      const runner = this.runner(entry, header, journal, provider, 0);
+      return await this.drive(entry, header, rel, journal, runner, held);
+    } finally {
+      held.release();
+    }
+  }
+
+  async resume(id: string): Promise<RunReport> {
+    const rel = this.find(id);
+    const held = claimRun(this.ws.root, this.ws.db, id, 'run');
+    try {
+      // Read after the run is held: what a live owner was writing is no basis for a resume.
+      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, undefined, held.confirm);
+      const header = headerOf(rel, records);
+      const entry = this.entry(header.protocol);
+      if (header.version !== entry.version)
+        throw new UserError(
+          `${rel} was written by version ${header.version} of the ${entry.name} protocol; this app runs version ${entry.version}`,
+        );
+      const provider = providerFor(header.provider as ProviderName, this.ws.root, header.seed ?? 1);
+      const first = Date.parse(records[0]?.at ?? '');
+      const last = Date.parse(records[records.length - 1]?.at ?? '');
+      const runner = this.runner(entry, header, journal, provider, Math.max(0, last - first) || 0);
+      for (const record of records.slice(1)) runner.fold(record as RunRecord);
+      return await this.drive(entry, header, rel, journal, runner, held);
+    } finally {
+      held.release();
+    }
+  }
+
+  /** A run as its log has it, without running anything. */
+  show(id: string): RunReport {
+    const rel = this.find(id);
+    const { records } = readDebateLog(this.ws.root, rel);
+    const header = headerOf(rel, records);
+    const entry = this.entry(header.protocol);
+    const runner = new Runner(
+      entry.protocol(header.setup, { now: () => 0 }),
+      entry.init(header.setup),
+      header.limits ?? DEFAULT_LIMITS,
+      {
+        llm: { provider: 'none', call: () => Promise.reject(new Error('reading a log makes no calls')) },
+        append: () => {},
+        estimateCostUsd: () => 0,
+        now: () => 0,
+      },
+    );
+    for (const record of records.slice(1)) runner.fold(record as RunRecord);
+    const status = lastStatus(records) ?? 'running';
+    return report(entry, header, rel, runner, status, runner.currentStatus.reason);
+  }
+
+  private runner(
+    entry: AnyProtocolEntry,
+    header: RunHeader,
+    journal: DebateJournal,
+    provider: ReturnType<typeof providerFor>,
+    elapsedBefore: number,
+  ): Runner<unknown, unknown, unknown> {
+    return new Runner(
+      entry.protocol(header.setup, { now: Date.now }),
+      entry.init(header.setup),
+      header.limits ?? DEFAULT_LIMITS,
+      {
+        llm: provider.llm,
+        append: (records) => journal.append(records as Parameters<DebateJournal['append']>[0]),
+        estimateCostUsd: provider.estimate,
+        now: Date.now,
+      },
+      elapsedBefore,
+    );
+  }
+
+  private async drive(
+    entry: AnyProtocolEntry,
+    header: RunHeader,
+    rel: string,
+    journal: DebateJournal,
+    runner: Runner<unknown, unknown, unknown>,
+    held: ReturnType<typeof claimRun>,
+  ): Promise<RunReport> {
+    // Another process (`run --stop ID`) asks through the run's control file; a stop is a cancel.
+    held.follow((action) => {
+      if (action === 'pause') runner.pause();
+      if (action === 'resume') runner.resume();
+      if (action === 'stop') runner.cancel();
+    });
+    try {
+      const outcome = await runner.run();
+      return report(entry, header, rel, runner, outcome.status, outcome.reason);
+    } finally {
+      journal.close();
+    }
+  }
+
+  /** The log of run `id`, in the folder of any registered protocol (beside an idea or at the top). */
+  private find(id: string): string {
+    if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(id)) throw new UserError(`"${id}" is not a run id`);
+    const slugs = (() => {
+      try {
+        return readdirSync(join(this.ws.root, 'ideas'));
+      } catch {
+        return [];
+      }
+    })();
+    for (const name of this.registry.names) {
+      const entry = this.entry(name);
+      for (const rel of [logPath(entry, null, id), ...slugs.map((slug) => logPath(entry, slug, id))])
+        if (existsSync(join(this.ws.root, rel))) return rel;
+    }
+    throw new UserError(`no run "${id}" of a registered protocol in this workspace`);
+  }
+}
+
+function logPath(entry: AnyProtocolEntry, ideaSlug: string | null, id: string): string {
+  return ideaSlug ? `ideas/${ideaSlug}/${entry.folder}/${id}.jsonl` : `${entry.folder}/${id}.jsonl`;
+}
+
+function headerOf(rel: string, records: readonly DebateRecord[]): RunHeader {
+  const first = records[0];
+  if (first?.type !== 'run_created') throw new UserError(`${rel} does not start with a run header`);
+  return first.header;
+}
+
+function report(
+  entry: AnyProtocolEntry,
+  header: RunHeader,
+  rel: string,
+  runner: Runner<unknown, unknown, unknown>,
+  status: RunStatus,
+  reason: string | null,
+): RunReport {
+  return {
+    id: header.id,
+    protocol: header.protocol,
+    version: header.version,
+    status,
+    reason,
+    log: rel,
+    costUsd: runner.usage.costUsd,
+    summary: entry.summary(runner.currentState),
+    transcript: entry.transcript(runner.currentState),
+  };
+}
