@@ -51,6 +51,20 @@ export interface CruxDraft {
   content: string | null;
 }
 
+/** A debate's starting state, from its header (what a run and every reader of its log fold over). */
+export function initialState(header: DebateHeader): CruxState {
+  return createState({
+    topic: header.topic,
+    agents: header.agents.map((a) => ({
+      id: a.id,
+      name: a.name,
+      ...(a.topClaim ? { topClaim: a.topClaim } : {}),
+      ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
+    })),
+    config: resolveConfig(header.config),
+  });
+}
+
 /**
  * A crux debate run by the one runner (`runner.ts`) with the crux protocol (`core/crux/live/protocol.ts`):
  * what the app and the CLI hold while a debate runs, with the debate's own words for its outcome.
@@ -64,16 +78,7 @@ export class CruxEngine {
     /** Time already spent in earlier runs of this debate (a resumed debate keeps its clock). */
     elapsedBefore: number,
   ) {
-    const crux = createState({
-      topic: header.topic,
-      agents: header.agents.map((a) => ({
-        id: a.id,
-        name: a.name,
-        ...(a.topClaim ? { topClaim: a.topClaim } : {}),
-        ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
-      })),
-      config: resolveConfig(header.config),
-    });
+    const crux = initialState(header);
     const protocol = cruxProtocol({
       subject: header.subject,
       topic: header.topic,
@@ -132,8 +137,8 @@ export class CruxEngine {
     return engine;
   }
 
-  /** The outcome a log records so far, without running anything (for reading finished debates). */
-  static outcomeOf(records: readonly DebateRecord[]): CruxOutcome {
+  /** A debate folded from its log that only reads: it makes no calls and writes nothing. */
+  static reading(records: readonly DebateRecord[]): CruxEngine {
     const inert: CruxEngineDeps = {
       llm: { provider: 'none', call: () => Promise.reject(new LlmError('cancelled', 'reading a log makes no calls')) },
       sink: { append: () => {} },
@@ -142,7 +147,12 @@ export class CruxEngine {
       estimateCostUsd: () => 0,
       now: () => 0,
     };
-    return CruxEngine.resume(records, inert).outcome();
+    return CruxEngine.resume(records, inert);
+  }
+
+  /** The outcome a log records so far, without running anything (for reading finished debates). */
+  static outcomeOf(records: readonly DebateRecord[]): CruxOutcome {
+    return CruxEngine.reading(records).outcome();
   }
 
   onEvents(listener: (events: CruxEvent[]) => void): () => void {

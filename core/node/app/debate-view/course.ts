@@ -1,47 +1,17 @@
-import type Database from 'better-sqlite3';
 import type { CourseThread, DebateCourse } from '../../../contract';
-import { resolveConfig } from '../../../crux/config';
 import { buildCrux } from '../../../crux/crystallize';
 import type { CruxInput } from '../../../crux/inputs';
-import { type CruxState, createState, type ThreadState } from '../../../crux/state';
+import type { CruxState, ThreadState } from '../../../crux/state';
 import { advance } from '../../../crux/step';
+import { initialState } from '../../../engine/crux-engine';
 import type { DebateRecord } from '../../../engine/debate-record';
-import { readDebateLog } from '../../debates/journal';
-import type { DebateService } from '../../debates/debate-service';
-import { lastDebateSeq } from '../../sqlite/debate-view-queries';
+import { TRANSCRIPT_EVENTS } from './transcripts';
 
 /** The log events that are a message of the transcript (as Transcripts numbers them). */
-const MESSAGE_EVENTS = new Set(['message_posted', 'message_blocked', 'moderator_intervention', 'moderator_message']);
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set(TRANSCRIPT_EVENTS);
 
 export type Course = Omit<DebateCourse, 'status' | 'ideaSlug'>;
 type Points = { dcg: CourseThread['dcgPoints']; positions: Map<string, CourseThread['positions'][number]['points']> };
-
-/**
- * Each debate's course, folded from its log on demand and kept until the log grows (the index's
- * mirror of the log says how far it has got, as for DebateDigests): a finished debate is folded once
- * per app run, a running one again when asked after new records.
- */
-export class DebateCourses {
-  private readonly cache = new Map<string, { seq: number; course: Course }>();
-
-  constructor(
-    private readonly root: string,
-    private readonly db: Database.Database,
-    private readonly service: DebateService,
-  ) {}
-
-  /** Throws the service's "no debate" UserError for an unknown id. */
-  get(id: string): Course {
-    const rel = this.service.logPathOf(id);
-    const seq = lastDebateSeq(this.db, id);
-    const cached = this.cache.get(id);
-    if (cached && cached.seq === seq) return cached.course;
-    const { records } = readDebateLog(this.root, rel);
-    const course = courseOf(records);
-    this.cache.set(id, { seq, course });
-    return course;
-  }
-}
 
 /**
  * How a debate went, message by message: the log's inputs folded through the protocol one at a time
@@ -59,17 +29,7 @@ export function courseOf(records: readonly DebateRecord[]): Course {
   const first = records[0];
   if (first?.type !== 'debate_created') throw new Error('a debate log starts with its header');
   const { header } = first;
-  // The same starting state as CruxEngine builds from a header.
-  const state: CruxState = createState({
-    topic: header.topic,
-    agents: header.agents.map((a) => ({
-      id: a.id,
-      name: a.name,
-      ...(a.topClaim ? { topClaim: a.topClaim } : {}),
-      ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
-    })),
-    config: resolveConfig(header.config),
-  });
+  const state: CruxState = initialState(header);
   const everyoneWouldFlip = Object.fromEntries(header.agents.map((a) => [a.id, { wouldFlip: true, why: '' }]));
   const points = new Map<string, Points>();
   const crystallizedAt = new Map<string, number>();

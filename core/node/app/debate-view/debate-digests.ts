@@ -1,11 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { CruxState } from '../../../crux/state';
-import { CruxEngine, type CruxEngineDeps, type CruxOutcome } from '../../../engine/crux-engine';
+import { CruxEngine, type CruxOutcome } from '../../../engine/crux-engine';
 import type { DebateHeader, DebateRecord } from '../../../engine/debate-record';
-import { readDebateLog } from '../../debates/journal';
-import { LlmError } from '../../../ports/llm';
-import type { DebateService } from '../../debates/debate-service';
-import { lastDebateSeq } from '../../sqlite/debate-view-queries';
 
 /** A debate's log folded into the protocol's state: what the progress, map and ledger views read. */
 export interface DebateDigest {
@@ -23,47 +18,10 @@ export interface DebateDigest {
   seq: number;
 }
 
-/**
- * Folds debate logs on demand and keeps the result until the log grows: a finished debate is read
- * once per app run, a running one again when asked after new records. The index says how far each
- * log has got (`debate_events` mirrors every record in the same append), so checking is one lookup.
- */
-export class DebateDigests {
-  private readonly cache = new Map<string, DebateDigest>();
-
-  constructor(
-    private readonly root: string,
-    private readonly db: Database.Database,
-    private readonly service: DebateService,
-  ) {}
-
-  /** Throws the service's "no debate" UserError for an unknown id. */
-  get(id: string): DebateDigest {
-    const rel = this.service.logPathOf(id);
-    const seq = lastDebateSeq(this.db, id);
-    const cached = this.cache.get(id);
-    if (cached && cached.seq === seq) return cached;
-    const { records } = readDebateLog(this.root, rel);
-    const digest = digestOf(records);
-    this.cache.set(id, digest);
-    return digest;
-  }
-}
-
-/** An engine that only reads: folding a log makes no calls (as CruxEngine.outcomeOf does). */
-const READ_ONLY: CruxEngineDeps = {
-  llm: { provider: 'none', call: () => Promise.reject(new LlmError('cancelled', 'reading a log makes no calls')) },
-  sink: { append: () => {} },
-  personas: new Map(),
-  crystallizer: { systemPrompt: '', tier: 'standard', interests: [] },
-  estimateCostUsd: () => 0,
-  now: () => 0,
-};
-
 export function digestOf(records: readonly DebateRecord[]): DebateDigest {
   const first = records[0];
   if (first?.type !== 'debate_created') throw new Error('a debate log starts with its header');
-  const engine = CruxEngine.resume(records, READ_ONLY);
+  const engine = CruxEngine.reading(records);
   const { transcript, ...state } = engine.currentState;
   const reframes = transcript.flatMap((entry) =>
     entry.accepted && entry.move === 'REFRAME' && entry.author && typeof entry.meta?.spawnQuestion === 'string'

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context';
-import { DebateCourses } from './course';
-import { DebateDigests } from './debate-digests';
+import { type Course, courseOf } from './course';
+import { type DebateDigest, digestOf } from './debate-digests';
+import { FoldedLogs } from './folded-logs';
 import { Transcripts } from './transcripts';
 
 /**
@@ -10,16 +11,16 @@ import { Transcripts } from './transcripts';
  * debates', ledger's and transcripts' handlers, so each log is folded once for all of them.
  */
 export interface DebateReads {
-  readonly digests: DebateDigests;
-  readonly courses: DebateCourses;
+  readonly digests: FoldedLogs<DebateDigest>;
+  readonly courses: FoldedLogs<Course>;
   readonly transcripts: Transcripts;
 }
 
 export function debateReads(ctx: Pick<AppContext, 'ws' | 'service'>): DebateReads {
   const { ws, service } = ctx;
   return {
-    digests: new DebateDigests(ws.root, ws.db, service),
-    courses: new DebateCourses(ws.root, ws.db, service),
+    digests: new FoldedLogs(ws.root, ws.db, service, digestOf),
+    courses: new FoldedLogs(ws.root, ws.db, service, courseOf),
     transcripts: new Transcripts(ws.db),
   };
 }

@@ -5,7 +5,12 @@ import { STAGES } from '../../../crux/vocabulary';
 import { debateEventsAfter, lastDebateSeq } from '../../sqlite/debate-view-queries';
 
 /** The events that are a message of the transcript, in the order the debate's log holds them. */
-const MESSAGE_EVENTS = ['message_posted', 'message_blocked', 'moderator_intervention', 'moderator_message'] as const;
+export const TRANSCRIPT_EVENTS = [
+  'message_posted',
+  'message_blocked',
+  'moderator_intervention',
+  'moderator_message',
+] as const;
 
 interface Cached {
   /** The highest record number read so far (events are appended, never rewritten). */
@@ -31,7 +36,7 @@ export class Transcripts {
     if (cached && cached.seq === seq) return cached.messages;
     const from = cached?.seq ?? -1;
     const messages = cached?.messages ?? [];
-    for (const row of debateEventsAfter(this.db, debateId, from, MESSAGE_EVENTS)) {
+    for (const row of debateEventsAfter(this.db, debateId, from, TRANSCRIPT_EVENTS)) {
       const event = (JSON.parse(row.json) as { event: CruxEvent }).event;
       const message = messageOf(event, messages.length, row.at);
       if (message) messages.push(message);
