@@ -159,16 +159,19 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       };
     case 'PROVIDE_EVIDENCE': {
       const roll = rng();
-      if (roll < 0.1 && brief.agent.committed) {
+      // A concession or a change of confidence names the message that moved it, as a live agent must.
+      if (roll < 0.1 && brief.agent.committed && lastOther) {
         return {
           move: 'CONCEDE',
+          replyTo: lastOther.id,
           content: say(`I concede that ${fact} cuts against part of my case.`),
           meta: { concededProposition: `${fact} weakens part of my case`, topClaimChanged: false },
         };
       }
-      if (roll < 0.14 && brief.agent.side && brief.agent.side !== 'UNCERTAIN') {
+      if (roll < 0.14 && brief.agent.side && brief.agent.side !== 'UNCERTAIN' && lastOther) {
         return {
           move: 'UPDATE_POSITION',
+          replyTo: lastOther.id,
           content: say(`Given ${fact}, I am less sure than I was.`),
           meta: {
             priorPosition: brief.agent.side,

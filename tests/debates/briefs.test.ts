@@ -5,7 +5,7 @@ import type { AgentMove } from '../../core/crux/live/answer';
 import type { TurnBrief } from '../../core/crux/live/brief';
 import { jsonSchemaOf } from '../../core/llm/prices';
 import { appRoot } from '../../core/node/app-root';
-import { DebateService, type DebateRun } from '../../core/node/debates/debate-service';
+import { DebateService } from '../../core/node/debates/debate-service';
 import { providerFor } from '../../core/node/debates/providers';
 import { parseMarkdown } from '../../core/node/markdown';
 import { Workspace } from '../../core/node/workspace/workspace';
@@ -20,7 +20,11 @@ const AGENTS = ['optimist-engineer', 'skeptical-economist', 'field-researcher'];
 const README = parseMarkdown(readFileSync(join(appRoot(), 'ideas', IDEA, 'README.md'), 'utf8'));
 const today = new Date().toISOString().slice(0, 10);
 
-/** A careful model frames the crux from the first open question it was given; otherwise it plays as the simulator. */
+/**
+ * A careful model frames the crux from the first open question it was given; otherwise it plays as the
+ * simulator. (This only shapes the captured requests; that a debate turns on the idea's content is held
+ * by idea-content.test.ts, with answers from the fixture corpus.)
+ */
 function firstOpenQuestion(request: LlmRequest<unknown>): string | null {
   // Wrapped lines of a paragraph are joined; headings, list items and blank lines still break.
   const text = [request.system, ...request.messages.map((m) => m.content)].join('\n').replace(/\n(?![\n#>-])/g, ' ');
@@ -31,7 +35,6 @@ function firstOpenQuestion(request: LlmRequest<unknown>): string | null {
 let root: string;
 let cleanup: () => void;
 let ws: Workspace;
-let run: DebateRun;
 const requests: LlmRequest<unknown>[] = [];
 
 beforeAll(async () => {
@@ -58,7 +61,7 @@ beforeAll(async () => {
       },
     };
   });
-  run = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 1 });
+  await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 1 });
 }, 120_000);
 afterAll(() => {
   ws?.close();
@@ -140,16 +143,6 @@ describe('what the agents of a crux debate on an idea are told', () => {
       roster: true,
       today: true,
       budgetGrowsWithAgents: true,
-    });
-  });
-
-  it("turns on the idea's content: the crystallized question is the README's research question", () => {
-    const crux = run.outcome.result.threads.find((t) => t.crux)?.crux as { question: string } | undefined;
-    // Words of the README that its title does not hold: the debate reached into the body.
-    const terms = ['capacitive', 'reference', 'calibration', 'growing season'];
-    expect({ crux: !!crux, terms: terms.filter((t) => !crux?.question.toLowerCase().includes(t)) }).toEqual({
-      crux: true,
-      terms: [],
     });
   });
 });

@@ -1,7 +1,9 @@
 import type { AnswerCheck } from '../../ports/llm';
 import type { AnalysisOutput } from '../analysis';
-import type { AgentProfile, CruxState } from '../state';
+import type { AgentProfile, CruxState, ThreadState } from '../state';
 import type { AgentMove } from './answer';
+import { linkInSubject, linksIn } from './idea-links';
+import type { DebateSubject } from './subject';
 
 /**
  * What a debate holds an agent's or the crystallizer's answer to beyond its schema: agent ids of this
@@ -122,6 +124,174 @@ export function checkMove(state: CruxState): (move: AgentMove) => AnswerCheck<Ag
     }
     return { ok: true, value: { ...move, meta, ...(replyTo !== undefined ? { replyTo } : {}) }, repairs };
   };
+}
+
+/** Fewer words than this is not a reason ("I concede.", "Updated."). */
+const REASON_MIN_WORDS = 5;
+/** What a link that is not in the idea is replaced with once it has been put back to the model once. */
+export const REMOVED_LINK = '[unverified; link removed: not in the idea]';
+
+/**
+ * What a debater's answer is held to before its schema, on this turn (see `LlmRequest.prepare`):
+ *
+ * - Links only from the idea. A model has no documents beyond the idea, so an address that is not in
+ *   it was made up, and so, most likely, was the study or figure it was attached to. The first such
+ *   answer is put back with the problem, so the model can say the same thing honestly (as
+ *   GENERAL_KNOWLEDGE or ESTIMATE, the figure labelled unverified). If the answer after that still
+ *   carries one, the link is removed and marked unverified, the evidence re-sourced as
+ *   GENERAL_KNOWLEDGE, and the answer kept: a link never costs an agent its turn.
+ * - A position change or a concession names the message that moved it and says why: UPDATE_POSITION
+ *   (unless it only holds the side and confidence it had) and CONCEDE need `replyTo`, an accepted
+ *   message of another agent in this thread, and a content of a sentence or more. Otherwise the
+ *   answer is put back with the ids it could name.
+ *
+ * The returned function remembers what it has already put back, so make one per call.
+ */
+export function prepareMove(
+  state: CruxState,
+  thread: ThreadState,
+  agent: string,
+  subject: DebateSubject,
+): (input: unknown) => AnswerCheck<unknown> {
+  let linksPutBack = false;
+  return (input) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return { ok: true, value: input };
+    const repairs: string[] = [];
+    const problems: string[] = [];
+    let answer = input as Record<string, unknown>;
+
+    const invented = inventedLinks(answer, subject);
+    if (invented.length > 0 && !linksPutBack) {
+      linksPutBack = true;
+      for (const { field, link } of invented) {
+        problems.push(
+          `${field}: the link ${link} is not in the idea's text. You have no documents beyond the idea: leave the link out, ` +
+            'give the source as GENERAL_KNOWLEDGE or ESTIMATE, and label any figure the idea does not give "unverified"',
+        );
+      }
+    } else if (invented.length > 0) answer = withoutLinks(answer, invented, repairs);
+
+    let replyTo = typeof answer.replyTo === 'string' ? answer.replyTo : undefined;
+    const id = replyTo === undefined ? null : messageIdOf(replyTo);
+    if (id !== null && id !== replyTo && state.transcript.some((m) => m.id === id)) {
+      repairs.push(`replyTo: "${replyTo}" read as ${id}`);
+      replyTo = id;
+      answer = { ...answer, replyTo };
+    }
+    if (movesAPosition(answer, thread, agent)) {
+      const what = answer.move === 'CONCEDE' ? 'A CONCEDE' : 'An UPDATE_POSITION that changes your side or confidence';
+      const problem = replyProblem(state, thread, agent, what, replyTo);
+      if (problem) problems.push(problem);
+      const content = typeof answer.content === 'string' ? answer.content : '';
+      if (content.trim().split(/\s+/).filter(Boolean).length < REASON_MIN_WORDS) {
+        problems.push(`content: ${what} says what in the message you answer moved you, and why, in a sentence or two`);
+      }
+    }
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: answer, repairs };
+  };
+}
+
+/** A change of side or confidence, or a concession: the moves that must say what moved the agent. */
+function movesAPosition(answer: Record<string, unknown>, thread: ThreadState, agent: string): boolean {
+  if (answer.move === 'CONCEDE') return true;
+  if (answer.move !== 'UPDATE_POSITION') return false;
+  const meta = (answer.meta ?? {}) as Record<string, unknown>;
+  const sameSide = meta.newPosition !== undefined && meta.newPosition === meta.priorPosition;
+  const confidence = meta.confidence;
+  const sameConfidence = confidence === undefined || confidence === thread.stances[agent]?.confidence;
+  // Holding one's side and confidence ("nothing more can be settled before the data exists") moves
+  // nothing, so it answers no message in particular.
+  return !(sameSide && sameConfidence);
+}
+
+/** Why `replyTo` cannot be the message that moved `agent`, or null when it can. */
+function replyProblem(
+  state: CruxState,
+  thread: ThreadState,
+  agent: string,
+  what: string,
+  replyTo: string | undefined,
+): string | null {
+  const others = state.transcript.filter(
+    (m) => m.thread === thread.id && m.accepted && m.author !== null && m.author !== agent,
+  );
+  const some = others
+    .slice(-4)
+    .map((m) => m.id)
+    .join(', ');
+  const which = some === '' ? '' : ` (the latest: ${some})`;
+  if (replyTo === undefined) {
+    return `replyTo: ${what} names the message that moved you: give replyTo, the id of a message by another agent in this thread${which}`;
+  }
+  const entry = state.transcript.find((m) => m.id === replyTo);
+  if (!entry?.accepted || entry.thread !== thread.id) {
+    return `replyTo: "${replyTo}" is not a message of this thread; name the message by another agent that moved you${which}`;
+  }
+  if (entry.author === null) {
+    return `replyTo: ${replyTo} is a moderator line; name the message by another agent that moved you${which}`;
+  }
+  if (entry.author === agent) {
+    return `replyTo: ${replyTo} is your own message; name the message by another agent that moved you${which}`;
+  }
+  return null;
+}
+
+type InventedLink = { field: string; link: string };
+
+/** The links of an answer's content and meta text that the idea does not hold. */
+function inventedLinks(answer: Record<string, unknown>, subject: DebateSubject): InventedLink[] {
+  const out: InventedLink[] = [];
+  const look = (field: string, value: unknown) => {
+    if (typeof value !== 'string') return;
+    for (const link of linksIn(value)) if (!linkInSubject(link, subject)) out.push({ field, link });
+  };
+  look('content', answer.content);
+  const meta = answer.meta;
+  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) {
+    for (const [key, value] of Object.entries(meta)) {
+      if (key === 'evidenceLink' && typeof value === 'string' && linksIn(value).length === 0) {
+        // A link without a scheme ("example.org/study") is a link all the same.
+        if (!linkInSubject(value, subject)) out.push({ field: 'meta.evidenceLink', link: value });
+        continue;
+      }
+      look(`meta.${key}`, value);
+    }
+  }
+  return out;
+}
+
+/** The answer with its invented links taken out and what they backed marked unverified. */
+function withoutLinks(
+  answer: Record<string, unknown>,
+  invented: readonly InventedLink[],
+  repairs: string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...answer };
+  const meta: Record<string, unknown> = { ...((answer.meta ?? {}) as Record<string, unknown>) };
+  for (const { field, link } of invented) {
+    if (field === 'meta.evidenceLink') {
+      delete meta.evidenceLink;
+      repairs.push(`meta.evidenceLink: ${link} is not in the idea; dropped`);
+      continue;
+    }
+    const key = field.replace(/^meta\./, '');
+    const holder = field.startsWith('meta.') ? meta : out;
+    const text = holder[key];
+    if (typeof text !== 'string') continue;
+    holder[key] = text.split(link).join(REMOVED_LINK);
+    repairs.push(`${field}: ${link} is not in the idea; removed and marked unverified`);
+  }
+  if (out.move === 'PROVIDE_EVIDENCE') {
+    const source = meta.evidenceSource;
+    // What an invented link backed is at best what the model knows; a quote of the idea still stands.
+    const quoted = source === 'IDEA_TEXT' && typeof meta.evidenceQuote === 'string' && meta.evidenceQuote.trim() !== '';
+    if (source !== 'ESTIMATE' && source !== 'GENERAL_KNOWLEDGE' && !quoted) {
+      meta.evidenceSource = 'GENERAL_KNOWLEDGE';
+      repairs.push(`meta.evidenceSource: ${source === undefined ? 'none' : String(source)} set to GENERAL_KNOWLEDGE`);
+    }
+  }
+  out.meta = meta;
+  return out;
 }
 
 /**

@@ -26,13 +26,13 @@ export const agentMoveSchema = z.object({
     .string()
     .optional()
     .describe(
-      'id of the one message you answer, e.g. m12; required for CHALLENGE_EVIDENCE, UPDATE_POSITION and CONCEDE',
+      'id of the one message you answer, e.g. m12; required for CHALLENGE_EVIDENCE, CONCEDE and an UPDATE_POSITION that changes your side or confidence (the message by another agent that moved you)',
     ),
   content: z
     .string()
     .min(1)
     .describe(
-      'what you say, at most 80 words; for UPDATE_POSITION and CONCEDE, what in the message you answer moved you',
+      'what you say, at most 80 words; for UPDATE_POSITION and CONCEDE, what in the message you answer moved you and why, at least one sentence; a link only if it appears in the idea text',
     ),
   meta: z
     .object({

@@ -3,6 +3,7 @@ import type { AnalysisOutput } from '../analysis';
 import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
 import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
+import { prepareMove } from './answer-checks';
 import type { Ask, Turn } from './scheduler';
 import { type DebateContext, nameOf, rosterLines } from './subject';
 import { crystallizerSystem, debaterSystemParts } from './system-prompt';
@@ -241,6 +242,9 @@ export function agentTurnRequest(
     schemaDescription: 'Your move in the crux debate.',
     tier: persona.tier,
     maxTokens: 600,
+    // What the schema cannot say: links only from the idea, and what moved a position change. It
+    // needs the subject and the thread, which only this request knows.
+    prepare: prepareMove(state, thread, turn.agent, context.subject),
   };
 }
 
