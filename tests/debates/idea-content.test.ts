@@ -72,12 +72,12 @@ function corpusResponder() {
   };
   const respond = (request: FakeRequest): FakeStep => {
     const brief = briefOfRequest(request) as TurnBrief | AnalysisBrief | null;
-    if (brief?.kind === 'crux_analysis') {
+    if (brief?.kind === 'analysis') {
       const answer = next('analysis', corpus.analysis);
       if (answer)
         return { kind: 'answer', input: filled(answer, { $threadQuestion: brief.thread.binaryQuestion ?? '' }) };
     }
-    if (brief?.kind === 'crux_turn') {
+    if (brief?.kind === 'turn') {
       const system = (request.body.system as { text: string }[]).map((b) => b.text).join('\n');
       const ask = brief.ask;
       const readIt = system.includes(corpus.readsTheIdeaWhen);
@@ -95,7 +95,7 @@ function corpusResponder() {
         };
       }
       unanswered.push(`${brief.agent.id} ${ask.kind} #${used.get(`${brief.agent.id} ${ask.kind}`)}`);
-    } else if (brief?.kind !== 'crux_analysis') unanswered.push(`request ${request.n}: no brief`);
+    } else if (brief?.kind !== 'analysis') unanswered.push(`request ${request.n}: no brief`);
     return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'the corpus has no answer for this' };
   };
   return { respond, unanswered, withoutTheIdea: () => withoutTheIdea };
