@@ -17,8 +17,11 @@ export interface Protocol<State, Input, Ask> {
    */
   step(state: State, input: Input): { state: State; events: readonly unknown[] };
   isRefusal(error: unknown): boolean;
-  /** An input due before any call (e.g. starting a pending evaluation), or null. */
-  due?(state: State): Input | null;
+  /**
+   * An input due before any call (starting a pending evaluation; standing in for an agent that is
+   * degraded and no longer asked), or null.
+   */
+  due?(state: State, view: Pick<AskView, 'degraded'>): Input | null;
   /** The run has reached its end: nothing more is asked. */
   done(state: State): boolean;
   /** How a run that is done ended (default `completed`; an evaluation that failed says `failed`). */

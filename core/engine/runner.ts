@@ -308,7 +308,7 @@ export class Runner<State, Input, Ask> {
         this.setStatus('cancelled', 'cancelled by the researcher');
         return this.outcome();
       }
-      const due = this.protocol.due?.(this.state);
+      const due = this.protocol.due?.(this.state, { degraded: this.degraded });
       if (due) {
         this.applyOrThrow(due);
         continue;

@@ -17,6 +17,8 @@ import { createAnthropicLlm } from '../../core/node/llm/anthropic';
 import { loadModelsConfig } from '../../core/node/llm/prices-loader';
 import { FakeAnthropic } from '../fakes/fake-anthropic';
 import { simulatorResponder } from '../fakes/simulator-responder';
+import { parseDebateLog } from '../../core/engine/log-reader';
+import { LlmError } from '../../core/ports/llm';
 import { cli } from '../helpers/run-cli';
 import { eventually, tempWorkspace } from '../helpers/temp-workspace';
 
@@ -163,6 +165,50 @@ describe('a failed evaluation', () => {
     broken = false;
     const retried = await service.resume(id);
     expect(retried.document).toMatchObject({ evaluationId: id, locked: true, lockReason: 'MAX_ROUNDS' });
+  });
+});
+
+describe('a red-team persona that keeps failing', () => {
+  it('is degraded and left out, and the evaluation locks on the others; the log says who and why', async () => {
+    let failing: string | null = null;
+    const flaky = (): Provider => {
+      const simulated = providerFor('simulated', root, 1);
+      return {
+        ...simulated,
+        llm: {
+          provider: 'simulated',
+          call: (request) => {
+            const ask = (request.brief as { ask?: { role?: string; persona?: string } }).ask;
+            if (ask?.role !== 'redteam') return simulated.llm.call(request);
+            // The first persona asked is the one whose model is down, after its own re-asks.
+            failing ??= ask.persona ?? null;
+            return ask.persona === failing
+              ? Promise.reject(new LlmError('server_error', 'upstream is down'))
+              : simulated.llm.call(request);
+          },
+        },
+      };
+    };
+    const run = await new EvaluationService(ws, flaky).evaluate(IDEA, { mode: 'standard', provider: 'simulated' });
+    const folder = join(root, 'ideas', IDEA, 'evaluations');
+    const log = parseDebateLog(readFileSync(join(folder, `${run.document.evaluationId}.run.jsonl`), 'utf8')).records;
+    const challengers = new Set(run.document.auditTrail.conflicts.map((c) => c.persona as string));
+    expect({
+      locked: run.document.locked,
+      degraded: log.flatMap((r) => (r.type === 'agent_degraded' ? [r.agent] : [])),
+      // Asked twice (each with the provider's own retries), then never again.
+      failures: log.filter((r) => r.type === 'turn_failed').length,
+      challengedByIt: challengers.has(String(failing)),
+      challengedByOthers: challengers.size > 0,
+      ended: log.at(-1),
+    }).toEqual({
+      locked: true,
+      degraded: [`redteam:${failing}`],
+      failures: 2,
+      challengedByIt: false,
+      challengedByOthers: true,
+      ended: expect.objectContaining({ type: 'status', status: 'completed' }),
+    });
   });
 });
 

@@ -6,8 +6,16 @@ import { step } from '../step';
 import { heldRequest } from './answer-rules';
 import { type EvaluationPrompts, inputFor, requestFor } from './requests';
 
-/** How many times one ask is put to the model (each with its own re-asks) before the evaluation fails. */
+/**
+ * How many times one ask is put to the model (each with its own re-asks) before it gives up: the
+ * evaluation fails, except for a red-team persona, which is degraded instead (see `due`).
+ */
 const ASK_ATTEMPTS = 2;
+
+/** A red-team persona's round, for one that is degraded: no challenges (the log says why). */
+function silentRedTeam(ask: Extract<EvaluationAsk, { role: 'redteam' }>, at: string): EvaluationInput {
+  return { kind: 'redteam', persona: ask.persona, round: ask.round, at, answer: { challenges: [] } };
+}
 
 /**
  * The evaluation protocol as a tenant of the one runner. Its asks are the state's `awaiting`; an
@@ -30,7 +38,15 @@ export function evaluationProtocol(deps: {
     // Each input is applied to a copy: one the protocol refuses leaves the state as it was.
     step: (state, input) => step(state, input),
     isRefusal: (error) => error instanceof EvaluationInputError,
-    due: (state) => (state.phase === 'PENDING' ? { kind: 'start', at: deps.now() } : null),
+    // A red-team persona that kept failing is degraded: its rounds pass without challenges from it,
+    // and the other personas, the defence and the arbiter carry the evaluation on.
+    degradeAfter: ASK_ATTEMPTS,
+    due(state, view) {
+      if (state.phase === 'PENDING') return { kind: 'start', at: deps.now() };
+      for (const ask of state.awaiting)
+        if (ask.role === 'redteam' && view.degraded.has(describeAsk(ask).agent)) return silentRedTeam(ask, deps.now());
+      return null;
+    },
     done: (state) => state.phase === 'LOCKED' || state.phase === 'FAILED',
     finalStatus: (state) => (state.phase === 'FAILED' ? 'failed' : 'completed'),
     asks: (state) => ({ asks: [...state.awaiting], resumed: false }),
@@ -40,6 +56,8 @@ export function evaluationProtocol(deps: {
 
     failed(_state, ask, failure) {
       if (failure.refused) return [fail(`${ask.role} gave an answer the protocol refused: ${failure.message}`)];
+      if (ask.role === 'redteam' && failure.fromModel && failure.attempts >= ASK_ATTEMPTS)
+        return [silentRedTeam(ask, deps.now())];
       // A call that failed after its own re-asks is asked once more in the next round (its ask stays
       // outstanding); only an ask that fails again, or a programming error, fails the evaluation.
       if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
@@ -78,6 +96,7 @@ function describeAsk(ask: EvaluationAsk): AskInfo {
     purpose: ask.role,
     failedAt: place,
     planned: { kind: ask.role, thread: place, agent },
-    degradable: false,
+    // Only a red-team persona can be left out; every other role's answer is needed to lock.
+    degradable: ask.role === 'redteam',
   };
 }
