@@ -26,7 +26,7 @@ export interface DebateDigest {
 /**
  * Folds debate logs on demand and keeps the result until the log grows: a finished debate is read
  * once per app run, a running one again when asked after new records. The index says how far each
- * log has got (`debate_events` mirrors every record in the same append), so checking is one lookup.
+ * log has got (`run_events` mirrors every record in the same append), so checking is one lookup.
  */
 export class DebateDigests {
   private readonly cache = new Map<string, DebateDigest>();
