@@ -114,18 +114,6 @@ export function checkLayers(root: string): Violation[] {
   return violations;
 }
 
-/**
- * SQL lives in core/node/sqlite only, in named query modules (plain functions over a database
- * handle); everything else asks them. These files still hold their own SQL: it moves with the
- * engine work (one run log for every protocol), which is rewriting them.
- */
-export const SQL_ALLOWED: readonly string[] = [
-  'core/node/app/live-debates.ts',
-  'core/node/debates/debate-service.ts',
-  'core/node/debates/journal.ts',
-  'core/node/evaluations/evaluation-service.ts',
-];
-
 /** A statement being prepared, or a string that starts as SQL does. */
 const SQL_PATTERNS = [
   /\.prepare\(/,
@@ -141,9 +129,13 @@ function withoutCommentLines(source: string): string {
     .join('\n');
 }
 
-/** Where `source` (workspace-relative `file`) holds SQL it may not: the first place per pattern. */
+/**
+ * Where `source` (workspace-relative `file`) holds SQL it may not: the first place per pattern. SQL
+ * lives in core/node/sqlite only, in named query modules (plain functions over a database handle);
+ * everything else in core/node asks them, with no file excepted.
+ */
 export function sqlOutsideItsLayer(file: string, source: string): Violation[] {
-  if (!file.startsWith('core/node/') || file.startsWith('core/node/sqlite/') || SQL_ALLOWED.includes(file)) return [];
+  if (!file.startsWith('core/node/') || file.startsWith('core/node/sqlite/')) return [];
   const code = withoutCommentLines(source);
   const found: Violation[] = [];
   for (const pattern of SQL_PATTERNS) {

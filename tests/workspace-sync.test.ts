@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderIndex } from '../core/idea/index-md';
 import { getIdea, ideaRelationships, indexEntries, listIdeas } from '../core/node/sqlite/index-sql';
-import { migrate } from '../core/node/sqlite/migrations';
+import { LATEST_VERSION, migrate } from '../core/node/sqlite/migrations';
 import { NEW_INDEX_PAGE_SIZE } from '../core/node/sqlite/open';
 import { WorkspaceWatcher } from '../core/node/workspace/watcher';
 import { Workspace } from '../core/node/workspace/workspace';
@@ -162,7 +162,11 @@ describe('reconcile at start', () => {
 
     ws = Workspace.open(root);
     const report = ws.sync();
-    expect([ws.db.pragma('user_version', { simple: true }), report.changed, found(ws)]).toEqual([9, 1, [0, 0, 1, 1]]);
+    expect([ws.db.pragma('user_version', { simple: true }), report.changed, found(ws)]).toEqual([
+      LATEST_VERSION,
+      1,
+      [0, 0, 1, 1],
+    ]);
   });
 
   it('creates a new index with large pages and leaves an existing file at the size it has', () => {

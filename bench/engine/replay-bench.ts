@@ -107,7 +107,7 @@ function verifyJournal(ws: Workspace, journal: DebateJournal, outcome: ReplayOut
     throw new Error(`journal holds ${inputs} inputs and ${events} events of ${outcome.inputs} and ${outcome.events}`);
   }
   const indexed = (
-    ws.db.prepare('SELECT COUNT(*) AS n FROM debate_events WHERE debate_id = ?').get(journal.header.id) as { n: number }
+    ws.db.prepare('SELECT COUNT(*) AS n FROM run_events WHERE run_id = ?').get(journal.header.id) as { n: number }
   ).n;
   if (indexed !== records.length) throw new Error(`the index mirrors ${indexed} of ${records.length} records`);
 }

@@ -91,7 +91,7 @@ describe('what the agents of a crux debate on an idea are told', () => {
     const late = turns().findLast((r) => stageOf(r) === 'EVIDENCE') as LlmRequest<unknown>;
     await expect(fixture(early)).toMatchFileSnapshot('../fixtures/requests/debater-early.json');
     await expect(fixture(late)).toMatchFileSnapshot('../fixtures/requests/debater-late.json');
-    const header = ws.db.prepare('SELECT topic FROM debates').get() as { topic: string };
+    const header = ws.db.prepare('SELECT topic FROM runs').get() as { topic: string };
     const facts = (r: LlmRequest<unknown>, who: string) => ({
       readme: words(r).includes(README.body.trim()),
       summary: words(r).includes(String(README.data.summary)),

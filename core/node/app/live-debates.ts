@@ -3,6 +3,7 @@ import type { DebateRequest } from '../../contract';
 import type { CruxDraft, CruxEngine } from '../../engine/crux-engine';
 import type { DebateStatus } from '../../engine/debate-record';
 import { readDebateLog } from '../debates/journal';
+import { runStatus } from '../sqlite/run-queries';
 import type { Log } from '../../ports/log';
 import type { DebateEstimate, DebateRun, DebateService, StartOptions } from '../debates/debate-service';
 import { UserError, type Workspace } from '../workspace/workspace';
@@ -76,10 +77,7 @@ export class LiveDebates {
   /** The status the index records for a debate (null: no such debate). */
   recordedStatus(id: string): DebateStatus | null {
     if (!this.deps.ws.db.open) return null;
-    const row = this.deps.ws.db.prepare('SELECT status FROM debates WHERE id = ?').get(id) as
-      | { status: DebateStatus }
-      | undefined;
-    return row?.status ?? null;
+    return runStatus(this.deps.ws.db, id);
   }
 
   /** The events of a debate's log from index `from` on, and how many it holds. */

@@ -14,9 +14,10 @@ import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { loadPersonas } from '../personas/load-personas';
 import { parseMarkdown } from '../markdown';
-import { getIdea, ideaFiles } from '../sqlite/index-sql';
+import { getIdea, getMeta, ideaFiles, setMeta } from '../sqlite/index-sql';
+import { cruxRunLogPath, type CruxRunListing, listCruxRuns, runResultJson, setRunResult } from '../sqlite/run-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { DebateJournal, debateLogPath, indexDebateLogs, lastStatus, readDebateLog } from './journal';
+import { DebateJournal, debateLogPath, indexRunLogs, lastStatus, readDebateLog } from './journal';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { resolveConfig } from '../../crux/config';
 import { planCrux } from '../../crux/plan';
@@ -115,7 +116,7 @@ export class DebateService {
     private readonly providers: ProviderFactory = providerFor,
   ) {
     // The index is derived: debates found in the folder but not in it (a rebuilt index) come back.
-    this.logErrors = indexDebateLogs(ws.root, ws.db).errors;
+    this.logErrors = indexRunLogs(ws.root, ws.db).errors;
   }
 
   /**
@@ -123,7 +124,7 @@ export class DebateService {
    * are damaged, by file and line: what a full sync and `workspace:errors` report.
    */
   checkLogs(): { file: string; reason: string }[] {
-    this.logErrors = indexDebateLogs(this.ws.root, this.ws.db, { verifyKnown: true }).errors;
+    this.logErrors = indexRunLogs(this.ws.root, this.ws.db, { verifyKnown: true }).errors;
     return this.logErrors;
   }
 
@@ -351,25 +352,10 @@ export class DebateService {
     });
     // The transcript is the app's file; it is replaced as a whole (a hand-edited one is kept aside).
     const abs = join(this.ws.root, transcriptPath);
-    const previous = existsSync(abs)
-      ? (this.ws.db.prepare('SELECT value FROM meta WHERE key = ?').get(`transcript:${header.id}`) as
-          | { value: string }
-          | undefined)
-      : undefined;
-    const written = safeWrite(
-      this.ws.root,
-      transcriptPath,
-      text,
-      existsSync(abs) ? (previous?.value ?? 'unknown') : null,
-    );
-    if (!written.conflict) {
-      this.ws.db
-        .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
-        .run(`transcript:${header.id}`, written.hash);
-    }
-    this.ws.db
-      .prepare('UPDATE debates SET result_json = ? WHERE id = ?')
-      .run(JSON.stringify(outcome.result), header.id);
+    const previous = existsSync(abs) ? getMeta(this.ws.db, `transcript:${header.id}`) : null;
+    const written = safeWrite(this.ws.root, transcriptPath, text, existsSync(abs) ? (previous ?? 'unknown') : null);
+    if (!written.conflict) setMeta(this.ws.db, `transcript:${header.id}`, written.hash);
+    setRunResult(this.ws.db, header.id, JSON.stringify(outcome.result));
     return {
       id: header.id,
       provider: header.provider,
@@ -384,36 +370,15 @@ export class DebateService {
     // An id that could not be a debate's is refused as such, not looked up (the CLI passes what it was given).
     const problem = recordIdProblem(id, 'debate');
     if (problem !== null) throw new UserError(`"${id}" ${problem} (see: npm run cli -- debates list)`);
-    const row = this.ws.db.prepare("SELECT log_path FROM debates WHERE id = ? AND protocol = 'crux'").get(id) as
-      | { log_path: string }
-      | undefined;
-    if (row && existsSync(join(this.ws.root, row.log_path))) return row.log_path;
+    // Only a crux debate's: an evaluation's run shares the table but is not a debate.
+    const logPath = cruxRunLogPath(this.ws.db, id);
+    if (logPath && existsSync(join(this.ws.root, logPath))) return logPath;
     throw new UserError(`no debate "${id}" (see: npm run cli -- debates list)`);
   }
 
-  list(): {
-    id: string;
-    topic: string;
-    idea: string | null;
-    status: string;
-    provider: string | null;
-    createdAt: string;
-    costUsd: number;
-  }[] {
-    return this.ws.db
-      .prepare(
-        `SELECT id, topic, idea_slug AS idea, status, provider, created_at AS createdAt, cost_usd AS costUsd
-         FROM debates WHERE protocol = 'crux' ORDER BY created_at DESC, id DESC`,
-      )
-      .all() as {
-      id: string;
-      topic: string;
-      idea: string | null;
-      status: string;
-      provider: string | null;
-      createdAt: string;
-      costUsd: number;
-    }[];
+  /** The crux debates the index knows, the newest first (evaluations and other protocols' runs left out). */
+  list(): CruxRunListing[] {
+    return listCruxRuns(this.ws.db);
   }
 
   show(id: string): {
@@ -427,15 +392,13 @@ export class DebateService {
     // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
     const { records } = readDebateLog(this.ws.root, rel);
     const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
-    const row = this.ws.db.prepare('SELECT result_json FROM debates WHERE id = ?').get(id) as
-      | { result_json: string | null }
-      | undefined;
+    const resultJson = runResultJson(this.ws.db, id);
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
     const mdRel = rel.replace(/\.jsonl$/, '.md');
     return {
       header,
       status: lastStatus(records),
-      result: row?.result_json ? JSON.parse(row.result_json) : CruxEngine.outcomeOf(records).result,
+      result: resultJson ? JSON.parse(resultJson) : CruxEngine.outcomeOf(records).result,
       transcript: existsSync(join(this.ws.root, mdRel)) ? readTextInside(this.ws.root, mdRel) : null,
       records: records.length,
     };

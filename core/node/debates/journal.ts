@@ -5,6 +5,7 @@ import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord, RunHead
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
 import { describeReadError, entryRule } from '../fs/entry-rule';
 import { readTextInside } from '../fs/read-inside';
+import { appendRunEvents, indexRunEvents, type RunEventRow, runLogPaths, upsertRunRow } from '../sqlite/run-queries';
 import { UserError } from '../workspace/workspace';
 
 /** Where a debate's log lives: beside its idea, or in `debates/` for a free-standing topic. */
@@ -47,8 +48,6 @@ export class DebateJournal {
   private fd: number | null = null;
   private seq: number;
   private cost = 0;
-  private readonly insertEvent: Database.Statement;
-  private readonly updateDebate: Database.Statement;
 
   private constructor(
     readonly root: string,
@@ -61,10 +60,6 @@ export class DebateJournal {
   ) {
     this.seq = existing.length;
     for (const r of existing) if (r.type === 'llm_call') this.cost += r.call.costUsd;
-    this.insertEvent = db.prepare(
-      'INSERT OR REPLACE INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.updateDebate = db.prepare('UPDATE debates SET status = ?, updated_at = ?, cost_usd = ? WHERE id = ?');
   }
 
   /**
@@ -92,7 +87,7 @@ export class DebateJournal {
   ): DebateJournal {
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
     mkdirSync(dirname(join(root, rel)), { recursive: true });
-    upsertDebateRow(db, first.header, rel, 'running', 0);
+    upsertRunRow(db, first.header, rel, 'running', 0);
     const journal = new DebateJournal(root, rel, first.header, db, [], onAppend, confirm);
     journal.append([first]);
     return journal;
@@ -125,8 +120,8 @@ export class DebateJournal {
         closeSync(fd);
       }
     }
-    upsertDebateRow(db, first.header, relPath, lastStatus(records) ?? 'running', journal.cost);
-    indexRecords(db, first.header.id, records);
+    upsertRunRow(db, first.header, relPath, lastStatus(records) ?? 'running', journal.cost);
+    indexRunEvents(db, first.header.id, eventRows(records));
     return { journal, records };
   }
 
@@ -148,24 +143,12 @@ export class DebateJournal {
     writeSync(this.fd, `${lines.join('\n')}\n`);
     fsyncSync(this.fd);
     let status: DebateStatus | null = null;
-    this.db
-      .transaction(() => {
-        records.forEach((r, i) => {
-          if (r.type === 'llm_call') this.cost += r.call.costUsd;
-          if (r.type === 'status') status = r.status;
-          this.insertEvent.run(this.header.id, first + i, r.type, at, lines[i]);
-        });
-        const current =
-          status ??
-          (
-            this.db.prepare('SELECT status FROM debates WHERE id = ?').get(this.header.id) as
-              | { status: DebateStatus }
-              | undefined
-          )?.status ??
-          'running';
-        this.updateDebate.run(current, at, this.cost, this.header.id);
-      })
-      .immediate();
+    for (const r of records) {
+      if (r.type === 'llm_call') this.cost += r.call.costUsd;
+      if (r.type === 'status') status = r.status;
+    }
+    const rows = records.map((r, i) => ({ seq: first + i, type: r.type, at, json: lines[i] as string }));
+    appendRunEvents(this.db, this.header.id, rows, { status, updatedAt: at, costUsd: this.cost });
     if (this.onAppend) this.onAppend(records.map((r, i) => ({ ...r, seq: first + i, at }) as DebateRecord));
   }
 
@@ -183,36 +166,24 @@ export function lastStatus(records: readonly DebateRecord[]): DebateStatus | nul
   return null;
 }
 
-function upsertDebateRow(db: Database.Database, header: RunRow, rel: string, status: DebateStatus, cost: number): void {
-  db.prepare(
-    `INSERT INTO debates (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path, cost_usd)
-     VALUES (@id, @protocol, @ideaSlug, @topic, @status, @provider, @createdAt, @createdAt, @rel, @cost)
-     ON CONFLICT(id) DO UPDATE SET status = excluded.status, log_path = excluded.log_path, cost_usd = excluded.cost_usd`,
-  ).run({ ...header, status, rel, cost });
-}
-
-function indexRecords(db: Database.Database, id: string, records: readonly DebateRecord[]): void {
-  const insert = db.prepare(
-    'INSERT OR REPLACE INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
-  );
-  db.transaction(() => {
-    for (const r of records) insert.run(id, r.seq, r.type, r.at, JSON.stringify(r));
-  }).immediate();
+/** A log's records as the index mirrors them, each re-encoded as a line of the log. */
+function eventRows(records: readonly DebateRecord[]): RunEventRow[] {
+  return records.map((r) => ({ seq: r.seq, type: r.type, at: r.at, json: JSON.stringify(r) }));
 }
 
 /**
- * Brings the index's debate rows up to date with the logs in the folder (`debates/*.jsonl` and
- * `ideas/<slug>/debates/*.jsonl`): a rebuilt index gets its debates back, with their events, status,
- * cost and (for finished debates) result. A log that cannot be read is reported, not fatal.
+ * Brings the index's run rows up to date with the logs in the folder (crux debates' in
+ * `debates/*.jsonl` and `ideas/<slug>/debates/*.jsonl`, evaluations' in
+ * `ideas/<slug>/evaluations/*.run.jsonl`): a rebuilt index gets its runs back, with their events,
+ * status and cost (a finished debate's result is rebuilt from its log when asked). A log that
+ * cannot be read is reported, not fatal.
  */
-export function indexDebateLogs(
+export function indexRunLogs(
   root: string,
   db: Database.Database,
   options: { verifyKnown?: boolean } = {},
 ): { indexed: string[]; errors: { file: string; reason: string }[] } {
-  const known = new Set(
-    (db.prepare('SELECT log_path FROM debates').all() as { log_path: string }[]).map((r) => r.log_path),
-  );
+  const known = new Set(runLogPaths(db));
   const slugs = listDirs(join(root, 'ideas'));
   // Debates beside their idea or in debates/; every other protocol's runs beside their idea, in the
   // folder of their kind (an evaluation's `ideas/<slug>/evaluations/<id>.run.jsonl`).
@@ -245,8 +216,8 @@ export function indexDebateLogs(
         const first = records[0];
         if (first?.type !== 'debate_created' && first?.type !== 'run_created') throw new Error('not a run log');
         const cost = records.reduce((sum, r) => sum + (r.type === 'llm_call' ? r.call.costUsd : 0), 0);
-        upsertDebateRow(db, first.header, rel, lastStatus(records) ?? 'running', cost);
-        indexRecords(db, first.header.id, records);
+        upsertRunRow(db, first.header, rel, lastStatus(records) ?? 'running', cost);
+        indexRunEvents(db, first.header.id, eventRows(records));
         indexed.push(first.header.id);
       } catch (error) {
         errors.push({ file: rel, reason: error instanceof Error ? error.message : String(error) });

@@ -31,7 +31,9 @@ import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
+import { currentEvaluations, ideaEvaluationState } from '../sqlite/evaluation-record-queries';
 import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
+import { indexLockedEvaluation } from '../sqlite/locked-evaluation-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
@@ -156,11 +158,7 @@ export class EvaluationService {
   /** The idea's current locked evaluation, read from its record. */
   current(slug: string): FinalSynthesisDocument | null {
     const idea = this.idea(slug);
-    const id = (
-      this.ws.db.prepare('SELECT evaluation_id FROM ideas WHERE slug = ?').get(slug) as
-        | { evaluation_id: string | null }
-        | undefined
-    )?.evaluation_id;
+    const id = ideaEvaluationState(this.ws.db, slug)?.evaluationId;
     if (!id) return null;
     const path = join(this.ws.root, ideaFile(idea.slug, `evaluations/${id}.json`));
     if (!existsSync(path)) return null;
@@ -646,10 +644,7 @@ export class EvaluationService {
    * evaluation only, read from its record, so a superseded evaluation is never counted twice.
    */
   personaRatings(): PersonaRating[] {
-    const rows = this.ws.db.prepare('SELECT slug, evaluation_id FROM ideas WHERE evaluation_id IS NOT NULL').all() as {
-      slug: string;
-      evaluation_id: string;
-    }[];
+    const rows = currentEvaluations(this.ws.db);
     const tally = new Map<string, PersonaRating>();
     const entry = (id: string, role: PersonaRating['role']) => {
       const known = tally.get(id);
@@ -659,7 +654,7 @@ export class EvaluationService {
       return fresh;
     };
     for (const row of rows) {
-      const path = join(this.ws.root, ideaFile(row.slug, `evaluations/${row.evaluation_id}.json`));
+      const path = join(this.ws.root, ideaFile(row.slug, `evaluations/${row.evaluationId}.json`));
       if (!existsSync(path)) continue;
       const doc = finalSynthesisDocumentSchema.safeParse(JSON.parse(readTextInside(this.ws.root, path)));
       if (!doc.success) continue;
@@ -716,55 +711,45 @@ export class EvaluationService {
 
   /** Rows for queries: the evaluation, its score trajectory and its challenges. */
   private index(doc: FinalSynthesisDocument): void {
-    const db = this.ws.db;
-    db.transaction(() => {
-      db.prepare(
-        `INSERT OR REPLACE INTO evaluations (id, idea_id, mode, phase, started_at, completed_at, rounds, lock_reason,
-           content_hash_at_evaluation, overall_score, overall_confidence, red_team_survival, superseded_by, cost_usd)
-         VALUES (?, ?, ?, 'LOCKED', ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0)`,
-      ).run(
-        doc.evaluationId,
-        doc.ideaId,
-        doc.mode,
-        doc.startedAt,
-        doc.completedAt,
-        doc.rounds,
-        doc.lockReason,
-        doc.contentHashAtEvaluation,
-        doc.composites.overallScore,
-        doc.composites.overallConfidence,
-        doc.composites.redTeamSurvivalRate,
-      );
-      if (doc.supersedes)
-        db.prepare('UPDATE evaluations SET superseded_by = ? WHERE id = ?').run(doc.evaluationId, doc.supersedes);
-      const score = db.prepare(
-        'INSERT OR REPLACE INTO evaluation_scores (evaluation_id, round, criterion, category, score, confidence, reasoning) VALUES (?, ?, ?, ?, ?, ?, NULL)',
-      );
-      const categoryOf = new Map(doc.scores.map((s) => [s.criterion, s]));
-      for (const t of doc.auditTrail.scoreTrajectory) {
-        const s = categoryOf.get(t.criterion);
-        t.scores.forEach((value, round) => {
-          score.run(doc.evaluationId, round, t.criterion, s?.category ?? '', Math.round(value), s?.confidence ?? 0);
-        });
-      }
-      const challenge = db.prepare(
-        `INSERT INTO redteam_log (idea_id, evaluation_id, round, persona, criterion, severity, challenge, response, outcome, logged_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const c of doc.auditTrail.conflicts) {
-        challenge.run(
-          doc.ideaId,
-          doc.evaluationId,
-          c.round,
-          c.persona,
-          c.criterion,
-          c.severity,
-          c.challenge,
-          c.defense,
-          c.ruling?.winner ?? null,
-          doc.completedAt,
-        );
-      }
-    }).immediate();
+    const categoryOf = new Map(doc.scores.map((s) => [s.criterion, s]));
+    const scores = doc.auditTrail.scoreTrajectory.flatMap((t) => {
+      const s = categoryOf.get(t.criterion);
+      return t.scores.map((value, round) => ({
+        round,
+        criterion: t.criterion,
+        category: s?.category ?? '',
+        score: Math.round(value),
+        confidence: s?.confidence ?? 0,
+      }));
+    });
+    const challenges = doc.auditTrail.conflicts.map((c) => ({
+      round: c.round,
+      persona: c.persona,
+      criterion: c.criterion,
+      severity: c.severity,
+      challenge: c.challenge,
+      response: c.defense,
+      outcome: c.ruling?.winner ?? null,
+      loggedAt: doc.completedAt,
+    }));
+    indexLockedEvaluation(
+      this.ws.db,
+      {
+        id: doc.evaluationId,
+        ideaId: doc.ideaId,
+        mode: doc.mode,
+        startedAt: doc.startedAt,
+        completedAt: doc.completedAt,
+        rounds: doc.rounds,
+        lockReason: doc.lockReason,
+        contentHashAtEvaluation: doc.contentHashAtEvaluation,
+        overallScore: doc.composites.overallScore,
+        overallConfidence: doc.composites.overallConfidence,
+        redTeamSurvival: doc.composites.redTeamSurvivalRate,
+        supersedes: doc.supersedes,
+      },
+      scores,
+      challenges,
+    );
   }
 }

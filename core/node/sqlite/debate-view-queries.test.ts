@@ -14,12 +14,10 @@ function indexWithDebate(): Database.Database {
   const db = new Database(':memory:');
   migrate(db);
   db.prepare(
-    `INSERT INTO debates (id, protocol, topic, status, created_at, updated_at)
+    `INSERT INTO runs (id, protocol, topic, status, created_at, updated_at)
      VALUES ('d1', 'crux', 'Solar co-ops', 'running', '2026-01-01', '2026-01-01')`,
   ).run();
-  const insert = db.prepare(
-    'INSERT INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
-  );
+  const insert = db.prepare('INSERT INTO run_events (run_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)');
   const records: [string, object][] = [
     ['debate_created', { header: { id: 'd1', agents: [{ id: 'ana', name: 'Ana' }] } }],
     ['event', { event: { type: 'thread_opened', thread: 't1', topic: 'Cost' } }],

@@ -3,17 +3,17 @@ import { preparedPerDb } from './prepared';
 
 /**
  * What the debate views (progress, crux map, course, ledger, transcripts) ask the index's mirror of
- * the debate logs (`debate_events`: every record of a log, numbered as in the log, the header at 0).
+ * the debate logs (`run_events`: every record of a log, numbered as in the log, the header at 0).
  * Asked on every view request, so the statements are prepared once per connection.
  */
 
 const statements = preparedPerDb((db) => ({
-  lastSeq: db.prepare('SELECT MAX(seq) AS seq FROM debate_events WHERE debate_id = ?'),
-  eventCount: db.prepare("SELECT COUNT(*) AS n FROM debate_events WHERE debate_id = ? AND type = 'event'"),
-  header: db.prepare('SELECT payload_json AS json FROM debate_events WHERE debate_id = ? AND seq = 0'),
+  lastSeq: db.prepare('SELECT MAX(seq) AS seq FROM run_events WHERE run_id = ?'),
+  eventCount: db.prepare("SELECT COUNT(*) AS n FROM run_events WHERE run_id = ? AND type = 'event'"),
+  header: db.prepare('SELECT payload_json AS json FROM run_events WHERE run_id = ? AND seq = 0'),
   threads: db.prepare(
     `SELECT json_extract(payload_json, '$.event.thread') AS id, json_extract(payload_json, '$.event.topic') AS topic
-     FROM debate_events WHERE debate_id = ? AND type = 'event'
+     FROM run_events WHERE run_id = ? AND type = 'event'
        AND json_extract(payload_json, '$.event.type') IN ('thread_opened', 'thread_spawned')
      ORDER BY seq`,
   ),
@@ -52,8 +52,8 @@ export function debateEventsAfter(
   let statement = byCount.get(eventTypes.length);
   if (!statement) {
     statement = db.prepare(
-      `SELECT seq, at, payload_json AS json FROM debate_events
-       WHERE debate_id = ? AND seq > ? AND type = 'event'
+      `SELECT seq, at, payload_json AS json FROM run_events
+       WHERE run_id = ? AND seq > ? AND type = 'event'
          AND json_extract(payload_json, '$.event.type') IN (${eventTypes.map(() => '?').join(', ')})
        ORDER BY seq`,
     );

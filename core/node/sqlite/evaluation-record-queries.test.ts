@@ -1,6 +1,11 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ideaEvaluationState, slugsHoldingEvaluation, slugsWithEvaluations } from './evaluation-record-queries';
+import {
+  currentEvaluations,
+  ideaEvaluationState,
+  slugsHoldingEvaluation,
+  slugsWithEvaluations,
+} from './evaluation-record-queries';
 import { migrate } from './migrations';
 
 function indexWithEvaluations(): Database.Database {
@@ -25,11 +30,15 @@ function indexWithEvaluations(): Database.Database {
     `INSERT INTO ideas (slug, id, title, stage, folder, content_hash, row_hash, indexed_at)
      VALUES (?, ?, ?, 'SPARK', ?, ?, 'r', '2026-01-01')`,
   ).run('notes', 'id-notes', 'Notes', 'ideas/notes', 'hash-notes');
+  db.prepare(
+    `INSERT INTO ideas (slug, id, title, stage, folder, content_hash, row_hash, indexed_at, evaluation_id)
+     VALUES (?, ?, ?, 'SPARK', ?, ?, 'r', '2026-01-01', ?)`,
+  ).run('bikes', 'id-bikes', 'Bikes', 'ideas/bikes', 'hash-bikes', 'ev-10');
   return db;
 }
 
 describe('evaluation record queries', () => {
-  it('find the folders holding evaluations, the one holding an id, and an idea’s evaluation state', () => {
+  it('find the folders holding evaluations, the one holding an id, an idea’s evaluation state and every current one', () => {
     const db = indexWithEvaluations();
     expect({
       withEvaluations: slugsWithEvaluations(db).sort(),
@@ -40,6 +49,7 @@ describe('evaluation record queries', () => {
       solar: ideaEvaluationState(db, 'solar'),
       notes: ideaEvaluationState(db, 'notes'),
       missing: ideaEvaluationState(db, 'nope'),
+      current: currentEvaluations(db),
     }).toEqual({
       withEvaluations: ['bikes', 'solar'],
       holdingRecord: ['solar'],
@@ -48,6 +58,10 @@ describe('evaluation record queries', () => {
       solar: { contentHash: 'hash-solar', evaluationId: 'ev-1' },
       notes: { contentHash: 'hash-notes', evaluationId: null },
       missing: null,
+      current: [
+        { slug: 'bikes', evaluationId: 'ev-10' },
+        { slug: 'solar', evaluationId: 'ev-1' },
+      ],
     });
     db.close();
   });

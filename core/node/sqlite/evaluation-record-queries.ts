@@ -11,6 +11,9 @@ const statements = preparedPerDb((db) => ({
   slugsWithEvaluations: db.prepare("SELECT DISTINCT slug FROM files WHERE path LIKE 'ideas/%/evaluations/%'"),
   slugsHolding: db.prepare('SELECT DISTINCT slug FROM files WHERE path LIKE ? OR path LIKE ?'),
   ideaEvaluation: db.prepare('SELECT content_hash, evaluation_id FROM ideas WHERE slug = ?'),
+  currentEvaluations: db.prepare(
+    'SELECT slug, evaluation_id AS evaluationId FROM ideas WHERE evaluation_id IS NOT NULL ORDER BY slug',
+  ),
 }));
 
 /** Ideas whose folder has files in `evaluations/`, as the index knows them. */
@@ -40,4 +43,9 @@ export function ideaEvaluationState(
     | { content_hash: string; evaluation_id: string | null }
     | undefined;
   return row ? { contentHash: row.content_hash, evaluationId: row.evaluation_id } : null;
+}
+
+/** Every idea that has a current evaluation, with its id, by slug. */
+export function currentEvaluations(db: Database.Database): { slug: string; evaluationId: string }[] {
+  return statements(db).currentEvaluations.all() as { slug: string; evaluationId: string }[];
 }

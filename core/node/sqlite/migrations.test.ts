@@ -98,6 +98,12 @@ const V6 = V5;
 const V7 = { ...V6, folder_listings: ['path', 'mtime_ms', 'ctime_ms', 'subfolders', 'files'] };
 const V8 = V7;
 const V9 = { ...V8, run_leases: ['run_id', 'kind', 'owner', 'pid', 'host', 'started_at', 'heartbeat_ms'] };
+const { debates, debate_events, ...V9WithoutDebates } = V9;
+const V10 = {
+  ...V9WithoutDebates,
+  run_events: ['run_id', 'seq', 'type', 'at', 'payload_json'],
+  runs: debates,
+};
 const EXPECTED: Record<number, Record<string, string[]>> = {
   1: V1,
   2: V2,
@@ -108,6 +114,7 @@ const EXPECTED: Record<number, Record<string, string[]>> = {
   7: V7,
   8: V8,
   9: V9,
+  10: V10,
 };
 
 describe('migrations', () => {
@@ -154,6 +161,84 @@ describe('migrations', () => {
     migrate(db, 6);
     expect(config()).toBe(8388608);
     expect(db.prepare("SELECT rowid FROM ideas_fts WHERE ideas_fts MATCH 'kites'").pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it('carry every run and its events from debates into runs (step 10), the index and cascade following', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, 9);
+    db.prepare(
+      `INSERT INTO debates (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path,
+         result_json, cost_usd)
+       VALUES ('d1', 'crux', 'solar', 'Solar co-ops', 'completed', 'simulated', '2026-01-01', '2026-01-02',
+         'ideas/solar/debates/d1.jsonl', '{"cruxes":[]}', 0.25),
+       ('e1', 'evaluation', 'solar', 'Solar co-ops', 'running', 'simulated', '2026-01-03', '2026-01-03',
+         'ideas/solar/evaluations/e1.run.jsonl', NULL, 0)`,
+    ).run();
+    const event = db.prepare(
+      'INSERT INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
+    );
+    event.run('d1', 0, 'debate_created', '2026-01-01', '{"seq":0}');
+    event.run('d1', 1, 'status', '2026-01-02', '{"seq":1}');
+    event.run('e1', 0, 'run_created', '2026-01-03', '{"seq":0}');
+    const runsBefore = db.prepare('SELECT * FROM debates ORDER BY id').all();
+    const eventsBefore = db
+      .prepare('SELECT debate_id AS run_id, seq, type, at, payload_json FROM debate_events ORDER BY debate_id, seq')
+      .all();
+
+    migrate(db, 10);
+    const indexes = db
+      .prepare(
+        "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('runs', 'run_events') ORDER BY name",
+      )
+      .all();
+    const after = {
+      runs: db.prepare('SELECT * FROM runs ORDER BY id').all(),
+      events: db.prepare('SELECT * FROM run_events ORDER BY run_id, seq').all(),
+      indexes,
+      foreignKeys: db.pragma('foreign_key_list(run_events)'),
+    };
+    // Deleting a run takes its events with it, as deleting a debate did.
+    db.prepare("DELETE FROM runs WHERE id = 'd1'").run();
+    const left = db.prepare('SELECT run_id, seq FROM run_events').all();
+
+    expect({ ...after, left }).toEqual({
+      runs: runsBefore,
+      events: eventsBefore,
+      indexes: [
+        { name: 'runs_idea', tbl_name: 'runs' },
+        { name: 'sqlite_autoindex_run_events_1', tbl_name: 'run_events' },
+        { name: 'sqlite_autoindex_runs_1', tbl_name: 'runs' },
+      ],
+      foreignKeys: [expect.objectContaining({ table: 'runs', from: 'run_id', to: 'id', on_delete: 'CASCADE' })],
+      left: [{ run_id: 'e1', seq: 0 }],
+    });
+    db.close();
+  });
+
+  it('keep the runs when step 10 runs again on an index whose version was set back by hand', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    db.prepare(
+      `INSERT INTO runs (id, protocol, topic, status, created_at, updated_at)
+       VALUES ('d1', 'crux', 'Solar co-ops', 'running', '2026-01-01', '2026-01-01')`,
+    ).run();
+    db.prepare(
+      "INSERT INTO run_events (run_id, seq, type, at, payload_json) VALUES ('d1', 0, 'debate_created', 'now', '{}')",
+    ).run();
+    db.pragma('user_version = 9');
+    migrate(db);
+    expect({
+      runs: db.prepare('SELECT id, topic FROM runs').all(),
+      events: db.prepare('SELECT run_id, seq FROM run_events').all(),
+      shape: shape(db),
+    }).toEqual({
+      runs: [{ id: 'd1', topic: 'Solar co-ops' }],
+      events: [{ run_id: 'd1', seq: 0 }],
+      shape: sortKeys(V10),
+    });
     db.close();
   });
 

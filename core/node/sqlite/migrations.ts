@@ -265,6 +265,56 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    name: 'runs and run_events: one pair of tables for the runs of every protocol',
+    sql: `
+      -- debates and debate_events held every protocol's runs already (a protocol column, the
+      -- evaluation's too); they take the names of what they hold, debate_id becoming run_id. The
+      -- rows are copied, not renamed in place, so the step can run again on an index whose version
+      -- was set back by hand (as tests of older steps do): there the new tables exist, the old
+      -- ones are created empty for the copy, and nothing is lost either way.
+      CREATE TABLE IF NOT EXISTS runs (
+        id TEXT PRIMARY KEY,
+        protocol TEXT NOT NULL,
+        idea_slug TEXT,
+        topic TEXT NOT NULL,
+        status TEXT NOT NULL,
+        provider TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        log_path TEXT,
+        result_json TEXT,
+        cost_usd REAL NOT NULL DEFAULT 0
+      );
+      CREATE INDEX IF NOT EXISTS runs_idea ON runs(idea_slug);
+
+      CREATE TABLE IF NOT EXISTS run_events (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        at TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+
+      CREATE TABLE IF NOT EXISTS debates (id TEXT PRIMARY KEY, protocol TEXT, idea_slug TEXT, topic TEXT,
+        status TEXT, provider TEXT, created_at TEXT, updated_at TEXT, log_path TEXT, result_json TEXT, cost_usd REAL);
+      CREATE TABLE IF NOT EXISTS debate_events (debate_id TEXT, seq INTEGER, type TEXT, at TEXT, payload_json TEXT);
+
+      INSERT INTO runs (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path,
+        result_json, cost_usd)
+      SELECT id, protocol, idea_slug, topic, status, provider, created_at, updated_at, log_path, result_json, cost_usd
+      FROM debates;
+      INSERT INTO run_events (run_id, seq, type, at, payload_json)
+      SELECT debate_id, seq, type, at, payload_json FROM debate_events ORDER BY debate_id, seq;
+
+      -- The events first: with foreign keys on, dropping the runs' old table deletes its rows,
+      -- which the old events still reference.
+      DROP TABLE debate_events;
+      DROP TABLE debates;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
