@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDebateLog } from '../../core/engine/log-reader';
+import { DebateService } from '../../core/node/debates/debate-service';
 import { RunService } from '../../core/node/runs/run-service';
+import { runRow } from '../../core/node/sqlite/run-queries';
 import { Workspace } from '../../core/node/workspace/workspace';
 import { protocols } from '../../core/protocols';
 import { eventually } from '../helpers/cli-process';
@@ -135,6 +137,17 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
     const shown = cliNow(['run', '--show', id, '--json']);
     const final = JSON.parse(shown.stdout) as typeof reference;
     const records = recordsOf(rel);
+    // A rebuilt index takes the run back from its log, like a debate's or an evaluation's.
+    rmSync(join(root, '.crucible', 'index.db'), { force: true });
+    const rebuilt = Workspace.open(root);
+    let indexed: ReturnType<typeof runRow>;
+    try {
+      rebuilt.sync();
+      new DebateService(rebuilt);
+      indexed = runRow(rebuilt.db, id);
+    } finally {
+      rebuilt.close();
+    }
 
     expect({
       second: [second.code, second.stderr],
@@ -144,6 +157,7 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
       summary: final.summary,
       transcript: final.transcript,
       header: records[0]?.type === 'run_created' ? [records[0].header.protocol, records[0].header.version] : null,
+      indexed: indexed ? [indexed.protocol, indexed.status, indexed.logPath] : null,
       answeredOnce:
         new Set(records.filter((r) => r.type === 'input').map((r) => JSON.stringify(r.input))).size ===
         records.filter((r) => r.type === 'input').length,
@@ -158,6 +172,7 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
       summary: reference.summary,
       transcript: reference.transcript,
       header: ['tally', 1],
+      indexed: ['tally', 'completed', rel],
       answeredOnce: true,
     });
   });

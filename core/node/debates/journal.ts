@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord, RunHeader } from '../../engine/debate-record';
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
+import { protocols } from '../../protocols';
 import { describeReadError, entryRule } from '../fs/entry-rule';
 import { readTextInside } from '../fs/read-inside';
 import { appendRunEvents, indexRunEvents, type RunEventRow, runLogPaths, upsertRunRow } from '../sqlite/run-queries';
@@ -187,10 +188,14 @@ export function indexRunLogs(
   const slugs = listDirs(join(root, 'ideas'));
   // Debates beside their idea or in debates/; every other protocol's runs beside their idea, in the
   // folder of their kind (an evaluation's `ideas/<slug>/evaluations/<id>.run.jsonl`).
+  // …and the runs of every registered protocol, in its own folder (core/protocols.ts).
+  const registered = protocols.names.map((name) => protocols.get(name)?.folder as string);
   const folders = [
     'debates',
+    ...registered,
     ...slugs.map((slug) => `ideas/${slug}/debates`),
     ...slugs.map((slug) => `ideas/${slug}/evaluations`),
+    ...slugs.flatMap((slug) => registered.map((folder) => `ideas/${slug}/${folder}`)),
   ];
   const indexed: string[] = [];
   const errors: { file: string; reason: string }[] = [];
