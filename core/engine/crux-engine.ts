@@ -127,6 +127,16 @@ export class CruxEngine {
 
   /** Rebuilds a debate from its log (the header record first) and carries on from there. */
   static resume(records: readonly DebateRecord[], deps: CruxEngineDeps): CruxEngine {
+    const engine = CruxEngine.fromLog(records, deps);
+    // Killed after its header was logged but before its first thread was: open that thread as
+    // `start` does (DebateService starts every debate on its header's topic), or the debate would
+    // end at once with nothing said.
+    if (engine.currentState.threads.length === 0)
+      engine.runner.apply({ kind: 'thread', id: 't1', topic: engine.header.topic });
+    return engine;
+  }
+
+  private static fromLog(records: readonly DebateRecord[], deps: CruxEngineDeps): CruxEngine {
     const first = records[0];
     if (first?.type !== 'debate_created') throw new Error('a debate log starts with its header');
     const firstAt = Date.parse(first.at);
@@ -147,7 +157,7 @@ export class CruxEngine {
       estimateCostUsd: () => 0,
       now: () => 0,
     };
-    return CruxEngine.resume(records, inert);
+    return CruxEngine.fromLog(records, inert);
   }
 
   /** The outcome a log records so far, without running anything (for reading finished debates). */
