@@ -172,6 +172,37 @@ process.stdin.on('data', () => { stop = true; });
 })();
 `;
 
+describe('an editor caught between truncating a README and writing it', () => {
+  it("is never taken for the README: a stage change refuses, writes nothing, and the editor's save lands whole", () => {
+    const abs = join(root, 'ideas/alpha/README.md');
+    const saved = `${readFileSync(abs, 'utf8')}my edit\n`;
+    const attempts = ['', saved.slice(0, 25)].map((moment) => {
+      // The editor has opened the file with O_TRUNC (and maybe written a first piece) but not finished.
+      writeFileSync(abs, moment);
+      let error: unknown = null;
+      try {
+        ws.setStage('alpha', 'CLARIFY');
+      } catch (caught) {
+        error = caught;
+      }
+      const left = readFileSync(abs, 'utf8');
+      writeFileSync(abs, saved); // …and its write completes.
+      return {
+        refused: error instanceof UserError ? error.message.replace(/\(.*?\)/, '(…)') : String(error),
+        untouched: left === moment,
+      };
+    });
+    expect({ attempts, file: readFileSync(abs, 'utf8') }).toEqual({
+      attempts: Array(2).fill({
+        refused:
+          "ideas/alpha/README.md is not the idea's README just now (…): another program may be writing it; nothing was changed (try again)",
+        untouched: true,
+      }),
+      file: saved,
+    });
+  });
+});
+
 describe('a real editor racing the app', { timeout: 180_000 }, () => {
   it('loses no edit over 200 stage changes, and no README is made from a half-written file', async () => {
     const abs = join(root, 'ideas/alpha/README.md');

@@ -3,11 +3,11 @@ import { type Classification, classificationRequest } from '../../classification
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { ideaFile } from '../../idea/layout';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { readForEdit, safeWrite } from '../fs/atomic-write';
+import { safeWrite } from '../fs/atomic-write';
 import { parseMarkdown } from '../markdown';
 import { loadPersonas } from '../personas/load-personas';
 import { getIdea, listIdeas } from '../sqlite/index-sql';
-import { UserError, type Workspace } from '../workspace/workspace';
+import { readReadmeForEdit, UserError, type Workspace } from '../workspace/workspace';
 
 export interface ClassificationResult {
   classification: Classification;
@@ -33,9 +33,7 @@ export class ClassificationService {
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'README.md');
     const abs = join(this.ws.root, rel);
-    const read = readForEdit(abs);
-    if (!read) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
-    const { text: raw, hash: expected } = read;
+    const { text: raw, hash: expected } = readReadmeForEdit(abs, rel, idea.id);
     const persona = loadPersonas(this.ws.root).personas.find((p) => p.id === 'classifier');
     if (!persona) throw new UserError('the "classifier" persona did not load (see resources/personas)');
     const vocabulary = [...this.ws.taxonomy.tagCategory.keys()];

@@ -555,12 +555,12 @@ export class Workspace {
   /** Moves an idea to another lifecycle stage by editing only the `stage:` and `updated:` lines. */
   setStage(slug: string, stage: string): { idea: IdeaListRow | null; path: string; conflict: boolean } {
     const chosen = this.checkStage(stage);
-    if (!getIdea(this.db, slug)) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
+    const idea = getIdea(this.db, slug);
+    if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     const rel = ideaFile(slug, 'README.md');
     const abs = join(this.root, rel);
     // The edit and the hash it is written against come from one read (see `readForEdit`).
-    const before = readForEdit(abs);
-    if (!before) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
+    const before = readReadmeForEdit(abs, rel, idea.id);
     let text = setFrontmatterField(before.text, 'stage', chosen);
     text = setFrontmatterField(text, 'updated', this.today());
     const outcome = this.write(rel, text, before.hash);
@@ -587,6 +587,34 @@ export class Workspace {
     if (!outcome.conflict) setMeta(this.db, 'index_md_hash', outcome.hash);
     return { path: outcome.path, written: true, conflict: outcome.conflict };
   }
+}
+
+/**
+ * Reads an idea's README to edit it, and refuses a text that is not that idea's README just now: one
+ * caught while another program rewrites it (an editor that truncates the file and then writes it
+ * leaves a moment when it is empty or cut short). An edit made from such a text would replace the
+ * researcher's README with a stub, and the compare-and-swap cannot see it when the file is still in
+ * that state at the swap; the idea's id in the frontmatter tells the two apart.
+ */
+export function readReadmeForEdit(abs: string, rel: string, ideaId: string): { text: string; hash: string } {
+  const read = readForEdit(abs);
+  if (!read) throw new UserError(`${rel} is gone (run: npm run cli -- sync)`);
+  let id: string | null = null;
+  let whole = read.text.trim() !== '';
+  try {
+    const data = parseMarkdown(read.text).data;
+    id = typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id).trim() : null;
+  } catch {
+    whole = false;
+  }
+  // An idea whose README has no id of its own is known by its folder (`slug:<folder>`): then only an
+  // empty or unreadable text gives the moment away.
+  const same = ideaId.startsWith('slug:') ? whole && !id : id === ideaId;
+  if (!same)
+    throw new UserError(
+      `${rel} is not the idea's README just now (${id === null ? 'it has no id' : `its id is ${id}`}; the index has ${ideaId}): another program may be writing it; nothing was changed (try again)`,
+    );
+  return read;
 }
 
 function mebibytes(size: number): string {
