@@ -11,6 +11,7 @@ import { evaluationCommands } from './evaluation-commands';
 import { evaluationsCommands } from './evaluations-commands';
 import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
+import { runsCommands } from './runs-commands';
 import { transcriptCommands } from './transcript-commands';
 import { viewCommands } from './view-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
@@ -24,6 +25,7 @@ export const commands: Command[] = [
   ...transcriptCommands,
   ...evaluationCommands,
   ...evaluationsCommands,
+  ...runsCommands,
 ];
 
 function overview(): string {
