@@ -5,6 +5,7 @@ import { exportChannels } from './contract/export-channels';
 import { ideasChannels } from './contract/ideas-channels';
 import { ledgerChannels } from './contract/ledger-channels';
 import { personasChannels } from './contract/personas-channels';
+import { runsChannels, runsPushEvents } from './contract/runs-channels';
 import { settingsChannels } from './contract/settings-channels';
 import { taxonomyChannels } from './contract/taxonomy-channels';
 import { transcriptsChannels } from './contract/transcripts-channels';
@@ -19,8 +20,7 @@ import { workspaceChannels, workspacePushEvents } from './contract/workspace-cha
  *
  * Naming: areas are plural nouns (`ideas`, `debates`, later `evaluations`), verbs are what the
  * researcher does (`list`, `get`, `start`, `pause` …); pushed events are singular (`debate:event`,
- * `debate:status`, later `evaluation:event`, `evaluation:status`) so a channel and an event never
- * share a name.
+ * `evaluation:event`, `run:status`) so a channel and an event never share a name.
  *
  * Pure: zod and core only, so the renderer can import it.
  */
@@ -35,6 +35,7 @@ export * from './contract/ideas-channels';
 export * from './contract/ids';
 export * from './contract/ledger-channels';
 export * from './contract/personas-channels';
+export * from './contract/runs-channels';
 export * from './contract/settings-channels';
 export * from './contract/taxonomy-channels';
 export * from './contract/transcripts-channels';
@@ -49,6 +50,7 @@ export const channels = {
   ...ledgerChannels,
   ...transcriptsChannels,
   ...evaluationsChannels,
+  ...runsChannels,
   ...settingsChannels,
   ...exportChannels,
 } as const;
@@ -78,6 +80,7 @@ export const pushEvents = {
   ...workspacePushEvents,
   ...debatesPushEvents,
   ...evaluationsPushEvents,
+  ...runsPushEvents,
 } as const;
 
 export type PushEvents = typeof pushEvents;

@@ -237,12 +237,12 @@ export const debatesChannels = {
   },
   /** What a debate would likely cost; starts nothing. */
   'debates:estimate': { input: debateRequestSchema, output: debateEstimateSchema },
-  /** Starts a debate and answers at once with its id; it runs on, pushing `debate:event` and `debate:status`. */
+  /** Starts a debate and answers at once with its id; it runs on, pushing `debate:event` and `run:status`. */
   'debates:start': {
     input: debateRequestSchema,
     output: z.strictObject({ id: z.string(), estimate: debateEstimateSchema }),
   },
-  /** Pauses a running debate after the calls already in flight (`debate:status` says when). */
+  /** Pauses a running debate after the calls already in flight (`run:status` says when). */
   'debates:pause': { input: debateId, output: debateIdOut },
   /** Continues a paused debate, or one interrupted by a crash or a quit, from its log. */
   'debates:resume': { input: debateId, output: debateIdOut },
@@ -285,6 +285,4 @@ export const debatesPushEvents = {
     move: z.string().nullable(),
     content: z.string().nullable(),
   }),
-  /** A debate started, paused, resumed or stopped (`reason` says why it stopped, when it did). */
-  'debate:status': z.strictObject({ debateId: z.string(), status: debateStatusSchema, reason: z.string().nullable() }),
 } as const;

@@ -11,6 +11,7 @@ import {
   SEVERITIES,
   WINNERS,
 } from '../evaluation/vocabulary';
+import type { RunStatus } from '../engine/protocol';
 import { PROVIDERS } from './entities';
 import { evaluationIdSchema, slugSchema } from './ids';
 import { strictCopy } from './strict-copy';
@@ -22,8 +23,8 @@ import { strictCopy } from './strict-copy';
  *
  * An evaluation runs in the background: `evaluations:start` answers at once with its id, and its
  * progress is pushed as `evaluation:event` (what happened, numbered, with the running cost) and
- * `evaluation:status` (running, stopping, stopped, failed, locked). `evaluations:get` gives the
- * whole record or the progress so far, so a view opened mid-way catches up.
+ * its status as every run's is, `run:status` (see `evaluationStatusOf` for the words shown here).
+ * `evaluations:get` gives the whole record or the progress so far, so a view opened mid-way catches up.
  */
 
 const count = z.number().int().nonnegative();
@@ -35,13 +36,43 @@ const slug = slugSchema;
 const byId = z.strictObject({ id: evaluationId });
 
 /**
- * Where an evaluation stands in this app: `running` (in the background now), `stopping` (cancel
- * asked; the calls in flight finish first), `stopped` (cancelled or interrupted: its checkpoint can
- * be resumed), `failed` (resume retries it), `locked` (finished: its record is written).
+ * Where an evaluation stands, in the evaluation views' words: `running` (in the background now),
+ * `stopping` (cancel asked; the calls in flight finish first), `stopped` (cancelled or interrupted:
+ * its checkpoint can be resumed), `failed` (resume retries it), `locked` (finished: its record is
+ * written). Never decided on its own: always `evaluationStatusOf` a run's status.
  */
 export const EVALUATION_STATUSES = ['running', 'stopping', 'stopped', 'failed', 'locked'] as const;
 export const evaluationStatusSchema = z.enum(EVALUATION_STATUSES);
 export type EvaluationStatus = z.infer<typeof evaluationStatusSchema>;
+
+/**
+ * The one mapping from a run's status (`RunStatus`, what the runner logs and `run:status` pushes)
+ * to the evaluation views' word for it; the main side builds every evaluation's status with it and
+ * a view turns a pushed `run:status` into its word with it. An evaluation logs `paused` when it is
+ * stopped on purpose and `completed` when it locks; a `running` that no process drives was
+ * interrupted, which, like a stop, leaves a checkpoint to resume.
+ */
+export function evaluationStatusOf(run: {
+  status: RunStatus;
+  live: boolean;
+  stopRequested: boolean;
+}): EvaluationStatus {
+  switch (run.status) {
+    case 'running':
+      if (!run.live) return 'stopped';
+      return run.stopRequested ? 'stopping' : 'running';
+    case 'completed':
+      return 'locked';
+    case 'failed':
+      return 'failed';
+    // An evaluation is never cancelled for good nor stopped partway by a limit (a limit locks it);
+    // were a log to say so, it would still hold a checkpoint to resume.
+    case 'paused':
+    case 'cancelled':
+    case 'partial':
+      return 'stopped';
+  }
+}
 
 export const EVALUATION_MODES = MODES;
 export const evaluationModeSchema = z.enum(MODES);
@@ -352,16 +383,5 @@ export const evaluationsPushEvents = {
     costUsd: usd,
     budgetUsd: usd,
     progress: evaluationProgressSchema,
-  }),
-  /** An evaluation started, is stopping, stopped, failed or locked. */
-  'evaluation:status': z.strictObject({
-    evaluationId: z.string(),
-    slug: z.string(),
-    status: evaluationStatusSchema,
-    phase: z.enum(PHASES),
-    /** Why it stopped or failed, in words; null otherwise. */
-    reason: z.string().nullable(),
-    lockReason: z.enum(LOCK_REASONS).nullable(),
-    overallScore: z.number().nullable(),
   }),
 } as const;

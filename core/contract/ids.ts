@@ -17,3 +17,5 @@ const refined = (problem: (value: string) => string | null) =>
 export const slugSchema = refined(slugProblem);
 export const debateIdSchema = refined((id) => recordIdProblem(id, 'debate'));
 export const evaluationIdSchema = refined((id) => recordIdProblem(id, 'evaluation'));
+/** A run of any protocol: a debate's id or an evaluation's (the same alphabet). */
+export const runIdSchema = refined((id) => recordIdProblem(id, 'run'));

@@ -24,8 +24,8 @@ export function slugProblem(slug: string): string | null {
   return null;
 }
 
-/** Why `id` cannot be a debate or evaluation id, or null when it can. */
-export function recordIdProblem(id: string, what: 'debate' | 'evaluation'): string | null {
+/** Why `id` cannot be a debate, evaluation or (any protocol's) run id, or null when it can. */
+export function recordIdProblem(id: string, what: 'debate' | 'evaluation' | 'run'): string | null {
   if (id === '') return `needs a ${what} id`;
   if (id.length > MAX_RECORD_ID_CHARS || !RECORD_ID.test(id)) return `is not a ${what} id`;
   return null;

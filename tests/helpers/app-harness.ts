@@ -191,14 +191,13 @@ export async function refused(promise: Promise<unknown>): Promise<ContractError>
 /** The batches of a debate's events among pushed events, in order. */
 export const debateEvents = (seen: PushEvent[], id: string) =>
   seen.flatMap((e) => (e.event === 'debate:event' && e.payload.debateId === id ? [e.payload] : []));
-/** A debate's statuses among pushed events, in order. */
-export const debateStatuses = (seen: PushEvent[], id: string) =>
-  seen.flatMap((e) => (e.event === 'debate:status' && e.payload.debateId === id ? [e.payload.status] : []));
-/** The last status pushed for a debate. */
-export const lastDebateStatus = (seen: PushEvent[], id: string) =>
+/** A run's statuses (a debate's, an evaluation's) among pushed events, in order. */
+export const runStatuses = (seen: PushEvent[], id: string) =>
+  seen.flatMap((e) => (e.event === 'run:status' && e.payload.id === id ? [e.payload.status] : []));
+/** The last status pushed for a run. */
+export const lastRunStatus = (seen: PushEvent[], id: string) =>
   seen.findLast(
-    (e): e is Extract<PushEvent, { event: 'debate:status' }> =>
-      e.event === 'debate:status' && e.payload.debateId === id,
+    (e): e is Extract<PushEvent, { event: 'run:status' }> => e.event === 'run:status' && e.payload.id === id,
   )?.payload;
 
 /** Every event the app pushes from now on, in order. */

@@ -303,11 +303,11 @@ describe('the event stream', () => {
     expect(started).toMatchObject({ status: 200, body: { ok: true, value: { id: expect.any(String) } } });
     const id = (started.body as { value: { id: string } }).value.id;
     const end = await stream.next(
-      (e) => e.event === 'debate:status' && (e.data as { status: string }).status !== 'running',
+      (e) => e.event === 'run:status' && (e.data as { status: string }).status !== 'running',
       'the end of the debate',
       20_000,
     );
-    expect(end.data).toEqual({ debateId: id, status: 'completed', reason: null });
+    expect(end.data).toMatchObject({ id, protocol: 'crux', status: 'completed', reason: null, live: false });
     const batches = stream.events
       .filter((e) => e.event === 'debate:event')
       .map((e) => e.data as Extract<PushEvent, { event: 'debate:event' }>['payload']);

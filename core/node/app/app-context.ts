@@ -8,6 +8,7 @@ import type { Implementations } from './handler';
 import type { IndexMemo } from './index-memo';
 import type { KeyStore } from './key-store';
 import type { LiveDebates } from './live-debates';
+import type { LiveRuns } from './live-runs';
 import type { PushEmitter } from './push-emitter';
 
 /**
@@ -18,6 +19,8 @@ export interface AppContext {
   readonly ws: Workspace;
   readonly service: DebateService;
   readonly debates: LiveDebates;
+  /** Every run this app drives, of any protocol: where each stands, pushed as `run:status`. */
+  readonly runs: LiveRuns;
   readonly emitter: PushEmitter;
   readonly log: Log;
   readonly options: AppOptions;

@@ -5,7 +5,7 @@ import {
   appPerTest,
   debateEvents,
   IDEA,
-  lastDebateStatus,
+  lastRunStatus,
   OTHER,
   record,
   refused,
@@ -102,7 +102,7 @@ describe('across app sessions', () => {
     await call(second, 'debates:resume', { id });
     const end = await eventually(
       () => {
-        const status = lastDebateStatus(again, id);
+        const status = lastRunStatus(again, id);
         return status && status.status !== 'running' ? status : null;
       },
       'the resumed debate to end',
@@ -131,7 +131,7 @@ describe('across app sessions', () => {
     const second = await boot();
     const again = record(second);
     await call(second, 'debates:cancel', { id });
-    await eventually(() => lastDebateStatus(again, id)?.status === 'cancelled', 'the cancel to be logged');
+    await eventually(() => lastRunStatus(again, id)?.status === 'cancelled', 'the cancel to be logged');
     expect((await call(second, 'debates:get', { id })).status).toBe('cancelled');
   });
 });

@@ -29,8 +29,10 @@ import { IndexMemo } from './index-memo';
 import type { KeyStore } from './key-store';
 import { ledgerHandlers } from './ledger-handlers';
 import { LiveDebates } from './live-debates';
+import { LiveRuns } from './live-runs';
 import { personasHandlers } from './personas-handlers';
 import { PushEmitter } from './push-emitter';
+import { runsHandlers } from './runs-handlers';
 import { settingsHandlers } from './settings-handlers';
 import { taxonomyHandlers } from './taxonomy-handlers';
 import { transcriptsHandlers } from './transcripts-handlers';
@@ -55,8 +57,6 @@ export interface AppOptions {
   watch?: false | Omit<WatchOptions, 'onPass' | 'onError'>;
   /** How long `close` waits for running debates to log their pause (default 5 s). */
   shutdownTimeoutMs?: number;
-  /** How often a live debate's logged status is looked at (default 100 ms). */
-  statusPollMs?: number;
   /** Where API keys are kept (the desktop shell passes the OS keychain; default: the environment only). */
   keyStore?: KeyStore;
   /** How `export:document` prints PDFs (the desktop shell passes Electron's; default: headless Chromium). */
@@ -93,6 +93,7 @@ export interface App {
 export async function createApp(options: AppOptions): Promise<App> {
   const log = options.log ?? silentLog;
   const emitter = new PushEmitter(log, options.onContractBug ?? (() => {}));
+  const runs = new LiveRuns(emitter, () => options.clock?.now() ?? new Date());
 
   // ---- boot, in order ----------------------------------------------------------------------------
   // 1. Open the workspace: taxonomy, templates and the index (rebuilt if missing or damaged). A
@@ -126,7 +127,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await refreshKeys();
     // 4. Debates: logs in the folder that the index lacks (a rebuilt index) come back.
     service = new DebateService(ws, providers);
-    debates = new LiveDebates({ ws, service, emitter, log, pollMs: options.statusPollMs ?? 100 });
+    debates = new LiveDebates({ ws, service, emitter, log, runs });
     // 5. From here on every pass that changes the index is pushed (watcher, captures, stage moves).
     ws.onChange((report) => emitter.emit('sync:changed', syncReportView(report)));
     // 6. Watch the folder for edits made by other programs.
@@ -150,7 +151,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 
   const memo = new IndexMemo(ws);
-  const ctx: AppContext = { ws, service, debates, emitter, log, options, open, keyStore, providers, refreshKeys, memo };
+  const ctx: AppContext = {
+    ws,
+    service,
+    debates,
+    runs,
+    emitter,
+    log,
+    options,
+    open,
+    keyStore,
+    providers,
+    refreshKeys,
+    memo,
+  };
   const evaluations = evaluationsHandlers(ctx);
   // Debates, the ledger and transcripts read debates through the same folds and caches; transcripts
   // read evaluations the way the evaluation channels do.
@@ -164,6 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ledger: ledgerHandlers(ctx, reads),
     transcripts: transcriptsHandlers(ctx, reads, evaluations.reader),
     evaluations,
+    runs: runsHandlers(ctx),
     settings: settingsHandlers(ctx),
     export: exportHandlers(ctx),
   };
@@ -177,6 +192,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.ledger.impl,
     ...areas.transcripts.impl,
     ...areas.evaluations.impl,
+    ...areas.runs.impl,
     ...areas.settings.impl,
     ...areas.export.impl,
   };

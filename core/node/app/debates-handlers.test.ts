@@ -5,10 +5,10 @@ import {
   AFTER_THE_DEADLINES,
   appPerTest,
   debateEvents,
-  debateStatuses,
+  runStatuses,
   finishedRuns,
   IDEA,
-  lastDebateStatus,
+  lastRunStatus,
   OTHER,
   record,
   refused,
@@ -58,14 +58,23 @@ describe('running debates', () => {
     expect(started.estimate.calls).toBeGreaterThan(0);
     const end = await eventually(
       () => {
-        const status = lastDebateStatus(seen, started.id);
+        const status = lastRunStatus(seen, started.id);
         return status && status.status !== 'running' ? status : null;
       },
       'the debate to end',
       20_000,
     );
-    expect(end).toEqual({ debateId: started.id, status: 'completed', reason: null });
-    expect(debateStatuses(seen, started.id)).toEqual(['running', 'completed']);
+    expect(end).toMatchObject({
+      id: started.id,
+      protocol: 'crux',
+      ideaSlug: IDEA,
+      status: 'completed',
+      reason: null,
+      live: false,
+      stopRequested: false,
+      provider: 'simulated',
+    });
+    expect(runStatuses(seen, started.id)).toEqual(['running', 'completed']);
 
     // The pushed batches number one gap-free sequence that is exactly the log's events.
     const batches = debateEvents(seen, started.id);
@@ -119,7 +128,7 @@ describe('running debates', () => {
 
   it('pauses, resumes and cancels a running debate, pushing each status as the log records it', async () => {
     process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '15';
-    const app = await boot({ statusPollMs: 10 });
+    const app = await boot();
     const seen = record(app);
     const { id } = await call(app, 'debates:start', {
       topic: 'Should the city run its own bike-share?',
@@ -130,22 +139,22 @@ describe('running debates', () => {
     const midway = await call(app, 'debates:get', { id });
     expect(midway).toMatchObject({ status: 'running', live: true, transcript: null, result: { regime: 'partial' } });
     expect(await call(app, 'debates:pause', { id })).toEqual({ id });
-    await eventually(() => lastDebateStatus(seen, id)?.status === 'paused', 'the pause to be logged');
+    await eventually(() => lastRunStatus(seen, id)?.status === 'paused', 'the pause to be logged');
     const pausedAt = debateEvents(seen, id).length;
     expect((await call(app, 'debates:list', {})).debates[0]).toMatchObject({ id, status: 'paused', live: true });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(debateEvents(seen, id).length).toBe(pausedAt);
 
     expect(await call(app, 'debates:resume', { id })).toEqual({ id });
-    await eventually(() => lastDebateStatus(seen, id)?.status === 'running', 'the debate to run again');
+    await eventually(() => lastRunStatus(seen, id)?.status === 'running', 'the debate to run again');
     await eventually(() => debateEvents(seen, id).length > pausedAt, 'new events after resuming');
     expect(await call(app, 'debates:cancel', { id })).toEqual({ id });
     const end = await eventually(
-      () => (lastDebateStatus(seen, id)?.status === 'cancelled' ? lastDebateStatus(seen, id) : null),
+      () => (lastRunStatus(seen, id)?.status === 'cancelled' ? lastRunStatus(seen, id) : null),
       'the cancel',
     );
     expect(end?.reason).toBe('cancelled by the researcher');
-    expect(debateStatuses(seen, id)).toEqual(['running', 'paused', 'running', 'cancelled']);
+    expect(runStatuses(seen, id)).toEqual(['running', 'paused', 'running', 'cancelled']);
     expect(await refused(call(app, 'debates:resume', { id }))).toMatchObject({
       code: 'user_error',
       message: `cannot resume debate ${id}: it has already ended (cancelled)`,

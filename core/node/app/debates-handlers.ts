@@ -28,6 +28,13 @@ export function debatesHandlers(ctx: AppContext, reads: DebateReads): AreaHandle
 
   const statusOf = (id: string, fallback: DebateStatus): DebateStatus => debates.recordedStatus(id) ?? fallback;
 
+  // `runs:pause|resume|cancel` reach a crux debate here.
+  ctx.runs.serve('crux', {
+    pause: (id) => debates.pause(id),
+    resume: (id) => debates.resume(id),
+    cancel: (id) => debates.cancel(id),
+  });
+
   return {
     impl: {
       'debates:list': ({ ideaSlug }) => {

@@ -1,4 +1,9 @@
-import type { EvaluationDetail, EvaluationEntry, EvaluationSummary } from '../../contract';
+import {
+  type EvaluationDetail,
+  type EvaluationEntry,
+  type EvaluationSummary,
+  evaluationStatusOf,
+} from '../../contract';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { Workspace } from '../workspace/workspace';
@@ -171,7 +176,7 @@ export class EvaluationReader {
       const answers = record.track?.answers ?? 0;
       const meta: EvaluationMeta = {
         ...base,
-        status: 'locked',
+        status: evaluationStatusOf({ status: 'completed', live: false, stopRequested: false }),
         provider: record.provider,
         costUsd: record.costUsd,
         budgetUsd: record.budgetUsd,
@@ -189,7 +194,12 @@ export class EvaluationReader {
     const failed = checkpoint.track.state.phase === 'FAILED';
     const meta: EvaluationMeta = {
       ...base,
-      status: failed ? 'failed' : 'stopped',
+      // Not driven here: failed, paused on purpose, or running when its process ended (interrupted).
+      status: evaluationStatusOf({
+        status: failed ? 'failed' : checkpoint.stopped ? 'paused' : 'running',
+        live: false,
+        stopRequested: false,
+      }),
       provider: checkpoint.header.provider,
       costUsd: checkpoint.spentUsd,
       budgetUsd: checkpoint.header.budgetUsd,

@@ -83,11 +83,11 @@ function record(app: App): PushEvent[] {
 }
 
 const statuses = (seen: PushEvent[], id: string) =>
-  seen.flatMap((e) => (e.event === 'evaluation:status' && e.payload.evaluationId === id ? [e.payload] : []));
+  seen.flatMap((e) => (e.event === 'run:status' && e.payload.id === id ? [e.payload] : []));
 const progress = (seen: PushEvent[], id: string): PushPayload<'evaluation:event'>[] =>
   seen.flatMap((e) => (e.event === 'evaluation:event' && e.payload.evaluationId === id ? [e.payload] : []));
-const ended = (seen: PushEvent[], id: string) =>
-  statuses(seen, id).find((s) => s.status === 'locked' || s.status === 'stopped' || s.status === 'failed');
+/** The first status after `running`: locked (`completed`), stopped (`paused`) or failed. */
+const ended = (seen: PushEvent[], id: string) => statuses(seen, id).find((s) => s.status !== 'running');
 
 describe('evaluations in the app', () => {
   it('runs a simulated evaluation in the background to a locked record, streaming every entry once, and the leaderboard, matrix and ratings follow', async () => {
@@ -99,8 +99,14 @@ describe('evaluations in the app', () => {
 
     const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'standard', provider: 'simulated' });
     const last = await eventually(() => ended(seen, id), 'the evaluation to end', 20_000);
-    expect(last).toMatchObject({ status: 'locked', phase: 'LOCKED' });
-    expect(statuses(seen, id)[0]?.status).toBe('running');
+    expect(last).toMatchObject({
+      status: 'completed',
+      protocol: 'evaluation',
+      ideaSlug: IDEA,
+      live: false,
+      provider: 'simulated',
+    });
+    expect(statuses(seen, id).map((s) => s.status)).toEqual(['running', 'completed']);
 
     // The pushed entries number one sequence without gaps, and the record shows the same entries.
     const pushed = progress(seen, id);
@@ -219,7 +225,7 @@ describe('evaluations in the app', () => {
 
     expect(await call(app, 'evaluations:cancel', { id })).toEqual({ id, status: 'stopping' });
     expect(await eventually(() => ended(seen, id), 'the stop', 10_000)).toMatchObject({
-      status: 'stopped',
+      status: 'paused',
       reason: 'cancelled',
     });
     const stopped = await call(app, 'evaluations:get', { id });
@@ -233,7 +239,7 @@ describe('evaluations in the app', () => {
     await call(app, 'evaluations:resume', { id });
     expect(
       await eventually(
-        () => statuses(seen, id).at(-1)?.status === 'locked' && statuses(seen, id).at(-1),
+        () => statuses(seen, id).at(-1)?.status === 'completed' && statuses(seen, id).at(-1),
         'the lock',
         20_000,
       ),
@@ -253,7 +259,10 @@ describe('evaluations in the app', () => {
     const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
     await eventually(() => progress(seen, id).length > 2, 'some progress', 10_000);
     await app.close();
-    expect(statuses(seen, id).map((s) => s.status)).toEqual(['running', 'stopping', 'stopped']);
+    expect(statuses(seen, id).map((s) => [s.status, s.reason])).toEqual([
+      ['running', null],
+      ['paused', 'app closed'],
+    ]);
 
     const next = await boot();
     const [listed] = (await call(next, 'evaluations:list', {})).evaluations;

@@ -23,6 +23,7 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
   const live = new LiveEvaluations({
     emitter: ctx.emitter,
     log: ctx.log,
+    runs: ctx.runs,
     remaining: (track) => service.remainingAsks(track.state),
   });
   const reader = new EvaluationReader(ws, service, live);
@@ -49,6 +50,47 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     const budget = limits(budgetUsd).budgetUsd;
     return { ...service.estimate(slug, { mode, provider, budgetUsd: budget }), budgetUsd: budget };
   };
+
+  /** Stops a running evaluation at its checkpoint; answers where it stands (a stopped one, as it is). */
+  const cancel = (id: string) => {
+    const run = live.get(id);
+    if (run) {
+      live.cancel(run, 'cancelled');
+      return live.status(run);
+    }
+    const stored = reader.locate(id);
+    if (stored.kind === 'record')
+      throw new UserError(`evaluation "${id}" has already locked; there is nothing to cancel`);
+    return reader.stored(stored, false)?.view.status ?? 'stopped';
+  };
+
+  /** Continues a stopped, interrupted or failed evaluation from its log, in the background. */
+  const resume = async (id: string) => {
+    const running = live.get(id);
+    if (running && !running.stop) throw new UserError(`evaluation "${id}" is already running`);
+    // Asked to stop (its stop may be pushed already): its drive returns once the calls in flight do.
+    if (running) await running.done;
+    const stored = reader.locate(id);
+    if (stored.kind === 'record')
+      throw new UserError(`evaluation "${id}" has already locked; dispute a criterion to reopen it`);
+    live.checkIdle(stored.slug);
+    const prepared = service.prepareResume(id);
+    touched.add(prepared.slug);
+    live.launch(prepared);
+  };
+
+  // `runs:pause|resume|cancel` reach an evaluation here. It pauses only at its checkpoint, which is
+  // what a cancel does too: a paused evaluation is a stopped one, and resumes the same way.
+  ctx.runs.serve('evaluation', {
+    pause: (id) => {
+      if (!live.get(id)) throw new UserError(`cannot pause evaluation ${id}: it is not running`);
+      cancel(id);
+    },
+    resume,
+    cancel: (id) => {
+      cancel(id);
+    },
+  });
 
   const impl: AreaHandlers<Channels>['impl'] = {
     'evaluations:list': ({ slug, status }) => {
@@ -81,27 +123,11 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     },
     'evaluations:cancel': ({ id }) => {
       ctx.open();
-      const run = live.get(id);
-      if (run) {
-        live.cancel(run, 'cancelled');
-        return { id, status: 'stopping' };
-      }
-      const stored = reader.locate(id);
-      if (stored.kind === 'record')
-        throw new UserError(`evaluation "${id}" has already locked; there is nothing to cancel`);
-      const view = reader.stored(stored, false)?.view;
-      return { id, status: view?.status ?? 'stopped' };
+      return { id, status: cancel(id) };
     },
-    'evaluations:resume': ({ id }) => {
+    'evaluations:resume': async ({ id }) => {
       ctx.open();
-      if (live.get(id)) throw new UserError(`evaluation "${id}" is already running`);
-      const stored = reader.locate(id);
-      if (stored.kind === 'record')
-        throw new UserError(`evaluation "${id}" has already locked; dispute a criterion to reopen it`);
-      live.checkIdle(stored.slug);
-      const prepared = service.prepareResume(id);
-      touched.add(prepared.slug);
-      live.launch(prepared);
+      await resume(id);
       return { id };
     },
     'evaluations:approve': ({ id }) => {

@@ -1,27 +1,31 @@
 import type { CruxEvent } from '../../crux/events';
 import type { DebateRequest } from '../../contract';
 import type { CruxDraft, CruxEngine } from '../../engine/crux-engine';
-import type { DebateStatus } from '../../engine/debate-record';
+import type { DebateRecord, DebateStatus } from '../../engine/debate-record';
 import { readDebateLog } from '../debates/journal';
 import { runStatus } from '../sqlite/run-queries';
 import type { Log } from '../../ports/log';
 import type { DebateEstimate, DebateRun, DebateService, StartOptions } from '../debates/debate-service';
+import { runStatus } from '../sqlite/run-list-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
+import { ENDED_STATUSES, type LiveRun, type LiveRuns } from './live-runs';
 import type { PushEmitter } from './push-emitter';
-
-/** Statuses after which a debate never runs again. */
-export const ENDED_STATUSES: ReadonlySet<DebateStatus> = new Set(['completed', 'partial', 'cancelled', 'failed']);
 
 interface LiveDebate {
   id: string;
   engine: CruxEngine;
+  /** Where its status is followed and pushed (`run:status`). */
+  run: LiveRun;
   /** Events in the debate's sequence so far: the `from` of the next `debate:event`. */
   events: number;
-  /** The last status pushed. */
-  status: DebateStatus;
-  timer: NodeJS.Timeout;
   /** Drafts held back by the throttle, by `thread agent`, with the timer that sends them. */
   drafts: Map<string, { draft: CruxDraft; timer: NodeJS.Timeout | null; sentAt: number }>;
+}
+
+/** What DebateService.start and resume are given to hand the engine and the log's records over. */
+interface LaunchHooks {
+  onEngine: (engine: CruxEngine) => void;
+  onRecords: (records: DebateRecord[]) => void;
 }
 
 /** Drafts of one turn go out at most this often (the latest text whole each time). */
@@ -32,8 +36,8 @@ interface Deps {
   service: DebateService;
   emitter: PushEmitter;
   log: Log;
-  /** How often a live debate's logged status is looked at (pauses land when the calls in flight return). */
-  pollMs: number;
+  /** Follows each debate's status by the records its log appends, and pushes it (`run:status`). */
+  runs: LiveRuns;
 }
 
 /** Thrown from the estimate hook so that `DebateService.start` stops before it creates anything. */
@@ -61,8 +65,9 @@ export function startOptions(request: DebateRequest): StartOptions {
 
 /**
  * The debates running in this app: started or resumed in the background, their engines' events
- * pushed as `debate:event` (numbered in the debate's own sequence) and their status changes as
- * `debate:status`. The log stays the authority; this only follows it.
+ * pushed as `debate:event` (numbered in the debate's own sequence) and their drafts as
+ * `debate:draft`; their status is LiveRuns', fed by the records each debate's log appends. The log
+ * stays the authority; this only follows it.
  */
 export class LiveDebates {
   private readonly live = new Map<string, LiveDebate>();
@@ -118,9 +123,9 @@ export class LiveDebates {
       basis: 'no estimate was reported',
       cannotRun: null,
     };
-    const engine = await this.launch((onEngine) =>
+    const engine = await this.launch((hooks) =>
       this.deps.service.start(startOptions(request), {
-        onEngine,
+        ...hooks,
         onEstimate: (e) => {
           estimate = e;
         },
@@ -129,35 +134,40 @@ export class LiveDebates {
     return { id: engine.header.id, estimate };
   }
 
+  /** Asks a running debate to pause; it logs the pause when the calls in flight return (pushed then). */
   pause(id: string): void {
     const entry = this.live.get(id);
     if (!entry) throw this.notLive(id, 'pause');
     entry.engine.pause();
-    setImmediate(() => this.poll(entry));
+    entry.run.stopAsked(true);
   }
 
   async resume(id: string): Promise<void> {
     const entry = this.live.get(id);
     if (entry) {
       entry.engine.resume();
-      setImmediate(() => this.poll(entry));
+      entry.run.stopAsked(false);
       return;
     }
     this.requireUnfinished(id, 'resume');
-    await this.launch((onEngine) => this.deps.service.resume(id, { onEngine }));
+    await this.launch((hooks) => this.deps.service.resume(id, hooks));
   }
 
   async cancel(id: string): Promise<void> {
     const entry = this.live.get(id);
     if (entry) {
       entry.engine.cancel();
+      entry.run.stopAsked(true);
       return;
     }
     // An interrupted or paused debate is cancelled through its own engine, so the log says so.
     this.requireUnfinished(id, 'cancel');
     await this.launch(
-      (onEngine) => this.deps.service.resume(id, { onEngine }),
-      (engine) => engine.cancel(),
+      (hooks) => this.deps.service.resume(id, hooks),
+      (entry) => {
+        entry.engine.cancel();
+        entry.run.stopAsked(true);
+      },
     );
   }
 
@@ -179,41 +189,54 @@ export class LiveDebates {
    * before that); the debate then runs on in the background.
    */
   private async launch(
-    begin: (onEngine: (engine: CruxEngine) => void) => Promise<DebateRun>,
-    afterAttach?: (engine: CruxEngine) => void,
+    begin: (hooks: LaunchHooks) => Promise<DebateRun>,
+    afterAttach?: (entry: LiveDebate) => void,
   ): Promise<CruxEngine> {
     if (this.closing) throw new UserError('the workspace is closing; no debate can start now');
     let handOver: (engine: CruxEngine) => void = () => {};
     const ready = new Promise<CruxEngine>((resolve) => {
       handOver = resolve;
     });
-    const run = begin((engine) => {
-      this.attach(engine);
-      afterAttach?.(engine);
-      handOver(engine);
+    // The log's first records (its header, the opening thread) come before the engine is handed
+    // over: they say nothing of status or cost, and the run is followed from the hand-over on.
+    let attached: LiveDebate | null = null;
+    const run = begin({
+      onEngine: (engine) => {
+        attached = this.attach(engine);
+        afterAttach?.(attached);
+        handOver(engine);
+      },
+      onRecords: (records) => attached?.run.records(records),
     });
     const engine = await Promise.race([ready, run.then(() => null)]);
     if (!engine) throw new Error('the debate ended before its engine was handed over');
     const id = engine.header.id;
     run.then(
-      (done) => this.stopped(id, done.outcome.status, done.outcome.reason),
+      () => this.stopped(id),
       (error) => this.crashed(id, error),
     );
     return engine;
   }
 
-  private attach(engine: CruxEngine): void {
-    const id = engine.header.id;
+  private attach(engine: CruxEngine): LiveDebate {
+    const { header } = engine;
+    const id = header.id;
     // Events already in the log (the opening thread, or everything before a resume) come first.
     const entry: LiveDebate = {
       id,
       engine,
+      run: this.deps.runs.follow({
+        id,
+        protocol: header.protocol,
+        ideaSlug: header.ideaSlug,
+        topic: header.topic,
+        provider: header.provider,
+        startedAt: header.createdAt,
+        costUsd: engine.spentUsd,
+      }),
       events: this.events(id).total,
-      status: 'running',
-      timer: setInterval(() => this.poll(entry), this.deps.pollMs),
       drafts: new Map(),
     };
-    entry.timer.unref();
     this.live.set(id, entry);
     engine.onEvents((events) => {
       const from = entry.events;
@@ -221,7 +244,7 @@ export class LiveDebates {
       this.deps.emitter.emit('debate:event', { debateId: id, from, events });
     });
     engine.onDrafts((draft) => this.draft(entry, draft));
-    this.deps.emitter.emit('debate:status', { debateId: id, status: 'running', reason: null });
+    return entry;
   }
 
   /**
@@ -257,40 +280,28 @@ export class LiveDebates {
     held.timer.unref();
   }
 
-  /** Pushes a pause or a resumption once the log records it; the end is pushed by `stopped`. */
-  private poll(entry: LiveDebate): void {
-    if (!this.live.has(entry.id)) return;
-    const status = this.recordedStatus(entry.id);
-    if (status === null || ENDED_STATUSES.has(status) || status === entry.status) return;
-    entry.status = status;
-    this.deps.emitter.emit('debate:status', { debateId: entry.id, status, reason: null });
-  }
-
-  private forget(id: string): void {
+  /** Stops following a debate: the end its log recorded is pushed, or `failure` (a first line) when it threw. */
+  private forget(id: string, failure?: string): void {
     const entry = this.live.get(id);
-    if (entry) clearInterval(entry.timer);
     for (const held of entry?.drafts.values() ?? []) if (held.timer) clearTimeout(held.timer);
     this.live.delete(id);
+    entry?.run.end(failure);
   }
 
-  private stopped(id: string, status: DebateStatus, reason: string | null): void {
+  /** Its transcript is written: the end its log recorded is pushed now. */
+  private stopped(id: string): void {
     this.forget(id);
-    this.deps.emitter.emit('debate:status', { debateId: id, status, reason });
   }
 
   private crashed(id: string, error: unknown): void {
-    this.forget(id);
     const message = error instanceof Error ? error.message : String(error);
     if (this.closing) {
+      this.forget(id);
       this.deps.log.warn(`debate ${id} stopped while the app closed; it resumes from its log`, { error: message });
       return;
     }
     this.deps.log.error(`debate ${id} failed`, { error: error instanceof Error ? (error.stack ?? message) : message });
-    this.deps.emitter.emit('debate:status', {
-      debateId: id,
-      status: 'failed',
-      reason: message.split('\n')[0] ?? message,
-    });
+    this.forget(id, message.split('\n')[0] ?? message);
   }
 
   /**
@@ -301,10 +312,20 @@ export class LiveDebates {
   async close(timeoutMs: number): Promise<{ paused: string[]; interrupted: string[] }> {
     this.closing = true;
     const entries = [...this.live.values()];
-    for (const entry of entries) entry.engine.pause();
-    const deadline = Date.now() + timeoutMs;
-    const waiting = () => entries.filter((e) => this.live.has(e.id) && this.recordedStatus(e.id) !== 'paused');
-    while (waiting().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const entry of entries) {
+      entry.engine.pause();
+      entry.run.stopAsked(true);
+    }
+    const { runs } = this.deps;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(entries.map((e) => runs.until(e.id, (status) => status === 'paused'))),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    const waiting = () => entries.filter((e) => this.live.has(e.id) && runs.get(e.id)?.status !== 'paused');
     const interrupted = waiting().map((e) => e.id);
     const paused = entries.filter((e) => this.live.has(e.id) && !interrupted.includes(e.id)).map((e) => e.id);
     for (const id of interrupted)

@@ -1,10 +1,10 @@
-import type { EvaluationEntry, EvaluationStatus } from '../../contract';
-import type { LockReason } from '../../evaluation';
+import { type EvaluationEntry, type EvaluationStatus, evaluationStatusOf } from '../../contract';
 import type { Log } from '../../ports/log';
 import type { PreparedRun, RunOutcome } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { StopReason } from '../evaluations/evaluation-log';
 import { UserError } from '../workspace/workspace';
+import type { LiveRun, LiveRuns } from './live-runs';
 import type { PushEmitter } from './push-emitter';
 
 /** One evaluation running in this app. */
@@ -13,6 +13,8 @@ export interface LiveEvaluation {
   slug: string;
   prepared: PreparedRun;
   track: EvaluationTrack;
+  /** Where its status is followed and pushed (`run:status`). */
+  followed: LiveRun;
   /** Set by cancel or by the app closing: the drive stops before its next batch of calls. */
   stop: StopReason | null;
   /** Set by approve: the drive feeds `user_approved` before its next batch. */
@@ -27,6 +29,8 @@ export interface LiveEvaluation {
 interface Deps {
   emitter: PushEmitter;
   log: Log;
+  /** Follows each evaluation's status by the records its log appends, and pushes it (`run:status`). */
+  runs: LiveRuns;
   /** Answers a simulated continuation of the state would take (an estimate of the work left). */
   remaining: (track: EvaluationTrack) => number;
 }
@@ -36,9 +40,9 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The evaluations running in this app, each in the background: started (or resumed) from a
- * prepared run, followed input by input into a track, pushed as `evaluation:event` and
- * `evaluation:status`, and stopped at their checkpoint on cancel or when the app closes. The
- * checkpoint and the record on disk stay the authority; this only follows them.
+ * prepared run, followed input by input into a track, pushed as `evaluation:event`, and stopped at
+ * their checkpoint on cancel or when the app closes. Their status is LiveRuns', fed by the records
+ * each one's log appends. The log and the record on disk stay the authority; this only follows them.
  */
 export class LiveEvaluations {
   private readonly live = new Map<string, LiveEvaluation>();
@@ -53,8 +57,11 @@ export class LiveEvaluations {
     return [...this.live.values()];
   }
 
+  /** Its status in the evaluation views' words, from where LiveRuns says it stands. */
   status(run: LiveEvaluation): EvaluationStatus {
-    return run.stop ? 'stopping' : 'running';
+    return evaluationStatusOf(
+      this.deps.runs.get(run.id) ?? { status: 'running', live: true, stopRequested: run.stop !== null },
+    );
   }
 
   /** Refuses a second evaluation of an idea while one runs (both would write its synthesis). */
@@ -71,11 +78,21 @@ export class LiveEvaluations {
   launch(prepared: PreparedRun): LiveEvaluation {
     const track = new EvaluationTrack(prepared.initial);
     for (const input of prepared.inputs) track.apply(input);
+    const { header } = prepared;
     const run: LiveEvaluation = {
       id: prepared.id,
       slug: prepared.slug,
       prepared,
       track,
+      followed: this.deps.runs.follow({
+        id: prepared.id,
+        protocol: 'evaluation',
+        ideaSlug: prepared.slug,
+        topic: header.setup.idea.title,
+        provider: header.provider,
+        startedAt: header.setup.startedAt,
+        costUsd: prepared.spentBefore,
+      }),
       stop: null,
       approve: false,
       costUsd: prepared.spentBefore,
@@ -84,9 +101,9 @@ export class LiveEvaluations {
       done: Promise.resolve(),
     };
     this.live.set(run.id, run);
-    this.pushStatus(run, 'running', null);
     run.done = prepared
       .run({
+        onRecords: (records) => run.followed.records(records),
         onInput: (input) => {
           const from = track.entries.length;
           let added: EvaluationEntry[] = [];
@@ -121,29 +138,27 @@ export class LiveEvaluations {
           const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
           this.deps.log.error('an evaluation stopped with an error', { id: run.id, error: message ?? '' });
           this.live.delete(run.id);
-          this.pushStatus(run, 'failed', message ?? 'unknown error');
+          run.followed.end(message ?? 'unknown error');
         },
       );
     return run;
   }
 
+  /**
+   * Its record (locked) or checkpoint (stopped, failed) is written: the end its log recorded is
+   * pushed now; a stop was pushed when its log recorded the pause.
+   */
   private finished(run: LiveEvaluation, outcome: RunOutcome): void {
     this.live.delete(run.id);
-    if (outcome.kind === 'locked') {
-      const doc = outcome.run.document;
-      this.pushStatus(run, 'locked', null, doc.lockReason, doc.composites.overallScore);
-    } else if (outcome.kind === 'stopped') {
-      this.pushStatus(run, 'stopped', run.stop ?? 'cancelled');
-    } else {
-      this.pushStatus(run, 'failed', outcome.reason);
-    }
+    // The runner logs a failure without its reason; the protocol's words for it go out with it.
+    run.followed.end(outcome.kind === 'failed' ? outcome.reason : undefined);
   }
 
-  /** Asks a running evaluation to stop after the calls in flight. */
+  /** Asks a running evaluation to stop after the calls in flight (it logs `paused`, pushed then). */
   cancel(run: LiveEvaluation, reason: StopReason): void {
     if (run.stop) return;
     run.stop = reason;
-    this.pushStatus(run, 'stopping', reason);
+    run.followed.stopAsked(true);
   }
 
   /** Asks a running evaluation to lock with the scores as they stand. */
@@ -186,24 +201,6 @@ export class LiveEvaluations {
       costUsd: Math.round(run.costUsd * 1e6) / 1e6,
       budgetUsd: run.budgetUsd,
       progress: { done: run.track.answers, total: Math.max(run.track.answers, run.expected) },
-    });
-  }
-
-  private pushStatus(
-    run: LiveEvaluation,
-    status: EvaluationStatus,
-    reason: string | null,
-    lockReason: LockReason | null = null,
-    overallScore: number | null = null,
-  ): void {
-    this.deps.emitter.emit('evaluation:status', {
-      evaluationId: run.id,
-      slug: run.slug,
-      status,
-      phase: run.track.state.phase,
-      reason,
-      lockReason,
-      overallScore,
     });
   }
 }

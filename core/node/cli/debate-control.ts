@@ -1,5 +1,5 @@
 import type { DebateStatus } from '../../engine/debate-record';
-import { ENDED_STATUSES } from '../app/live-debates';
+import { ENDED_STATUSES } from '../app/live-runs';
 import { DebateService } from '../debates/debate-service';
 import { lastStatus, readDebateLog } from '../debates/journal';
 import { requestRun, runOwner } from '../runs/run-control';
@@ -62,8 +62,8 @@ async function runHere(args: ParsedArgs, id: string, channel: 'debates:resume' |
     const ended = new Promise<{ status: DebateStatus; reason: string | null }>((resolve) => {
       settle = resolve;
     });
-    const off = app.events.on('debate:status', (payload) => {
-      if (payload.debateId === id && ENDED_STATUSES.has(payload.status)) settle(payload);
+    const off = app.events.on('run:status', (payload) => {
+      if (payload.id === id && ENDED_STATUSES.has(payload.status)) settle(payload);
     });
     try {
       await call(app, channel, { id });

@@ -86,7 +86,7 @@ async function finalStatus(app: App, id: string, io: CliIo, args: ParsedArgs, no
  * runs/run-control.ts, and this waits until its checkpoint says it stopped (or its record says it
  * locked); one no process runs is resumed here through the app's handler, to its end.
  */
-async function control(
+export async function controlEvaluation(
   args: ParsedArgs,
   io: CliIo,
   action: 'stop' | 'approve' | 'resume',
@@ -118,8 +118,9 @@ async function control(
     const ended = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const off = app.events.on('evaluation:status', (s) => {
-      if (s.evaluationId === id && s.status !== 'running' && s.status !== 'stopping') settle();
+    // Its drive is over once it is neither running nor stopping (a stop logs `paused`).
+    const off = app.events.on('run:status', (s) => {
+      if (s.id === id && s.status !== 'running') settle();
     });
     try {
       if (!args.options.json) io.err(`Resuming evaluation ${id} here…`);
@@ -161,7 +162,7 @@ export const evaluationsCommands: Command[] = [
       if ((action === 'list' || action === 'matrix') && arg !== undefined)
         throw new UserError(`evaluations ${action}: unexpected "${arg}"`);
       if (action === 'stop' || action === 'approve' || action === 'resume')
-        return control(args, io, action, arg as string);
+        return controlEvaluation(args, io, action, arg as string);
       return withApp(args, async (app) => {
         const asJson = args.options.json === true;
         if (action === 'list') {

@@ -12,6 +12,7 @@ import { evaluationsCommands } from './evaluations-commands';
 import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
 import { runCommands } from './run-commands';
+import { runsCommands } from './runs-commands';
 import { transcriptCommands } from './transcript-commands';
 import { viewCommands } from './view-commands';
 import { type Command, workspaceCommands } from './workspace-commands';
@@ -26,6 +27,7 @@ export const commands: Command[] = [
   ...evaluationCommands,
   ...evaluationsCommands,
   ...runCommands(),
+  ...runsCommands,
 ];
 
 function overview(): string {

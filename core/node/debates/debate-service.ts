@@ -197,6 +197,8 @@ export class DebateService {
       onEstimate?: (estimate: DebateEstimate) => void;
       /** What every agent will read as the debate's subject, before any call is made. */
       onSubject?: (subject: DebateSubject) => void;
+      /** Every record its log appends, once it is on disk (a live host follows the status by them). */
+      onRecords?: (records: DebateRecord[]) => void;
     } = {},
   ): Promise<DebateRun> {
     if (options.agents.length < 2 || options.agents.length > 12)
@@ -256,7 +258,7 @@ export class DebateService {
     hooks.onEstimate?.(estimate);
     const held = claimRun(this.ws.root, this.ws.db, header.id, 'debate');
     try {
-      const journal = DebateJournal.create(this.ws.root, this.ws.db, header, undefined, held.confirm);
+      const journal = DebateJournal.create(this.ws.root, this.ws.db, header, hooks.onRecords, held.confirm);
       const meter = new CallMeter();
       try {
         const engine = CruxEngine.start(
@@ -289,12 +291,15 @@ export class DebateService {
   }
 
   /** Continues an interrupted (or paused) debate from its log. */
-  async resume(id: string, hooks: { onEngine?: (engine: CruxEngine) => void } = {}): Promise<DebateRun> {
+  async resume(
+    id: string,
+    hooks: { onEngine?: (engine: CruxEngine) => void; onRecords?: (records: DebateRecord[]) => void } = {},
+  ): Promise<DebateRun> {
     const rel = this.logPathOf(id);
     // Held before the log is even read: what a live owner is writing now is no basis for a resume.
     const held = claimRun(this.ws.root, this.ws.db, id, 'debate');
     try {
-      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, undefined, held.confirm);
+      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, hooks.onRecords, held.confirm);
       try {
         const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
         const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);

@@ -40,7 +40,17 @@ export function evaluationLogPath(slug: string, id: string): string {
 }
 
 export class EvaluationLog {
-  private constructor(private readonly journal: DebateJournal) {}
+  private readonly journal: DebateJournal;
+  private listener: ((records: DebateRecord[]) => void) | null = null;
+
+  private constructor(open: (onAppend: (records: DebateRecord[]) => void) => DebateJournal) {
+    this.journal = open((records) => this.listener?.(records));
+  }
+
+  /** Hands every record appended from now on, once it is on disk, to `listener` (one at a time). */
+  listen(listener: (records: DebateRecord[]) => void): void {
+    this.listener = listener;
+  }
 
   /** A new evaluation's log; refuses to touch an existing file. */
   static create(root: string, db: Database.Database, run: EvaluationRunSetup, confirm: () => void): EvaluationLog {
@@ -55,12 +65,14 @@ export class EvaluationLog {
       setup: run as unknown as Record<string, unknown>,
     };
     const rel = evaluationLogPath(run.slug, run.setup.evaluationId);
-    return new EvaluationLog(DebateJournal.start(root, db, rel, { type: 'run_created', header }, undefined, confirm));
+    return new EvaluationLog((onAppend) =>
+      DebateJournal.start(root, db, rel, { type: 'run_created', header }, onAppend, confirm),
+    );
   }
 
   /** Reopens a log to continue it (a torn last line is cut). The caller holds the run. */
   static reopen(root: string, db: Database.Database, rel: string, confirm: () => void): EvaluationLog {
-    return new EvaluationLog(DebateJournal.resume(root, db, rel, undefined, confirm).journal);
+    return new EvaluationLog((onAppend) => DebateJournal.resume(root, db, rel, onAppend, confirm).journal);
   }
 
   /** The runner's records, as it writes them. */

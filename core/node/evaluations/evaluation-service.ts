@@ -13,6 +13,7 @@ import {
   resumeEvaluation,
   simulateAnswer,
 } from '../../evaluation';
+import type { DebateRecord } from '../../engine/debate-record';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
 import { type DriveControl, driveLive, type LiveDrive } from '../../evaluation/live/drive-live';
@@ -83,6 +84,8 @@ export interface RunHooks {
   control?: () => DriveControl | Promise<DriveControl>;
   /** Written into the checkpoint when the run stops (default `cancelled`). */
   stopReason?: () => StopReason;
+  /** Every record its log appends, once it is on disk (a live host follows the status by them). */
+  onRecords?: (records: readonly DebateRecord[]) => void;
 }
 
 export type RunOutcome =
@@ -415,6 +418,7 @@ export class EvaluationService {
       }
     };
     const runHeld = async (hooks: RunHooks): Promise<RunOutcome> => {
+      if (hooks.onRecords) progress.listen(hooks.onRecords);
       const { state } = resumeEvaluation(initial, inputs);
       // Another process (`evaluations stop|approve ID`) may ask too; its request waits for the next
       // batch like the app's own buttons, and a stop it asked for is a cancel.

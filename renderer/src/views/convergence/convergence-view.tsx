@@ -22,9 +22,8 @@ const routeOf = (value: string) =>
 /** `#/convergence`: every evaluation and crux debate, newest first, to pick one. */
 function Picker({ current }: { current: string | null }) {
   const list = useChannel('evaluations:list', {});
-  usePush('evaluation:status', () => list.reload());
   const debateList = useChannel('debates:list', {});
-  usePush('debate:status', () => debateList.reload());
+  usePush('run:status', (p) => (p.protocol === 'evaluation' ? list : debateList).reload());
   const evaluations = list.data?.evaluations ?? [];
   const debates = debateList.data?.debates ?? [];
   if (current !== null) {

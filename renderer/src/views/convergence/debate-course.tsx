@@ -52,8 +52,8 @@ export function DebateCourseView({ id, picker }: { id: string; picker?: ReactNod
       reload();
     }, LIVE_RELOAD_MS);
   });
-  usePush('debate:status', (payload) => {
-    if (payload.debateId === id) reload();
+  usePush('run:status', (payload) => {
+    if (payload.id === id) reload();
   });
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
 

@@ -81,8 +81,8 @@ function DebateMap({ id, node }: { id: string; node: string | null }) {
       reload();
     }, LIVE_RELOAD_MS);
   });
-  usePush('debate:status', (payload) => {
-    if (payload.debateId === id) reload();
+  usePush('run:status', (payload) => {
+    if (payload.id === id) reload();
   });
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { RunStatusView } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
@@ -83,8 +84,12 @@ function LiveDebate({ id }: { id: string }) {
     });
   });
 
-  usePush('debate:status', (payload) => {
-    if (payload.debateId !== id) return;
+  // Its status as last pushed: every change of it is, the moment the log records it (a pause when
+  // the calls in flight return), so the badge and buttons follow it without asking again.
+  const [pushed, setPushed] = useState<{ status: RunStatusView; live: boolean } | null>(null);
+  usePush('run:status', (payload) => {
+    if (payload.id !== id) return;
+    setPushed({ status: payload.status, live: payload.live });
     if (payload.status !== 'running') setDrafts(new Map());
     reloadProgress();
     if (ENDED.has(payload.status)) detail.reload();
@@ -97,8 +102,8 @@ function LiveDebate({ id }: { id: string }) {
   // A persona's colour comes from its id, the same in every debate (an agent is a persona).
   const agentColour = useCallback((a: string) => personaColour(agents.find((x) => x.id === a)?.persona ?? a), [agents]);
 
-  const status = progress.data?.status ?? detail.data?.status ?? 'running';
-  const live = progress.data?.live ?? detail.data?.live ?? false;
+  const status = pushed?.status ?? progress.data?.status ?? detail.data?.status ?? 'running';
+  const live = pushed?.live ?? progress.data?.live ?? detail.data?.live ?? false;
   const canPause = status === 'running' && live;
   const canResume = status === 'paused' || (status === 'running' && !live);
   const canStop = !ENDED.has(status);

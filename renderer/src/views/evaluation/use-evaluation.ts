@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EvaluationDetail } from '../../../../core/contract';
+import { type EvaluationDetail, evaluationStatusOf } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { usePush } from '../../api/hooks';
 
@@ -10,7 +10,8 @@ const RELOAD_MS = 350;
  * One evaluation, read once and then followed live: each `evaluation:event` appends its entries at
  * once (when it continues the sequence held) and updates the phase, cost and progress; the whole
  * record (scores, challenges, checks) is read again shortly after a burst of events, and at once
- * on a status change. A gap in the sequence (a missed push) is filled by that read.
+ * on a status change (`run:status`, shown at once in the evaluation's words). A gap in the sequence
+ * (a missed push) is filled by that read.
  */
 export function useEvaluation(id: string | null): {
   detail: EvaluationDetail | null;
@@ -85,9 +86,9 @@ export function useEvaluation(id: string | null): {
     soon();
   });
 
-  usePush('evaluation:status', (p) => {
-    if (p.evaluationId !== id) return;
-    setDetail((held) => (held ? { ...held, status: p.status, phase: p.phase } : held));
+  usePush('run:status', (p) => {
+    if (p.id !== id) return;
+    setDetail((held) => (held ? { ...held, status: evaluationStatusOf(p) } : held));
     reload();
   });
 

@@ -39,7 +39,9 @@ export function ExportView({ route }: { route: Route }) {
   // What can be exported changes when an evaluation locks, here or in another process (the
   // folder's watcher reports it): the list follows, so a fresh synthesis is offered at once.
   usePush('sync:changed', () => ideas.reload());
-  usePush('evaluation:status', () => ideas.reload());
+  usePush('run:status', (p) => {
+    if (p.protocol === 'evaluation') ideas.reload();
+  });
   const [source, setSource] = useState<Source>(route.query.get('source') === 'transcript' ? 'transcript' : 'synthesis');
   const [id, setId] = useState(route.query.get('id') ?? '');
   const [format, setFormat] = useState<Format>(

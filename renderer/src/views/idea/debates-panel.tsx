@@ -12,7 +12,9 @@ import { StartDebateForm } from '../debate/start-debate-form';
 export function DebatesPanel({ slug }: { slug: string }) {
   const list = useChannel('debates:list', { ideaSlug: slug });
   const [starting, setStarting] = useState(false);
-  usePush('debate:status', () => list.reload());
+  usePush('run:status', (p) => {
+    if (p.protocol === 'crux') list.reload();
+  });
   const debates = list.data?.debates ?? [];
   return (
     <section className="debates-panel card stack" aria-label="Crux debates">

@@ -191,8 +191,8 @@ export function EvaluationPanel({ slug }: { slug: string }) {
     navigate(href('evaluation', id));
   });
 
-  usePush('evaluation:status', (p) => {
-    if (p.slug !== slug) return;
+  usePush('run:status', (p) => {
+    if (p.protocol !== 'evaluation' || p.ideaSlug !== slug) return;
     list.reload();
     detail.reload();
   });

@@ -20,8 +20,9 @@ export function LeaderboardsView({ route }: { route: Route }) {
   const ideas = useChannel('evaluations:leaderboard', {});
   const personas = useChannel('evaluations:personaRatings', tab === 'personas' ? {} : null);
   const calibration = useChannel('ledger:calibration', tab === 'personas' ? {} : null);
-  usePush('evaluation:status', (p) => {
-    if (p.status !== 'locked') return;
+  usePush('run:status', (p) => {
+    // An evaluation that completed has locked: its record and the idea's synthesis are written.
+    if (p.protocol !== 'evaluation' || p.status !== 'completed') return;
     ideas.reload();
     if (tab === 'personas') personas.reload();
   });

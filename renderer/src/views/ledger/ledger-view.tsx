@@ -43,7 +43,9 @@ function matches(words: string[], ...fields: (string | null)[]): boolean {
  */
 export function LedgerView({ route }: { route: Route }) {
   const ledger = useChannel('ledger:list', {});
-  usePush('debate:status', () => ledger.reload());
+  usePush('run:status', (p) => {
+    if (p.protocol === 'crux') ledger.reload();
+  });
   const [tab, setTab] = useState<'falsifiers' | 'cruxes'>('falsifiers');
   const [text, setText] = useState('');
   const [idea, setIdea] = useState('');

@@ -75,7 +75,9 @@ export function LibraryView({ route }: { route: Route }) {
     if (searchFor.length >= 2) search.reload();
     if (report.slugs.added.length > 0) setFresh((f) => new Set([...f, ...report.slugs.added]));
   });
-  usePush('debate:status', () => debates.reload());
+  usePush('run:status', (p) => {
+    if (p.protocol === 'crux') debates.reload();
+  });
 
   // Searching waits for a pause in typing.
   useEffect(() => {

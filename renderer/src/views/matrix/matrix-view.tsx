@@ -27,8 +27,9 @@ function gapsOf(row: Matrix['ideas'][number]): number {
 export function MatrixView({ route }: { route: Route }) {
   void route;
   const matrix = useChannel('evaluations:matrix', {});
-  usePush('evaluation:status', (p) => {
-    if (p.status === 'locked') matrix.reload();
+  usePush('run:status', (p) => {
+    // An evaluation that completed has locked: its record and the idea's synthesis are written.
+    if (p.protocol === 'evaluation' && p.status === 'completed') matrix.reload();
   });
   usePush('sync:changed', (r) => {
     if (r.added + r.removed > 0 || r.changed > 0) matrix.reload();

@@ -78,8 +78,8 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
   usePush('evaluation:event', (payload) => {
     if (kind === 'evaluation' && payload.evaluationId === id) soon();
   });
-  usePush('evaluation:status', (payload) => {
-    if (kind === 'evaluation' && payload.evaluationId === id) reload();
+  usePush('run:status', (payload) => {
+    if (payload.id === id) reload();
   });
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
 

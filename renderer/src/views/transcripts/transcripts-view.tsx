@@ -54,8 +54,7 @@ function searchOf(query: URLSearchParams): ChannelInput<'transcripts:search'> | 
  */
 export function TranscriptsView({ route }: { route: Route }) {
   const list = useChannel('transcripts:list', {});
-  usePush('debate:status', () => list.reload());
-  usePush('evaluation:status', () => list.reload());
+  usePush('run:status', () => list.reload());
   const shownKind = kindOf(route.query.get('kind'));
   const transcripts = (list.data?.transcripts ?? []).filter((t) => shownKind === undefined || t.kind === shownKind);
   const search = useMemo(() => searchOf(route.query), [route.query]);
