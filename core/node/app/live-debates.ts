@@ -6,7 +6,6 @@ import { readDebateLog } from '../debates/journal';
 import { runStatus } from '../sqlite/run-queries';
 import type { Log } from '../../ports/log';
 import type { DebateEstimate, DebateRun, DebateService, StartOptions } from '../debates/debate-service';
-import { runStatus } from '../sqlite/run-list-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { ENDED_STATUSES, type LiveRun, type LiveRuns } from './live-runs';
 import type { PushEmitter } from './push-emitter';

@@ -1,11 +1,11 @@
 import type { RunEntry, runsChannels } from '../../contract';
-import { listRuns, type RunRow, runRow } from '../sqlite/run-list-queries';
+import { listRuns, type RunListing, runListing } from '../sqlite/run-list-queries';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import type { RunControls } from './live-runs';
 
 /** A run no process of this app drives, as the index's copy of its log leaves it. */
-function storedEntry(row: RunRow): RunEntry {
+function storedEntry(row: RunListing): RunEntry {
   return {
     id: row.id,
     protocol: row.protocol,
@@ -37,7 +37,7 @@ export function runsHandlers(ctx: AppContext): AreaHandlers<keyof typeof runsCha
   const entryOf = (id: string): RunEntry => {
     const live = runs.get(id);
     if (live) return live;
-    const row = runRow(ws.db, id);
+    const row = runListing(ws.db, id);
     if (!row) throw new UserError(`no run "${id}" (see: npm run cli -- runs list)`);
     return storedEntry(row);
   };

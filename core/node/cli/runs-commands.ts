@@ -1,7 +1,7 @@
 import type { RunEntry, RunStatusView } from '../../contract';
 import { RUN_STATUSES } from '../../engine/protocol';
 import { recordIdProblem } from '../../idea/names';
-import { runRow } from '../sqlite/run-list-queries';
+import { runListing } from '../sqlite/run-list-queries';
 import { UserError, Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
@@ -25,7 +25,7 @@ function protocolOf(args: ParsedArgs, id: string): string {
   if (problem !== null) throw new UserError(`"${id}" ${problem} (see: npm run cli -- runs list)`);
   const ws = Workspace.open(workspaceDir(args));
   try {
-    const row = runRow(ws.db, id);
+    const row = runListing(ws.db, id);
     if (!row) throw new UserError(`no run "${id}" (see: npm run cli -- runs list)`);
     return row.protocol;
   } finally {

@@ -1,21 +1,22 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './migrations';
-import { listRuns, runRow, runStatus } from './run-list-queries';
+import { listRuns, runListing } from './run-list-queries';
+import { runStatus } from './run-queries';
 
 /** An index with a finished debate, a paused evaluation and a running debate, as journals write them. */
 function indexWithRuns(): Database.Database {
   const db = new Database(':memory:');
   migrate(db);
   const run = db.prepare(
-    `INSERT INTO debates (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, cost_usd)
+    `INSERT INTO runs (id, protocol, idea_slug, topic, status, provider, created_at, updated_at, cost_usd)
      VALUES (?, ?, ?, ?, ?, 'simulated', ?, ?, ?)`,
   );
   run.run('d1', 'crux', null, 'Bike-share', 'cancelled', '2026-01-01', '2026-01-02', 0.25);
   run.run('e1', 'evaluation', 'solar', 'Solar co-op', 'paused', '2026-01-03', '2026-01-03', 0.5);
   run.run('d2', 'crux', 'solar', 'Solar', 'running', '2026-01-04', '2026-01-04', 0);
   const record = db.prepare(
-    'INSERT INTO debate_events (debate_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO run_events (run_id, seq, type, at, payload_json) VALUES (?, ?, ?, ?, ?)',
   );
   const status = (id: string, seq: number, body: object) =>
     record.run(id, seq, 'status', '2026-01-02', JSON.stringify({ type: 'status', ...body }));
@@ -36,8 +37,8 @@ describe('run list queries', () => {
       crux: brief(listRuns(db, { protocol: 'crux' })),
       paused: brief(listRuns(db, { status: 'paused' })),
       none: listRuns(db, { protocol: 'arena' }),
-      one: runRow(db, 'e1'),
-      unknown: runRow(db, 'nope'),
+      one: runListing(db, 'e1'),
+      unknown: runListing(db, 'nope'),
       status: runStatus(db, 'd1'),
       unknownStatus: runStatus(db, 'nope'),
     }).toEqual({

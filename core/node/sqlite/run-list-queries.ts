@@ -4,12 +4,11 @@ import { preparedPerDb } from './prepared';
 
 /**
  * What the live-run host and the `runs:*` channels ask the index of runs of any protocol: one row
- * per run log, its last logged status and why. The only place that names the run tables for them,
- * so renaming those tables touches this file and nothing above it.
+ * per run log, its last logged status and why (the rest of the run tables' SQL is in run-queries.ts).
  */
 
 /** One run as the index holds it. */
-export interface RunRow {
+export interface RunListing {
   id: string;
   protocol: string;
   ideaSlug: string | null;
@@ -25,30 +24,25 @@ export interface RunRow {
 
 const COLUMNS = `d.id, d.protocol, d.idea_slug AS ideaSlug, d.topic, d.status, d.provider,
   d.created_at AS createdAt, d.updated_at AS updatedAt, d.cost_usd AS costUsd,
-  (SELECT json_extract(e.payload_json, '$.reason') FROM debate_events e
-    WHERE e.debate_id = d.id AND e.type = 'status' ORDER BY e.seq DESC LIMIT 1) AS reason`;
+  (SELECT json_extract(e.payload_json, '$.reason') FROM run_events e
+    WHERE e.run_id = d.id AND e.type = 'status' ORDER BY e.seq DESC LIMIT 1) AS reason`;
 
 const statements = preparedPerDb((db) => ({
-  all: db.prepare(`SELECT ${COLUMNS} FROM debates d ORDER BY d.created_at DESC, d.id DESC`),
-  one: db.prepare(`SELECT ${COLUMNS} FROM debates d WHERE d.id = ?`),
-  status: db.prepare('SELECT status FROM debates WHERE id = ?'),
+  all: db.prepare(`SELECT ${COLUMNS} FROM runs d ORDER BY d.created_at DESC, d.id DESC`),
+  one: db.prepare(`SELECT ${COLUMNS} FROM runs d WHERE d.id = ?`),
 }));
 
 /** Every run in the index, newest first, optionally of one protocol or in one status. */
-export function listRuns(db: Database.Database, filter: { protocol?: string; status?: RunStatus } = {}): RunRow[] {
-  return (statements(db).all.all() as RunRow[]).filter(
+export function listRuns(db: Database.Database, filter: { protocol?: string; status?: RunStatus } = {}): RunListing[] {
+  return (statements(db).all.all() as RunListing[]).filter(
     (row) =>
       (filter.protocol === undefined || row.protocol === filter.protocol) &&
       (filter.status === undefined || row.status === filter.status),
   );
 }
 
-/** One run's row, or null when the index has no such run. */
-export function runRow(db: Database.Database, id: string): RunRow | null {
-  return (statements(db).one.get(id) as RunRow | undefined) ?? null;
+/** One run as listed (with the reason of its last status), or null when the index has no such run. */
+export function runListing(db: Database.Database, id: string): RunListing | null {
+  return (statements(db).one.get(id) as RunListing | undefined) ?? null;
 }
 
-/** The status the index records for a run (null: no such run). */
-export function runStatus(db: Database.Database, id: string): RunStatus | null {
-  return (statements(db).status.get(id) as { status: RunStatus } | undefined)?.status ?? null;
-}
