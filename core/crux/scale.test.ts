@@ -55,7 +55,7 @@ describe('a lock of six agents', () => {
     m('t1', from, 'STEELMAN', { steelmanTarget: to }),
     m('t1', to, 'GRADE_STEELMAN', { steelmanGrade: 'ACCURATE' }),
   ];
-  const lines = (config: object) =>
+  const lines = (config: Record<string, unknown>) =>
     script(
       debate(agents, config),
       thread('t1'),
@@ -76,7 +76,7 @@ describe('a lock of six agents', () => {
       ...steelman('e', 'b'),
       ...steelman('d', 'c'),
     );
-  const outcome = (config: object) => {
+  const outcome = (config: Record<string, unknown>) => {
     const t1 = replayScript(lines(config)).result.threads[0];
     return { status: t1?.status, lock: t1?.stages.cruxLock };
   };
