@@ -38,24 +38,34 @@ export const DEFAULT_CONFIG: CruxConfig = {
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
 
-/** Overrides as written in a debate line: every key optional, nested groups partial. */
-export const configOverridesSchema = z.object({
-  budgets: z.object({ DISCOVERY: positive, CRUX_LOCK: positive, EVIDENCE: positive }).partial().optional(),
-  earlyExitMinMessages: positive.optional(),
-  discoveryExtensions: count.optional(),
-  discoveryExtensionBudget: positive.optional(),
-  lockRetryBudget: positive.optional(),
-  maxLockAttempts: positive.optional(),
-  steelmanRule: z.enum(['each-across', 'pairwise']).optional(),
-  evidenceStability: z.object({ minMessages: positive, window: positive }).partial().optional(),
-  threadHardCap: positive.optional(),
-  maxActiveThreads: positive.optional(),
-  maxReplies: positive.optional(),
-  coalitions: z
-    .object({ minCruxes: positive, minPositions: positive, threshold: z.number().min(0).max(1) })
-    .partial()
-    .optional(),
-});
+/**
+ * Overrides as written in a debate line: every key optional, nested groups partial. A debate line
+ * and a request may carry keys this version does not know (they are dropped); `strict` refuses them,
+ * for a config a researcher writes by hand, where a misspelt knob would otherwise vanish unseen.
+ */
+function overridesSchema(strict: boolean) {
+  // One shape for both: the strict object checks the same fields and parses to the same type.
+  const object = strict ? (z.strictObject as typeof z.object) : z.object;
+  return object({
+    budgets: object({ DISCOVERY: positive, CRUX_LOCK: positive, EVIDENCE: positive }).partial().optional(),
+    earlyExitMinMessages: positive.optional(),
+    discoveryExtensions: count.optional(),
+    discoveryExtensionBudget: positive.optional(),
+    lockRetryBudget: positive.optional(),
+    maxLockAttempts: positive.optional(),
+    steelmanRule: z.enum(['each-across', 'pairwise']).optional(),
+    evidenceStability: object({ minMessages: positive, window: positive }).partial().optional(),
+    threadHardCap: positive.optional(),
+    maxActiveThreads: positive.optional(),
+    maxReplies: positive.optional(),
+    coalitions: object({ minCruxes: positive, minPositions: positive, threshold: z.number().min(0).max(1) })
+      .partial()
+      .optional(),
+  });
+}
+export const configOverridesSchema = overridesSchema(false);
+/** The same overrides, refusing any key they do not name, at every level (`budgets.DISCOVRY`). */
+export const strictConfigOverridesSchema = overridesSchema(true);
 export type CruxConfigOverrides = z.infer<typeof configOverridesSchema>;
 
 export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config';
 import { planCrux } from './plan';
+import { configForAgents } from './scale';
 
 const plan = (agents: number, maxMessages = 200) =>
   planCrux({ config: resolveConfig(), agents: Array.from({ length: agents }, () => 'standard' as const), maxMessages });
@@ -24,5 +25,21 @@ describe('planCrux', () => {
   it('plans no analysis where the lock likely fails (too many agents for its budget)', () => {
     expect(plan(12).calls.find((c) => c.kind === 'crux_analysis')?.likely).toBe(0);
     expect(plan(2).calls.find((c) => c.kind === 'crux_analysis')?.likely).toBeGreaterThan(0);
+  });
+
+  it('plans a lock for twelve agents on the budgets grown for them, with the lock messages of their pairing', () => {
+    const grown = planCrux({
+      config: resolveConfig(configForAgents(12)),
+      agents: Array.from({ length: 12 }, () => 'standard' as const),
+      maxMessages: 200,
+    });
+    // 12 commitments and 24 steelmans and grades (six pairs each way); 18 + 1 discovery, 24 evidence.
+    expect({
+      analyses: grown.calls.find((c) => c.kind === 'crux_analysis')?.likely,
+      basis: grown.basis.split(';')[0],
+    }).toEqual({
+      analyses: 1.4,
+      basis: 'about 112 calls: 1.4 threads × (19 discovery + 36 lock + 24 evidence turns + 1 analysis)',
+    });
   });
 });

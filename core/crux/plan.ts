@@ -22,12 +22,26 @@ export interface CruxPlanInput {
  */
 const LIKELY_THREADS = 1.4;
 
-/** Moves each agent owes a lock under `each-across`: a commitment, a falsifier, a steelman and a grade. */
+/**
+ * Lock messages a debate of up to four agents takes on the fake, retries and refusals included: about
+ * four an agent (a commitment, a falsifier, a steelman and a grade).
+ */
 const LOCK_MOVES_PER_AGENT = 4;
 
 /**
+ * The lock messages of `n` agents under `each-across`: a commitment each, and a steelman and its grade
+ * each way for every pair of the pairing, about n + 4·⌈n/2⌉ with the sides split evenly (the rule of
+ * docs/crux-protocol.md, "Scaling with the number of agents"). It never falls below what a lock of
+ * four agents takes, so the estimate of a small debate stays what it was.
+ */
+function eachAcrossLockMoves(n: number): number {
+  return Math.max(LOCK_MOVES_PER_AGENT * Math.min(n, 4), n + 4 * Math.ceil(n / 2));
+}
+
+/**
  * A lock holds when most agents can supply their part within the lock's budget and retries; on the
- * fake five agents still lock, eight no longer do.
+ * design page's fixed budgets five agents still lock on the fake, eight no longer do (budgets grown
+ * for the agents, as a new debate's are, hold them all).
  */
 const LOCKABLE_MOVES_PER_AGENT = 3;
 
@@ -37,7 +51,7 @@ export function planCrux(input: CruxPlanInput): CallPlan {
   const lockCapacity = config.budgets.CRUX_LOCK + config.lockRetryBudget * Math.max(0, config.maxLockAttempts - 1);
   // Pairwise steelmans: every agent steelmans and grades about half the others as well.
   const lockNeed =
-    config.steelmanRule === 'pairwise' ? n * (2 + Math.max(1, Math.floor(n / 2)) * 2) : n * LOCK_MOVES_PER_AGENT;
+    config.steelmanRule === 'pairwise' ? n * (2 + Math.max(1, Math.floor(n / 2)) * 2) : eachAcrossLockMoves(n);
   const locks = n * LOCKABLE_MOVES_PER_AGENT <= lockCapacity;
 
   // DISCOVERY usually ends early, one message past the minimum; the lock takes what it needs up to its

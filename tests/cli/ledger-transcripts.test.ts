@@ -142,6 +142,9 @@ describe('the CLI reaches the ledger, transcripts, configs and evaluation export
       'ethicist,field-researcher',
       '--config',
       debateConfig,
+      // A flag wins over the file.
+      '--lock-attempts',
+      '2',
     ]);
     const shown = cliJson<{ header: { config: Record<string, unknown> } }>([
       'debates',
@@ -150,7 +153,7 @@ describe('the CLI reaches the ledger, transcripts, configs and evaluation export
       '--workspace',
       ws,
     ]);
-    expect(shown.header.config).toMatchObject({ maxLockAttempts: 1, budgets: { DISCOVERY: 3 } });
+    expect(shown.header.config).toEqual({ maxLockAttempts: 2, budgets: { DISCOVERY: 3 } });
 
     const evalConfig = join(root, 'evaluation.json');
     writeFileSync(evalConfig, JSON.stringify({ mode: 'quick', budgetUsd: 2, rounds: 4 }));

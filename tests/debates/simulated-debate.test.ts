@@ -3,6 +3,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CruxEngine } from '../../core/engine/crux-engine';
+import { DEFAULT_CONFIG } from '../../core/crux/config';
+import { configForAgents } from '../../core/crux/scale';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { appRoot } from '../../core/node/app-root';
 import { DebateService } from '../../core/node/debates/debate-service';
@@ -127,6 +129,47 @@ describe('a simulated crux debate', () => {
     expect(capped.outcome.result.systemMetrics.messagesTotal).toBe(12);
     const stalled = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 6, limits: { stagnationTurns: 1 } });
     expect(stalled.outcome).toMatchObject({ status: 'partial', reason: expect.stringMatching(/^stagnated: \d+ moves? in a row refused$/) });
+  });
+
+  it('grows the stage budgets of a debate of more than four agents, in its header, so its cruxes lock', async () => {
+    const service = new DebateService(workspace());
+    const eight = [...AGENTS, 'end-user-advocate', 'ethicist', 'historian'];
+    const topic = 'Adopting a four-day work week for software teams';
+    const headerConfig = (logPath: string) => {
+      const first = parseDebateLog(readFileSync(join(root, logPath), 'utf8')).records[0];
+      return first?.type === 'debate_created' ? first.header.config : null;
+    };
+    const shape = (run: Awaited<ReturnType<DebateService['start']>>) => ({
+      regime: run.outcome.result.regime,
+      threads: run.outcome.result.threads.map((t) => t.status),
+      config: headerConfig(run.logPath),
+    });
+    const grown = await service.start({ topic, agents: eight, provider: 'simulated', seed: 1 });
+    // The same debate held to the design page's budgets, given as its own config (used as given).
+    const fixed = { budgets: DEFAULT_CONFIG.budgets, lockRetryBudget: DEFAULT_CONFIG.lockRetryBudget };
+    const held = await service.start({ topic, agents: eight, provider: 'simulated', seed: 1, config: fixed });
+    const four = await service.start({ topic, agents: AGENTS.slice(0, 4), provider: 'simulated', seed: 1 });
+    expect({ grown: shape(grown), held: shape(held), four: headerConfig(four.logPath) }).toEqual({
+      grown: {
+        regime: 'polarized',
+        threads: ['CONVERGED'],
+        config: {
+          budgets: { DISCOVERY: 16, CRUX_LOCK: 16, EVIDENCE: 28 },
+          earlyExitMinMessages: 12,
+          discoveryExtensionBudget: 8,
+          lockRetryBudget: 8,
+          evidenceStability: { minMessages: 16, window: 12 },
+          threadHardCap: 80,
+        },
+      },
+      held: {
+        regime: 'inconclusive',
+        threads: ['FAILED_LOCK'],
+        config: { ...configForAgents(8), ...fixed },
+      },
+      // Up to four agents a debate runs on the defaults as the design page gives them: nothing is added.
+      four: {},
+    });
   });
 
   it('resumes from a log whose last line was torn by a crash', async () => {

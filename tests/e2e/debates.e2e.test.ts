@@ -48,6 +48,20 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     await form.getByTestId('debate-subject').filter({ hasText: summary }).waitFor();
     expect(await form.getByRole('checkbox', { checked: true }).count()).toBeGreaterThanOrEqual(2);
     await form.getByRole('combobox', { name: 'Provider' }).selectOption('simulated');
+    // The Advanced section takes the protocol settings the CLI's flags set, checked as they are typed:
+    // a wrong one is named with its field and keeps the debate from starting.
+    await form.getByText('Advanced', { exact: true }).click();
+    const attempts = form.getByRole('textbox', { name: 'Lock attempts' });
+    await attempts.fill('0');
+    await form
+      .getByTestId('advanced-problem')
+      .filter({ hasText: 'Lock attempts (maxLockAttempts): Too small: expected number to be >0' })
+      .waitFor();
+    expect(await form.getByRole('button', { name: 'Start the debate' }).isDisabled()).toBe(true);
+    // The values the defaults have, given explicitly: the debate runs as it would have, its header says so.
+    await attempts.fill('3');
+    await form.getByRole('combobox', { name: 'Steelman rule' }).selectOption('each-across');
+    expect(await form.getByTestId('advanced-problem').count()).toBe(0);
     // The likely cost is shown before anything starts.
     await form.getByTestId('estimate').filter({ hasText: 'Likely cost: $0' }).waitFor();
     await form.getByRole('button', { name: 'Start the debate' }).click();
@@ -90,6 +104,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
 
     await page.getByTestId('debate-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
     const detail = await s.app.client.invoke('debates:get', { id: debateId });
+    expect(detail.header.config).toEqual({ maxLockAttempts: 3, steelmanRule: 'each-across' });
     // Every accepted message of the log is in a column, refused moves and the moderator visibly apart.
     await page.waitForFunction(
       (n) => Number(document.querySelector('[data-testid="posted"]')?.textContent?.match(/\d+/)?.[0]) === n,

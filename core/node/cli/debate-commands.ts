@@ -10,7 +10,7 @@ import type { ParsedArgs } from './args';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOption, workspaceOption } from './common';
 import { debateView } from './debate-views';
 import { controlDebate } from './debate-control';
-import { debateConfigOf } from './debate-config';
+import { CONFIG_FLAGS, debateConfigOf } from './debate-config';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
 
@@ -132,7 +132,7 @@ export const debateCommands: Command[] = [
       name: 'debate',
       summary: 'Run a crux debate between personas on an idea or a topic.',
       usage:
-        'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--estimate] [--json]',
+        'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--lock-budget N] [--lock-attempts N] [--evidence-budget N] [--steelman-rule RULE] [--estimate] [--json]',
       positionals: [],
       options: {
         workspace,
@@ -164,8 +164,9 @@ export const debateCommands: Command[] = [
           type: 'string',
           value: 'FILE',
           description:
-            'protocol config, JSON or YAML (stage budgets, lock attempts, steelman rule …; see docs/crux-protocol.md)',
+            'protocol config, JSON or YAML (stage budgets, lock attempts, steelman rule …; see docs/crux-protocol.md); the flags below win over it',
         },
+        ...Object.fromEntries(Object.entries(CONFIG_FLAGS).map(([flag, { spec }]) => [flag, spec])),
         estimate: { type: 'boolean', description: 'only say what it would likely cost; start nothing' },
         json,
       },

@@ -19,7 +19,8 @@ import { cruxRunLogPath, type CruxRunListing, listCruxRuns, runResultJson, setRu
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexRunLogs, lastStatus, readDebateLog } from './journal';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
-import { resolveConfig } from '../../crux/config';
+import { configOverridesSchema, resolveConfig } from '../../crux/config';
+import { configForAgents } from '../../crux/scale';
 import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
@@ -232,6 +233,11 @@ export class DebateService {
     if (notDebaters.length > 0)
       throw new UserError(`not crux debaters: ${notDebaters.join(', ')} (use personas with role: debater)`);
     const seed = options.seed ?? (options.provider === 'simulated' ? 1 : null);
+    const config = configOverridesSchema.safeParse(options.config ?? {});
+    if (!config.success) {
+      const issue = config.error.issues[0];
+      throw new UserError(`config.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not a protocol config'}`);
+    }
     const header: DebateHeader = {
       id: ulid().toLowerCase(),
       protocol: 'crux',
@@ -239,7 +245,9 @@ export class DebateService {
       ideaSlug,
       subject,
       agents: (chosen as DebaterPersona[]).map((p) => agentFrom(p, subject)),
-      config: options.config ?? {},
+      // Budgets grow with the agents (core/crux/scale.ts); the header keeps them, so the log reads
+      // the same whatever the defaults later become.
+      config: configForAgents(chosen.length, config.data),
       provider: options.provider,
       seed,
       limits: { ...DEFAULT_LIMITS, ...options.limits },

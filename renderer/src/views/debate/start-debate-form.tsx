@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { type ChannelInput, PROVIDERS } from '../../../../core/contract';
+import { AdvancedConfig, type AdvancedFields, configOf } from './advanced-config';
 import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
 import { href, navigate } from '../../router';
@@ -14,8 +15,8 @@ const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
 };
 
 /**
- * Starts a crux debate about an idea: which debaters, which provider, what budget; the likely cost
- * is shown before anything starts. The idea the debaters will read (its summary and README) is shown
+ * Starts a crux debate about an idea: which debaters, which provider, what budget, and (folded away)
+ * the protocol settings a researcher tunes most; the likely cost is shown before anything starts. The idea the debaters will read (its summary and README) is shown
  * too, so the researcher sees what the debate is about. Starting opens the live view.
  */
 export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCancel?: () => void }) {
@@ -33,13 +34,21 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
   const picked = chosen ?? debaters.slice(0, 4).map((p) => p.id);
   const budgetUsd = Number(budget);
   const budgetOk = budget.trim() !== '' && Number.isFinite(budgetUsd) && budgetUsd >= 0;
+  const [advanced, setAdvanced] = useState<AdvancedFields>({});
+  const config = useMemo(() => configOf(advanced), [advanced]);
 
   const request = useMemo<ChannelInput<'debates:start'> | null>(
     () =>
-      picked.length >= 2 && picked.length <= 12 && budgetOk
-        ? { ideaSlug, agents: picked, provider, limits: { budgetUsd } }
+      picked.length >= 2 && picked.length <= 12 && budgetOk && config.problem === null
+        ? {
+            ideaSlug,
+            agents: picked,
+            provider,
+            limits: { budgetUsd },
+            ...(config.value ? { config: config.value } : {}),
+          }
         : null,
-    [ideaSlug, picked, provider, budgetUsd, budgetOk],
+    [ideaSlug, picked, provider, budgetUsd, budgetOk, config],
   );
   const [estimateInput, setEstimateInput] = useState<typeof request>(null);
   // The estimate follows the form a moment after the last change, not on every keystroke.
@@ -124,14 +133,17 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
           />
         </label>
       </div>
+      <AdvancedConfig fields={advanced} onChange={setAdvanced} check={config} debaters={picked.length} />
       <div className="muted small" aria-live="polite" data-testid="estimate">
         {picked.length < 2
           ? 'Choose at least two debaters.'
           : !budgetOk
             ? 'The budget must be a number of dollars, 0 for no limit.'
-            : estimate.data
-              ? `Likely cost: ${money(estimate.data.usd)}, at worst ${money(estimate.data.worstUsd)} — ${estimate.data.basis}`
-              : 'Estimating…'}
+            : config.problem !== null
+              ? 'Correct the advanced settings to see the cost.'
+              : estimate.data
+                ? `Likely cost: ${money(estimate.data.usd)}, at worst ${money(estimate.data.worstUsd)} — ${estimate.data.basis}`
+                : 'Estimating…'}
       </div>
       <ErrorNotice error={estimate.error} />
       <ProviderNotice reason={cannotRun} />
