@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_STATUSES } from '../engine/protocol';
-import { runIdSchema } from './ids';
+import { runIdSchema, slugSchema } from './ids';
+import { PROVIDERS } from './entities';
 
 /**
  * `runs:*`: runs of any protocol (a crux debate, an evaluation, whatever comes next) in one
@@ -67,6 +68,22 @@ export const runsChannels = {
    * short of its lock, at its checkpoint, resumable.
    */
   'runs:cancel': { input: byId, output: runEntrySchema },
+  /**
+   * Starts a run of a protocol registered in core/protocols.ts (crux and evaluation start through
+   * their own channels), in the background: it answers once the run is held and its log begun, and
+   * `run:status` follows it. The setup is the protocol's own, checked against its schema.
+   */
+  'runs:start': {
+    input: z.strictObject({
+      protocol: z.string().trim().min(1).max(40),
+      ideaSlug: slugSchema.optional(),
+      topic: z.string().trim().min(1).max(10_000).optional(),
+      provider: z.enum(PROVIDERS),
+      seed: z.number().int().optional(),
+      setup: z.record(z.string(), z.unknown()).default({}),
+    }),
+    output: runEntrySchema,
+  },
 } as const;
 
 export const runsPushEvents = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INTERVENTION_KINDS, MOVES, STAGES } from '../crux/vocabulary';
 import { DEBATE_STATUSES, type DebateStatus } from '../engine/debate-record';
 import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } from './evaluations-channels';
-import { debateIdSchema, evaluationIdSchema } from './ids';
+import { debateIdSchema, evaluationIdSchema, runIdSchema } from './ids';
 import { calendarDaySchema } from './ledger-channels';
 
 /**
@@ -55,7 +55,8 @@ export function evaluationEntryMove(type: string): EvaluationTranscriptMove {
  */
 export const TRANSCRIPT_MOVES = [...MOVES, 'MODERATOR', ...EVALUATION_TRANSCRIPT_MOVES] as const;
 /** Which transcripts exist: crux debates (messages) and evaluations (entries). */
-export const TRANSCRIPT_KINDS = ['debate', 'evaluation'] as const;
+/** A crux debate, an evaluation, or a run of any other registered protocol. */
+export const TRANSCRIPT_KINDS = ['debate', 'evaluation', 'run'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 /** A debate's statuses and an evaluation's (`running` and `failed` are both's). */
 export const TRANSCRIPT_STATUSES = [...DEBATE_STATUSES, 'stopping', 'stopped', 'locked'] as const satisfies readonly (
@@ -138,7 +139,9 @@ export const transcriptsChannels = {
       .strictObject({ kind: z.enum(TRANSCRIPT_KINDS), id: z.string().trim() })
       // Both kinds of id name files: only what such an id can hold gets near the folder.
       .superRefine((v, ctx) => {
-        const checked = (v.kind === 'evaluation' ? evaluationIdSchema : debateIdSchema).safeParse(v.id);
+        const checked = (
+          v.kind === 'evaluation' ? evaluationIdSchema : v.kind === 'run' ? runIdSchema : debateIdSchema
+        ).safeParse(v.id);
         if (!checked.success)
           ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'is not valid', path: ['id'] });
       }),

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appPerTest, IDEA, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
 import { type Channel, type PushPayload, type RunStatusView, runsChannels } from '../../contract';
 import type { App } from './create-app';
+import { protocols } from '../../protocols';
+import { tallyEntry } from '../../../tests/protocols/tally/protocol';
 
 // The runs:* channels against a real app on a temp workspace, with the offline simulator: a crux
 // debate and an evaluation paused, resumed and stopped through the same three channels, and their
@@ -109,6 +111,61 @@ describe('runs of every protocol', () => {
       message: `evaluation "${evaluation}" has already locked; dispute a criterion to reopen it`,
     });
   }, 30_000);
+});
+
+describe('a protocol that lives only in the tests, in the app', () => {
+  // Registered before the app boots, as core/protocols.ts registers a real one.
+  if (!protocols.get('tally')) protocols.register(tallyEntry);
+  const t = appPerTest('crucible-runs-tally-', answered);
+  const { boot, call } = t;
+
+  it('starts through runs:start, is followed by the live host to its end, and reads as a transcript', async () => {
+    const app = await boot();
+    const seen = record(app);
+    const setup = { agents: ['ada', 'bo', 'cy'], rounds: 3, tolerance: 0 };
+    const started = await call(app, 'runs:start', {
+      protocol: 'tally',
+      ideaSlug: IDEA,
+      provider: 'simulated',
+      seed: 2,
+      setup,
+    });
+    await new Promise<void>((resolve) => {
+      if (runStatuses(seen, started.id).includes('completed')) return resolve();
+      const off = app.events.on('run:status', (p) => {
+        if (p.id === started.id && p.status === 'completed') {
+          off();
+          resolve();
+        }
+      });
+    });
+    const listed = (await call(app, 'runs:list', { protocol: 'tally' })).runs;
+    const transcripts = (await call(app, 'transcripts:list', {})).transcripts.filter((x) => x.kind === 'run');
+    const read = await call(app, 'transcripts:get', { kind: 'run', id: started.id });
+    const found = await call(app, 'transcripts:search', { kind: 'run', text: 'first guess' });
+    expect({
+      started: [started.protocol, started.live, started.status],
+      pushed: runStatuses(seen, started.id),
+      listed: listed.map((r) => [r.id, r.status, r.live]),
+      transcripts: transcripts.map((x) => [x.id, x.status, x.messages]),
+      read: read.transcript.map((m) => `${m.agent} ${m.content.split(':')[0]}`),
+      found: found.hits.map((h) => h.agent),
+    }).toEqual({
+      started: ['tally', true, 'running'],
+      pushed: ['running', 'completed'],
+      listed: [[started.id, 'completed', false]],
+      transcripts: [[started.id, 'completed', 9]],
+      // Three agents, three rounds (a zero tolerance is never met), in the order they answered.
+      read: [1, 2, 3].flatMap((round) => ['ada', 'bo', 'cy'].map((agent) => `${agent} round ${round}`)),
+      found: ['ada', 'bo', 'cy'],
+    });
+    expect(
+      await refused(call(app, 'runs:start', { protocol: 'nope', topic: 'x', provider: 'simulated' })),
+    ).toMatchObject({
+      code: 'user_error',
+      message: expect.stringMatching(/^no protocol "nope" \(registered: .*tally.*\)$/),
+    });
+  });
 });
 
 describe('coverage', () => {

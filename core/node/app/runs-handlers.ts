@@ -2,7 +2,9 @@ import type { RunEntry, runsChannels } from '../../contract';
 import { listRuns, type RunListing, runListing } from '../sqlite/run-list-queries';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { LiveProtocolRuns } from './live-protocol-runs';
 import type { RunControls } from './live-runs';
+import { protocols } from '../../protocols';
 
 /** A run no process of this app drives, as the index's copy of its log leaves it. */
 function storedEntry(row: RunListing): RunEntry {
@@ -33,6 +35,8 @@ const newestFirst = (a: RunEntry, b: RunEntry) =>
  */
 export function runsHandlers(ctx: AppContext): AreaHandlers<keyof typeof runsChannels> {
   const { ws, runs, open } = ctx;
+  // Runs of the protocols registered in core/protocols.ts (crux and evaluation have their own areas).
+  const protocolRuns = new LiveProtocolRuns({ ws, runs, registry: protocols, providers: ctx.providers, log: ctx.log });
 
   const entryOf = (id: string): RunEntry => {
     const live = runs.get(id);
@@ -65,6 +69,20 @@ export function runsHandlers(ctx: AppContext): AreaHandlers<keyof typeof runsCha
       'runs:pause': ({ id }) => act(id, 'pause'),
       'runs:resume': ({ id }) => act(id, 'resume'),
       'runs:cancel': ({ id }) => act(id, 'cancel'),
+      'runs:start': async ({ protocol, ideaSlug, topic, provider, seed, setup }) => {
+        open();
+        const about = topic ?? (ideaSlug === undefined ? undefined : ws.list().find((i) => i.slug === ideaSlug)?.title);
+        if (about === undefined) throw new UserError('say what the run is about: a topic, or an idea');
+        return protocolRuns.start({
+          protocol,
+          ...(ideaSlug !== undefined ? { ideaSlug } : {}),
+          topic: about,
+          provider,
+          ...(seed !== undefined ? { seed } : {}),
+          setup,
+        });
+      },
     },
+    close: () => protocolRuns.close(),
   };
 }

@@ -6,6 +6,10 @@ import type { DebateReads } from './debate-view/debate-reads';
 import { EvaluationTranscripts } from './debate-view/evaluation-transcripts';
 import { snippetAround } from './debate-view/transcripts';
 import type { EvaluationReader } from './evaluation-reader';
+import { RunTranscripts } from './debate-view/run-transcripts';
+import { protocols } from '../../protocols';
+import type { RunListing } from '../sqlite/run-list-queries';
+import { UserError } from '../workspace/workspace';
 
 /**
  * The handlers of the channels in core/contract/transcripts-channels.ts: every past transcript, a
@@ -21,6 +25,17 @@ export function transcriptsHandlers(
   const { ws, service, open } = ctx;
   const { transcripts } = reads;
   const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
+  const runTranscripts = new RunTranscripts(ws, protocols);
+  const runSummary = (row: RunListing) => ({
+    kind: 'run' as const,
+    id: row.id,
+    title: `${row.topic} (${row.protocol})`,
+    ideaSlug: row.ideaSlug,
+    status: row.status,
+    provider: row.provider,
+    createdAt: row.createdAt,
+    messages: runTranscripts.get(row.id)?.messages.length ?? 0,
+  });
 
   /** A debate's agents' names by id, from its header (the log's first record). */
   const agentNames = (id: string): Map<string, string> => {
@@ -45,7 +60,11 @@ export function transcriptsHandlers(
     impl: {
       'transcripts:list': () => {
         open();
-        const all = [...service.list().map(summaryOf), ...evaluationTranscripts.list()];
+        const all = [
+          ...service.list().map(summaryOf),
+          ...evaluationTranscripts.list(),
+          ...runTranscripts.rows().map(runSummary),
+        ];
         // Newest first across both kinds (each list already is; ties keep debates first).
         return {
           transcripts: all.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)),
@@ -55,6 +74,17 @@ export function transcriptsHandlers(
       'transcripts:get': ({ kind, id }) => {
         open();
         if (kind === 'evaluation') return evaluationTranscripts.get(id);
+        if (kind === 'run') {
+          const run = runTranscripts.get(id);
+          if (!run) throw new UserError(`no run "${id}" of a registered protocol (see: npm run cli -- runs list)`);
+          return {
+            ...runSummary(run.row),
+            agents: run.agents,
+            threads: [{ id: run.row.protocol, topic: run.row.topic }],
+            transcript: run.messages,
+            entries: [],
+          };
+        }
         const row = service.list().find((r) => r.id === id);
         if (!row) service.logPathOf(id); // the usual "no debate" error
         const summary = summaryOf(row as NonNullable<typeof row>);
@@ -85,13 +115,19 @@ export function transcriptsHandlers(
         const evaluationMove = move !== undefined && (EVALUATION_TRANSCRIPT_MOVES as readonly string[]).includes(move);
         const debateMove = move !== undefined && !evaluationMove;
         const scans: { createdAt: string; scan: () => void }[] = [];
-        if (kind !== 'evaluation' && !evaluationMove) {
+        if (kind !== 'evaluation' && kind !== 'run' && !evaluationMove) {
           for (const row of service.list()) {
             if (ideaSlug !== undefined && row.idea !== ideaSlug) continue;
             scans.push({ createdAt: row.createdAt, scan: () => scanDebate(row) });
           }
         }
-        if (kind !== 'debate' && !debateMove) {
+        if ((kind === undefined || kind === 'run') && move === undefined) {
+          for (const row of runTranscripts.rows()) {
+            if (ideaSlug !== undefined && row.ideaSlug !== ideaSlug) continue;
+            scans.push({ createdAt: row.createdAt, scan: () => scanRun(row) });
+          }
+        }
+        if (kind !== 'debate' && kind !== 'run' && !debateMove) {
           for (const source of evaluationTranscripts.sources()) {
             if (ideaSlug !== undefined && source.summary.slug !== ideaSlug) continue;
             scans.push({
@@ -131,6 +167,30 @@ export function transcriptsHandlers(
               agent: m.agent,
               agentName: m.agent === null ? null : (names.get(m.agent) ?? m.agent),
               move: m.kind === 'moderator' ? 'MODERATOR' : m.move,
+              at: m.at,
+              snippet: snippetAround(m.content, words),
+            }));
+          }
+        }
+        function scanRun(row: RunListing): void {
+          for (const m of runTranscripts.get(row.id)?.messages ?? []) {
+            const day = m.at.slice(0, 10);
+            if (from !== undefined && day < from) continue;
+            if (to !== undefined && day > to) continue;
+            if (who !== undefined && m.agent?.toLocaleLowerCase() !== who) continue;
+            const content = m.content.toLocaleLowerCase();
+            if (words.length > 0 && !words.every((w) => content.includes(w))) continue;
+            hit(() => ({
+              kind: 'run',
+              id: row.id,
+              title: `${row.topic} (${row.protocol})`,
+              ideaSlug: row.ideaSlug,
+              index: m.index,
+              messageId: m.id,
+              thread: m.thread,
+              agent: m.agent,
+              agentName: m.agent,
+              move: null,
               at: m.at,
               snippet: snippetAround(m.content, words),
             }));

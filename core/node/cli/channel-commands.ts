@@ -61,6 +61,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'runs:pause': { command: 'runs pause ID' },
   'runs:resume': { command: 'runs resume ID' },
   'runs:cancel': { command: 'runs stop ID' },
+  'runs:start': { command: 'run PROTOCOL --idea SLUG --topic T --setup FILE --provider P --seed N' },
   'settings:get': { command: 'settings show' },
   'settings:set': { command: 'settings set --config FILE' },
   'settings:setKey': { exempt: KEYS },

@@ -7,7 +7,7 @@ import type { AnyProtocolEntry, ProtocolRegistry } from '../../engine/registry';
 import { type RunLimits, Runner } from '../../engine/runner';
 import { protocols as builtIn } from '../../protocols';
 import { describeIssues } from '../../text/zod-issues';
-import { type ProviderName, providerFor } from '../debates/providers';
+import { type ProviderFactory, type ProviderName, providerFor } from '../debates/providers';
 import { DebateJournal, lastStatus, readDebateLog } from '../debates/journal';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { claimRun } from './run-control';
@@ -38,6 +38,14 @@ export interface RunReport {
   transcript: { author: string; text: string }[];
 }
 
+/** What a host follows a run by (all optional). */
+export interface RunServiceHooks {
+  /** The run is held and its runner built, before its first call: its id, and the runner to pause or cancel. */
+  onStarted?: (id: string, runner: Runner<unknown, unknown, unknown>) => void;
+  /** Every record its log appends, numbered and dated, as it is written. */
+  onRecords?: (records: DebateRecord[]) => void;
+}
+
 const DEFAULT_LIMITS: RunLimits = { budgetUsd: 2, timeLimitMs: 30 * 60_000, concurrency: 4 };
 
 /**
@@ -50,6 +58,7 @@ export class RunService {
   constructor(
     private readonly ws: Workspace,
     private readonly registry: ProtocolRegistry = builtIn,
+    private readonly providers: ProviderFactory = providerFor,
   ) {}
 
   private entry(name: string): AnyProtocolEntry {
@@ -61,7 +70,7 @@ export class RunService {
     return entry;
   }
 
-  async start(request: RunRequest): Promise<RunReport> {
+  async start(request: RunRequest, hooks: RunServiceHooks = {}): Promise<RunReport> {
     const entry = this.entry(request.protocol);
     const parsed = entry.setup.safeParse(request.setup);
     if (!parsed.success)
@@ -81,7 +90,7 @@ export class RunService {
       limits: { ...DEFAULT_LIMITS, ...request.limits },
     };
     // The provider is made before anything is written: a missing key is said with nothing created.
-    const provider = providerFor(request.provider, this.ws.root, header.seed ?? 1);
+    const provider = this.providers(request.provider, this.ws.root, header.seed ?? 1);
     const held = claimRun(this.ws.root, this.ws.db, header.id, 'run');
     try {
       const rel = logPath(entry, header.ideaSlug, header.id);
@@ -90,37 +99,45 @@ export class RunService {
         this.ws.db,
         rel,
         { type: 'run_created', header },
-        undefined,
+        hooks.onRecords,
         held.confirm,
       );
       const runner = this.runner(entry, header, journal, provider, 0);
+      hooks.onStarted?.(header.id, runner);
       return await this.drive(entry, header, rel, journal, runner, held);
     } finally {
       held.release();
     }
   }
 
-  async resume(id: string): Promise<RunReport> {
+  async resume(id: string, hooks: RunServiceHooks = {}): Promise<RunReport> {
     const rel = this.find(id);
     const held = claimRun(this.ws.root, this.ws.db, id, 'run');
     try {
       // Read after the run is held: what a live owner was writing is no basis for a resume.
-      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, undefined, held.confirm);
+      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, hooks.onRecords, held.confirm);
       const header = headerOf(rel, records);
       const entry = this.entry(header.protocol);
       if (header.version !== entry.version)
         throw new UserError(
           `${rel} was written by version ${header.version} of the ${entry.name} protocol; this app runs version ${entry.version}`,
         );
-      const provider = providerFor(header.provider as ProviderName, this.ws.root, header.seed ?? 1);
+      const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed ?? 1);
       const first = Date.parse(records[0]?.at ?? '');
       const last = Date.parse(records[records.length - 1]?.at ?? '');
       const runner = this.runner(entry, header, journal, provider, Math.max(0, last - first) || 0);
       for (const record of records.slice(1)) runner.fold(record as RunRecord);
+      hooks.onStarted?.(header.id, runner);
       return await this.drive(entry, header, rel, journal, runner, held);
     } finally {
       held.release();
     }
+  }
+
+  /** The header of run `id`, from its log. */
+  header(id: string): RunHeader {
+    const rel = this.find(id);
+    return headerOf(rel, readDebateLog(this.ws.root, rel).records);
   }
 
   /** A run as its log has it, without running anything. */
@@ -149,7 +166,7 @@ export class RunService {
     entry: AnyProtocolEntry,
     header: RunHeader,
     journal: DebateJournal,
-    provider: ReturnType<typeof providerFor>,
+    provider: ReturnType<ProviderFactory>,
     elapsedBefore: number,
   ): Runner<unknown, unknown, unknown> {
     return new Runner(

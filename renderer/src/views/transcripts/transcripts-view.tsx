@@ -26,7 +26,11 @@ const EVALUATION_MOVE_WORDS: Record<(typeof EVALUATION_TRANSCRIPT_MOVES)[number]
   SYNTHESIS: 'synthesis',
   PROTOCOL: 'protocol notes',
 };
-const KIND_WORDS: Record<TranscriptKind, string> = { debate: 'crux debate', evaluation: 'evaluation' };
+const KIND_WORDS: Record<TranscriptKind, string> = {
+  debate: 'crux debate',
+  evaluation: 'evaluation',
+  run: 'other run',
+};
 
 const kindOf = (value: string | null): TranscriptKind | undefined =>
   (TRANSCRIPT_KINDS as readonly string[]).includes(value ?? '') ? (value as TranscriptKind) : undefined;
