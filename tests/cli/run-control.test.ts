@@ -16,8 +16,10 @@ function runningId(child: ChildProcess): string | null {
   return runHeldBy(ws, child.pid as number);
 }
 
+/** The debate's log so far; empty while it is not written yet (the lease is taken just before it). */
 function debateLog(id: string) {
-  return parseDebateLog(readFileSync(join(ws, 'debates', `${id}.jsonl`), 'utf8')).records;
+  const path = join(ws, 'debates', `${id}.jsonl`);
+  return existsSync(path) ? parseDebateLog(readFileSync(path, 'utf8')).records : [];
 }
 
 const statuses = (id: string) => debateLog(id).flatMap((r) => (r.type === 'status' ? [r.status] : []));
