@@ -98,10 +98,13 @@ export async function controlEvaluation(
   if (owner) {
     requestRun(root, id, action);
     await until(`evaluation ${id} to ${action === 'stop' ? 'stop' : 'lock'}`, () => {
+      // Whether it still runs is read before its log: a run that locks and lets go in between is
+      // then seen locked, not as a process that ended before it could stop.
+      const running = runOwner(root, id) !== null;
       const log = findUnfinished(root, id);
       if (log === null) return true; // locked: the record took over
       if (action === 'stop' && readEvaluationLog(root, log).stopped !== null) return true;
-      if (!runOwner(root, id))
+      if (!running)
         throw new UserError(`the process running evaluation ${id} (${owner.pid}) ended before it could ${action}`);
       return false;
     });
