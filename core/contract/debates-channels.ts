@@ -209,6 +209,8 @@ export const debateCourseSchema = z.strictObject({
   status: debateStatusSchema,
   /** Messages in its transcript: the x axis runs over their indexes. */
   messages: count,
+  /** Each transcript message's id by index (`m25`): what rows, labels and links name a message by. */
+  messageIds: z.array(z.string()),
   agents: z.array(z.strictObject({ id: z.string(), name: z.string() })),
   threads: z.array(courseThreadSchema),
 });

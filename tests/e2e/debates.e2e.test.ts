@@ -95,6 +95,10 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
       (n) => Number(document.querySelector('[data-testid="posted"]')?.textContent?.match(/\d+/)?.[0]) === n,
       detail.result.systemMetrics.messagesTotal,
     );
+    // The header and the meter count the same thing, labelled, and agree.
+    const accepted = detail.result.systemMetrics.messagesTotal;
+    expect(await page.getByTestId('posted').textContent()).toBe(`${accepted} of 200 messages`);
+    expect(await page.getByTestId('meter').textContent()).toContain(`Accepted messages${accepted} of 200`);
     expect(await page.locator('.debate-msg.blocked').count()).toBe(detail.result.systemMetrics.messagesBlocked);
     expect(await page.getByTestId('draft').count()).toBe(0);
     expect(await page.locator('.debate-msg.moderator').count()).toBeGreaterThan(0);
@@ -184,10 +188,12 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     const hit = expected.hits[0];
     if (!hit) throw new Error(`no transcript hit for "${word}"`);
     await results.getByRole('link').first().click();
-    await page.waitForFunction((h) => window.location.hash === `#/transcript/debate/${h.id}?m=${h.index}`, hit);
+    // The link names the message by its id, as the row does (not by its place in the list).
+    await page.waitForFunction((h) => window.location.hash === `#/transcript/debate/${h.id}?m=${h.messageId}`, hit);
     // The deep link scrolls to its message and marks it.
     const row = page.locator(`.transcript-row[data-index="${hit.index}"]`);
     await row.waitFor();
+    expect(await row.locator('header .num').textContent()).toBe(hit.messageId);
     expect(await row.getAttribute('class')).toContain('target');
     expect(await row.isVisible()).toBe(true);
     expect((await row.textContent())?.toLowerCase()).toContain(word.toLowerCase());

@@ -118,7 +118,7 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
         <ol className="crux-support small" data-testid="supporting">
           {crux.supporting.map((s) => (
             <li key={s.messageId}>
-              <a href={href('transcript', 'debate', map.debateId, { m: s.index })}>
+              <a href={href('transcript', 'debate', map.debateId, { m: s.messageId })}>
                 {s.messageId} · {s.agent ? name(s.agent) : 'moderator'} · {s.move}
               </a>
               <div className="muted">{s.excerpt}</div>

@@ -9,6 +9,8 @@ import { CaptureBox } from './capture-box';
 import { attachDropped, captureDropped, carriesSomething, readDrop } from './drop';
 import { DropZone } from './drop-zone';
 import './library.css';
+import { plainText } from '../../ui/plain-text';
+import { score } from '../evaluation/format';
 
 type SortKey = 'title' | 'type' | 'stage' | 'score' | 'confidence' | 'updated' | 'debate';
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -346,7 +348,7 @@ export function LibraryView({ route }: { route: Route }) {
                       {fresh.has(idea.slug) && <span className="badge accent">new</span>}
                     </div>
                     <div className="muted small one-line">
-                      {snippet ? <Snippet text={snippet} /> : idea.summary}
+                      {snippet ? <Snippet text={snippet} /> : plainText(idea.summary)}
                       {idea.tags.length > 0 && (
                         <span className="tags">
                           {idea.tags.slice(0, 6).map((t) => (
@@ -362,8 +364,8 @@ export function LibraryView({ route }: { route: Route }) {
                   <div className="c-stage">
                     <span className="badge">{idea.stage}</span>
                   </div>
-                  <div className="c-num">{idea.overallScore === null ? '—' : idea.overallScore.toFixed(1)}</div>
-                  <div className="c-num">{idea.confidence === null ? '—' : idea.confidence.toFixed(2)}</div>
+                  <div className="c-num">{score(idea.overallScore)}</div>
+                  <div className="c-num">{score(idea.confidence)}</div>
                   <div className="c-date">{idea.updated ?? idea.created ?? '—'}</div>
                   <div className="c-debate">
                     {debate ? (
