@@ -156,6 +156,8 @@ export const cruxMapSchema = z.strictObject({
       /** The graph node's id is `agent:<id>`. */
       id: z.string(),
       name: z.string(),
+      /** The persona it plays (its colour is the persona's, the same in every view), or null. */
+      persona: z.string().nullable(),
       /** Index into `coalitions`, or null. */
       coalition: z.number().int().nonnegative().nullable(),
     }),
