@@ -87,6 +87,17 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
       .waitFor();
     expect(await page.getByTestId('meter').textContent()).toContain(`Accepted messages${accepted} of 200`);
     expect(await page.getByTestId('posted').getAttribute('title')).toContain('Accepted agent messages');
+    // The transcript counts its rows by kind, the accepted ones being the same figure.
+    const { transcript } = await s.app.client.invoke('transcripts:get', { kind: 'debate', id: debateId });
+    const of = (kind: string) => transcript.filter((m) => m.kind === kind).length;
+    await go(`#/transcript/debate/${debateId}`);
+    await page
+      .getByTestId('count')
+      .filter({
+        hasText: `${accepted} accepted messages · ${of('blocked')} refused · ${of('moderator')} from the moderator`,
+      })
+      .waitFor();
+    expect(of('message')).toBe(accepted);
     expect(s.problems).toEqual([]);
   }, 60_000);
 

@@ -57,6 +57,23 @@ function placeOf(rows: readonly Row[], wanted: string | null): number | null {
   return row ? indexOf(row) : null;
 }
 
+/**
+ * A debate transcript's rows counted by kind, so the figure for accepted messages is the one the
+ * debate view's header and meter give ("N of 200"), not the rows with refusals and notes in.
+ */
+function debateCount(rows: readonly Row[]): string {
+  let accepted = 0;
+  let refused = 0;
+  let notes = 0;
+  for (const row of rows) {
+    if (isEntry(row)) continue;
+    if (row.kind === 'message') accepted++;
+    else if (row.kind === 'blocked') refused++;
+    else notes++;
+  }
+  return `${accepted} accepted messages · ${refused} refused · ${notes} from the moderator`;
+}
+
 /** What a link to a row says: a debate message's id, an evaluation entry's number. */
 const linkName = (row: Row): string | number => (isEntry(row) ? row.seq : row.id);
 
@@ -226,7 +243,7 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
               </>
             )}
             <span className="muted" data-testid="count">
-              {messages.length} {noun}
+              {kind === 'evaluation' ? `${messages.length} ${noun}` : debateCount(messages)}
             </span>
           </div>
         </div>
