@@ -34,8 +34,9 @@ export function KeysCard({ settings, onChanged }: { settings: Settings; onChange
       <section className="card stack" aria-labelledby="keys">
         <h2 id="keys">API keys</h2>
         <p className="muted small" data-testid="keys-from-environment">
-          Keys are read from the environment of the process that serves the app and cannot be stored here. Set the
-          variable before starting Crucible (or use the desktop app, which keeps keys in the system keychain).
+          {keyStore.warning ??
+            'Keys are read from the environment of the process that serves the app and cannot be stored here.'}{' '}
+          Set the variable before starting Crucible, or use the desktop app, which keeps keys in the system keychain.
         </p>
         <ul className="keys-env stack">
           {settings.keys.map((k) => (
