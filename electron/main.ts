@@ -81,7 +81,8 @@ async function openWorkspace(keyStore: KeyStore): Promise<App> {
   let root = chooseWorkspace({ settingsFile: settingsFile(), env: process.env, home: homedir(), log }).root;
   for (;;) {
     try {
-      const opened = await createApp({ workspaceRoot: root, log, keyStore, printPdf });
+      // Simulated runs unfold at a visible pace unless the workspace's Settings say instant.
+      const opened = await createApp({ workspaceRoot: root, log, keyStore, printPdf, paceSimulated: true });
       log.info('workspace open', { workspace: root });
       return opened;
     } catch (error) {

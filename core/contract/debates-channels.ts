@@ -156,6 +156,8 @@ export const cruxMapSchema = z.strictObject({
       /** The graph node's id is `agent:<id>`. */
       id: z.string(),
       name: z.string(),
+      /** The persona it plays (its colour is the persona's, the same in every view), or null. */
+      persona: z.string().nullable(),
       /** Index into `coalitions`, or null. */
       coalition: z.number().int().nonnegative().nullable(),
     }),
@@ -209,6 +211,8 @@ export const debateCourseSchema = z.strictObject({
   status: debateStatusSchema,
   /** Messages in its transcript: the x axis runs over their indexes. */
   messages: count,
+  /** Each transcript message's id by index (`m25`): what rows, labels and links name a message by. */
+  messageIds: z.array(z.string()),
   agents: z.array(z.strictObject({ id: z.string(), name: z.string() })),
   threads: z.array(courseThreadSchema),
 });

@@ -37,6 +37,13 @@ const limitsShape = {
   evaluationConcurrency: concurrency,
 };
 export const settingsLimitsSchema = z.strictObject(limitsShape);
+
+/**
+ * How the offline simulator's runs unfold in the app: `paced` spreads a debate over a few seconds so
+ * it can be watched as it happens; `instant` answers at once. The CLI and tests are always instant.
+ */
+export const SIMULATED_PACES = ['paced', 'instant'] as const;
+export type SimulatedPace = (typeof SIMULATED_PACES)[number];
 export type SettingsLimits = z.infer<typeof settingsLimitsSchema>;
 
 export const settingsViewSchema = z.strictObject({
@@ -61,6 +68,8 @@ export const settingsViewSchema = z.strictObject({
   ),
   prices: z.array(z.strictObject({ model: z.string(), ...priceFields, source: z.enum(['built-in', 'workspace']) })),
   limits: settingsLimitsSchema,
+  /** How simulated runs unfold in the app (settings.md `simulatedPace`; `paced` when it does not say). */
+  simulatedPace: z.enum(SIMULATED_PACES),
   /** What `limits` are when the settings file does not name them. */
   defaults: settingsLimitsSchema,
   /** Whether a key is stored (never the key). */
@@ -77,7 +86,7 @@ export const settingsChannels = {
   /** The settings as they apply now: provider, models per tier, prices, budgets, whether keys are set. */
   'settings:get': { input: z.strictObject({}), output: settingsViewSchema },
   /**
-   * Changes some settings. Provider, budgets and concurrency go to `<workspace>/settings.md`; tiers,
+   * Changes some settings. Provider, budgets, concurrency and the simulator's pace go to `<workspace>/settings.md`; tiers,
    * the local server's address and prices to `<workspace>/models.md` (layered over the built-in
    * table). `null` puts a value back to its default. Written through safe writes: a file edited
    * meanwhile is kept and the app's version goes beside it (`written[].conflict`).
@@ -113,6 +122,7 @@ export const settingsChannels = {
       evaluationBudgetUsd: usd.nullable().optional(),
       debateConcurrency: concurrency.nullable().optional(),
       evaluationConcurrency: concurrency.nullable().optional(),
+      simulatedPace: z.enum(SIMULATED_PACES).nullable().optional(),
     }),
     output: z.strictObject({ settings: settingsViewSchema, written }),
   },

@@ -196,6 +196,38 @@ function synthesisAnswer(seed: number, round: number, state: Readonly<Evaluation
   return { criteria, newInsights };
 }
 
+/**
+ * What the identity of an idea draws on: its id and the hash of its notes, so two ideas (or one idea
+ * after its notes change) score differently while one idea under one seed always scores the same.
+ */
+function ideaKey(state: Readonly<EvaluationState>): string {
+  return `${state.idea.id}\u0002${state.contentHash}`;
+}
+
+/** A draw in [-1, 1] that clusters near 0 (the mean of two uniforms), so extreme scores stay rare. */
+function centred(rng: () => number): number {
+  return rng() + rng() - 1;
+}
+
+/**
+ * An evaluator's first score for a criterion: the idea's overall standing (3.5–7.5), a lean for the
+ * category (±1.2, an idea is strong on market and weak on execution, say) and the criterion's own
+ * noise (±2.5), rounded and kept on the 1–10 scale. Ideas thus differ as wholes and in shape.
+ */
+export function initialScore(
+  seed: number,
+  state: Readonly<EvaluationState>,
+  category: string,
+  criterion: string,
+): { score: number; confidence: number } {
+  const idea = ideaKey(state);
+  const standing = 3.5 + rngFor(seed, 'standing', idea)() * 4;
+  const lean = 1.2 * centred(rngFor(seed, 'lean', idea, category));
+  const rng = rngFor(seed, 'score', idea, criterion);
+  const score = Math.min(10, Math.max(1, Math.round(standing + lean + 2.5 * centred(rng))));
+  return { score, confidence: two(0.55 + rng() * 0.3) };
+}
+
 function recommend(overall: number): Recommendation {
   return overall >= 7 ? 'PURSUE' : overall >= 5.5 ? 'REFINE' : overall >= 4 ? 'PAUSE' : 'ABANDON';
 }
@@ -251,12 +283,11 @@ export function simulateAnswer(seed: number, ask: EvaluationAsk, state: Readonly
         at,
         answer: {
           scores: ask.criteria.map((criterion) => {
-            const rng = rngFor(seed, 'score', criterion);
-            const score = 3 + Math.floor(rng() * 7);
+            const { score, confidence } = initialScore(seed, state, ask.category, criterion);
             return {
               criterion,
               score,
-              confidence: two(0.55 + rng() * 0.3),
+              confidence,
               reasoning: say(`${nameOf(state, criterion)} earns ${score}/10 on what the idea's notes show so far.`),
             };
           }),

@@ -59,6 +59,8 @@ export async function openSession(
     onContractBug: (error) => {
       throw error;
     },
+    // Instant simulated runs keep the tests fast; a test that watches the pace opts in.
+    paceSimulated: false,
     ...options.appOptions,
   });
   const server = await startWebServer({ app, port: 0, staticDir: join(ROOT, 'out', 'renderer') });

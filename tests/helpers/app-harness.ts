@@ -74,6 +74,8 @@ export function appPerTest(
         workspaceRoot: root,
         watch: false,
         onContractBug: (e) => bugs.push(e),
+        // Instant simulated runs (the hosts a researcher watches pace them).
+        paceSimulated: false,
         ...options,
       });
       apps.push(app);
@@ -122,6 +124,7 @@ export function finishedRuns(prefix: string, answered: Set<Channel>, options: { 
       watch: false,
       clock: { now: () => AFTER_THE_DEADLINES },
       onContractBug: (e) => bugs.push(e),
+      paceSimulated: false,
     });
   const call = async <C extends Channel>(channel: C, input: ChannelInput<C>, on?: App) => {
     const output = await (on ?? (app as App)).handlers[channel](input);

@@ -34,6 +34,7 @@ import { personasHandlers } from './personas-handlers';
 import { PushEmitter } from './push-emitter';
 import { runsHandlers } from './runs-handlers';
 import { settingsHandlers } from './settings-handlers';
+import { simulatedCallMs } from './simulated-pace';
 import { taxonomyHandlers } from './taxonomy-handlers';
 import { transcriptsHandlers } from './transcripts-handlers';
 import { syncReportView } from './views';
@@ -61,6 +62,12 @@ export interface AppOptions {
   keyStore?: KeyStore;
   /** How `export:document` prints PDFs (the desktop shell passes Electron's; default: headless Chromium). */
   printPdf?: PdfPrinter;
+  /**
+   * Whether simulated runs pace themselves (settings.md `simulatedPace`, paced by default) so a
+   * researcher sees one unfold: the desktop app and browser mode say yes; by default (the CLI,
+   * tests) the simulator answers at once.
+   */
+  paceSimulated?: boolean;
   /** Called when a pushed event breaks the contract (a bug; by default only logged). Tests fail on it. */
   onContractBug?: (error: Error) => void;
 }
@@ -115,7 +122,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       });
     }
   };
-  const providers: ProviderFactory = (name, root, seed) => providerFor(name, root, seed, keys);
+  const providers: ProviderFactory = (name, root, seed) =>
+    providerFor(
+      name,
+      root,
+      seed,
+      keys,
+      name === 'simulated' ? simulatedCallMs(root, options.paceSimulated ?? false) : 0,
+    );
   let watcher: WorkspaceWatcher | null = null;
   let debates: LiveDebates;
   let service: DebateService;

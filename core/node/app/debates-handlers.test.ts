@@ -268,6 +268,8 @@ describe('what the views read of a finished debate', () => {
       const map = await call('debates:cruxMap', { id: debateId });
       const { transcript } = await call('transcripts:get', { kind: 'debate', id: debateId });
       expect(course).toMatchObject({ debateId, ideaSlug: IDEA, status: 'completed', messages: transcript.length });
+      // The ids the chart names its points by are the transcript's, index for index.
+      expect(course.messageIds).toEqual(transcript.map((m) => m.id));
       expect(course.agents.map((a) => a.id)).toEqual(AGENTS);
       const crystallized = course.threads.filter((t) => t.crystallizedAt !== null);
       expect(crystallized.length).toBeGreaterThan(0);

@@ -114,6 +114,22 @@ describe('ideas', () => {
 });
 
 describe('files', () => {
+  it('titles a dropped .txt file from its first line, and sums it up from what follows', async () => {
+    const app = await boot();
+    const text = '\nRooftop beehives for the office block\n\nTwo hives on the flat roof, tended by volunteers.\n';
+    const made = await call(app, 'ideas:captureUpload', {
+      name: 'notes-2024-03.txt',
+      contentBase64: Buffer.from(text).toString('base64'),
+    });
+    expect(made).toMatchObject({
+      slug: 'rooftop-beehives-for-the-office-block',
+      idea: {
+        title: 'Rooftop beehives for the office block',
+        summary: 'Two hives on the flat roof, tended by volunteers.',
+      },
+    });
+  });
+
   it('captures a dropped file by its path and by its uploaded bytes, and attaches both ways', async () => {
     const app = await boot();
     const note = join(outside.root, 'balcony-gardens.md');

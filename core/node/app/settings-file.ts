@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROVIDERS, type SettingsLimits } from '../../contract';
+import { PROVIDERS, SIMULATED_PACES, type SettingsLimits, type SimulatedPace } from '../../contract';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { DEFAULT_LIMITS } from '../debates/debate-service';
 import type { ProviderName } from '../debates/providers';
@@ -23,6 +23,7 @@ import { UserError } from '../workspace/workspace';
  * evaluationBudgetUsd: 3
  * debateConcurrency: 4
  * evaluationConcurrency: 6
+ * simulatedPace: paced         # paced | instant (how simulated runs unfold in the app)
  * ```
  *
  * Every field is optional; a field that is missing or wrong takes its default, and a wrong one is
@@ -42,13 +43,15 @@ export const DEFAULT_SETTINGS_LIMITS: SettingsLimits = {
 export interface WorkspaceSettings {
   provider: ProviderName;
   limits: SettingsLimits;
+  simulatedPace: SimulatedPace;
   /** Which of `limits` the file sets (the others are defaults). */
-  set: Partial<Record<keyof SettingsLimits | 'provider', true>>;
+  set: Partial<Record<keyof SettingsLimits | 'provider' | 'simulatedPace', true>>;
   exists: boolean;
   problems: string[];
 }
 
 const LIMIT_KEYS = Object.keys(DEFAULT_SETTINGS_LIMITS) as (keyof SettingsLimits)[];
+const OTHER_KEYS = ['kind', 'provider', 'simulatedPace'];
 
 function checkLimit(key: keyof SettingsLimits, value: unknown): string | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
@@ -64,6 +67,7 @@ export function readSettings(root: string): WorkspaceSettings {
   const result: WorkspaceSettings = {
     provider: 'simulated',
     limits: { ...DEFAULT_SETTINGS_LIMITS },
+    simulatedPace: 'paced',
     set: {},
     exists: false,
     problems: [],
@@ -85,8 +89,10 @@ export function readSettings(root: string): WorkspaceSettings {
     return result;
   }
   for (const key of Object.keys(data)) {
-    if (key !== 'kind' && key !== 'provider' && !LIMIT_KEYS.includes(key as keyof SettingsLimits)) {
-      result.problems.push(`${SETTINGS_FILE}: ${key}: is not a setting (known: provider, ${LIMIT_KEYS.join(', ')})`);
+    if (!OTHER_KEYS.includes(key) && !LIMIT_KEYS.includes(key as keyof SettingsLimits)) {
+      result.problems.push(
+        `${SETTINGS_FILE}: ${key}: is not a setting (known: provider, ${LIMIT_KEYS.join(', ')}, simulatedPace)`,
+      );
     }
   }
   if (data.provider !== undefined && data.provider !== null) {
@@ -94,6 +100,12 @@ export function readSettings(root: string): WorkspaceSettings {
       result.provider = data.provider as ProviderName;
       result.set.provider = true;
     } else result.problems.push(`${SETTINGS_FILE}: provider: must be one of ${PROVIDERS.join(', ')}`);
+  }
+  if (data.simulatedPace !== undefined && data.simulatedPace !== null) {
+    if (typeof data.simulatedPace === 'string' && (SIMULATED_PACES as readonly string[]).includes(data.simulatedPace)) {
+      result.simulatedPace = data.simulatedPace as SimulatedPace;
+      result.set.simulatedPace = true;
+    } else result.problems.push(`${SETTINGS_FILE}: simulatedPace: must be one of ${SIMULATED_PACES.join(', ')}`);
   }
   for (const key of LIMIT_KEYS) {
     const value = data[key];
@@ -121,12 +133,17 @@ optional and falls back to Crucible's default:
 - \`debateBudgetUsd\` / \`evaluationBudgetUsd\`: the most one debate / one evaluation may spend, in
   US dollars (0 for a debate: no cap).
 - \`debateConcurrency\` / \`evaluationConcurrency\`: model calls made at once.
+- \`simulatedPace\`: \`paced\` (a simulated debate unfolds over a few seconds, so you can watch it) or
+  \`instant\`.
 
 Models per tier, the local server's address and prices are in \`models.md\`. API keys are never
 written to the workspace.
 `;
 
-export type SettingsPatch = Partial<Record<keyof SettingsLimits, number | null>> & { provider?: ProviderName };
+export type SettingsPatch = Partial<Record<keyof SettingsLimits, number | null>> & {
+  provider?: ProviderName;
+  simulatedPace?: SimulatedPace | null;
+};
 
 /**
  * Writes the given fields into settings.md (creating it from a template), editing only their lines

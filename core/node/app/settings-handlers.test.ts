@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appPerTest, IDEA, refused } from '../../../tests/helpers/app-harness';
+import { appPerTest, IDEA, lastDebateStatus, record, refused } from '../../../tests/helpers/app-harness';
+import { eventually } from '../../../tests/helpers/temp-workspace';
 import { type Channel, settingsChannels } from '../../contract';
 import { appRoot } from '../app-root';
 import { loadModelsConfig } from '../llm/prices-loader';
@@ -168,6 +169,59 @@ describe('settings:get and settings:set', () => {
     const second = await call(app, 'debates:get', { id: own.id });
     expect(first.header.limits).toMatchObject({ budgetUsd: 0.75, concurrency: 2 });
     expect(second.header.limits).toMatchObject({ budgetUsd: 0.75, concurrency: 3 });
+  });
+});
+
+describe('the pace of the offline simulator', () => {
+  it('spreads a simulated debate over a few seconds where the host paces it, and makes it instant when settings.md says so', async () => {
+    delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    const app = await boot({ paceSimulated: true });
+    const seen = record(app);
+    const duration = async () => {
+      const started = Date.now();
+      const { id } = await call(app, 'debates:start', {
+        ideaSlug: IDEA,
+        agents: AGENTS,
+        provider: 'simulated',
+        seed: 3,
+      });
+      await eventually(() => lastDebateStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
+      return Date.now() - started;
+    };
+    expect((await call(app, 'settings:get', {})).simulatedPace).toBe('paced');
+    const paced = await duration();
+    const { settings } = await call(app, 'settings:set', { simulatedPace: 'instant' });
+    expect(settings.simulatedPace).toBe('instant');
+    expect(readFileSync(join(t.root, 'settings.md'), 'utf8')).toContain('simulatedPace: instant');
+    const instant = await duration();
+    // Paced: long enough to watch turns arrive, short enough not to bore; instant: at once.
+    expect({
+      pacedOverTwoSeconds: paced > 2000,
+      pacedUnderTwelve: paced < 12_000,
+      instantIsQuick: instant < paced / 3,
+    }).toEqual({ pacedOverTwoSeconds: true, pacedUnderTwelve: true, instantIsQuick: true });
+  });
+
+  it('leaves the simulator instant in a host that does not pace (the CLI, tests), whatever the settings say', async () => {
+    delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    const app = await boot();
+    await call(app, 'settings:set', { simulatedPace: 'paced' });
+    const seen = record(app);
+    const started = Date.now();
+    const { id } = await call(app, 'debates:start', { ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3 });
+    await eventually(() => lastDebateStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
+    // A paced debate takes about five seconds (above); this one, a fraction of that.
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('reports a pace it does not know as a problem and keeps the default', async () => {
+    const app = await boot();
+    writeFileSync(join(t.root, 'settings.md'), '---\nkind: settings\nsimulatedPace: slow\n---\n');
+    const s = await call(app, 'settings:get', {});
+    expect({ pace: s.simulatedPace, problems: s.problems }).toEqual({
+      pace: 'paced',
+      problems: ['settings.md: simulatedPace: must be one of paced, instant'],
+    });
   });
 });
 

@@ -48,6 +48,7 @@ export function settingsHandlers(ctx: AppContext): AreaHandlers<keyof typeof set
           source: model in models.own.prices ? ('workspace' as const) : ('built-in' as const),
         })),
       limits: settings.limits,
+      simulatedPace: settings.simulatedPace,
       defaults: { ...DEFAULT_SETTINGS_LIMITS },
       keys: await Promise.all(
         KEY_PROVIDERS.map(async (provider) => ({

@@ -62,11 +62,12 @@ export function providerFor(
   workspace: string,
   seed: number | null,
   keys: ProviderKeys = {},
+  simulatedLatencyMs = 0,
 ): Provider {
   switch (name) {
     case 'simulated':
       return {
-        llm: withLatency(createSimulatedLlm(seed ?? 1), Number(process.env.CRUCIBLE_SIMULATED_LATENCY_MS ?? 0)),
+        llm: withLatency(createSimulatedLlm(seed ?? 1), simulatedLatency(simulatedLatencyMs)),
         estimate: () => 0,
         likely: () => 0,
       };
@@ -103,8 +104,17 @@ export function providerFor(
 }
 
 /**
- * The simulator answers instantly; a latency (CRUCIBLE_SIMULATED_LATENCY_MS) makes a simulated debate
- * unfold at a watchable pace in the app, and gives tests time to interrupt one mid-way. Over that
+ * The wait before each simulated answer: CRUCIBLE_SIMULATED_LATENCY_MS when set (tests use it to slow
+ * a run down or to keep it instant whatever the host asks), else what the caller asks (the app's pace).
+ */
+function simulatedLatency(asked: number): number {
+  const fromEnv = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+  return fromEnv !== undefined && fromEnv.trim() !== '' ? Number(fromEnv) : asked;
+}
+
+/**
+ * The simulator answers instantly; a latency makes a simulated debate unfold at a watchable pace in
+ * the app (the `simulatedPace` setting), and gives tests time to interrupt one mid-way. Over that
  * wait the answer is written out as a model would stream it: a caller that asks for drafts
  * (`onPartial`) gets the answer's JSON read a few characters further each time.
  */

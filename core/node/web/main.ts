@@ -59,7 +59,8 @@ export async function runWeb(argv: readonly string[], io: CliIo = processIo): Pr
     if (staticOption === undefined) await ensureRendererBuilt(appRoot(), (line) => io.err(line));
     const staticDir = resolve(staticOption ?? join(appRoot(), 'out', 'renderer'));
 
-    const app = await createApp({ workspaceRoot: workspace, log });
+    // A researcher watches this app: simulated runs unfold at a visible pace unless Settings say instant.
+    const app = await createApp({ workspaceRoot: workspace, log, paceSimulated: true });
     let server: Awaited<ReturnType<typeof startWebServer>>;
     try {
       server = await startWebServer({ app, port, staticDir, log });

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { firstLine } from '../../idea/first-line';
 import { firstHeading, normalizeDate } from '../../idea/frontmatter';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
@@ -492,12 +493,19 @@ export class Workspace {
       }
     }
     const titleField = data.title;
+    // Plain text has no heading: its first line is what the writer put on top, so it is the title
+    // (and the summary comes from what follows), as for text dropped straight onto the page.
+    const plain = ext === '.txt' || ext === '.text';
+    const lead = plain ? firstLine(body) : null;
     const title =
-      (typeof titleField === 'string' && titleField.trim()) || firstHeading(body) || stem.replace(/[-_]+/g, ' ');
+      (typeof titleField === 'string' && titleField.trim()) ||
+      firstHeading(body) ||
+      lead?.title ||
+      stem.replace(/[-_]+/g, ' ');
     const slug = uniqueSlug(title, this.existingSlugs());
     const today = this.today();
     const firstParagraph =
-      body
+      (lead?.rest || body)
         .replace(/^#.*$/m, '')
         .trim()
         .split(/\n\s*\n/)[0]

@@ -34,6 +34,8 @@ export function courseOf(records: readonly DebateRecord[]): Course {
   const points = new Map<string, Points>();
   const crystallizedAt = new Map<string, number>();
   let messages = 0;
+  /** The id of each message counted, in order (a chart's point is named by its message's id). */
+  const messageIds: string[] = [];
   /** The thread the last input was in, looked at once its events (and so its messages) are counted. */
   let pending: string | null = null;
   /** Messages counted before the last input's events: its own message, if it made one, is the next. */
@@ -79,6 +81,7 @@ export function courseOf(records: readonly DebateRecord[]): Course {
         input.kind === 'thread' || input.kind === 'propose_thread' ? input.id : 'thread' in input ? input.thread : null;
     } else if (record.type === 'event' && MESSAGE_EVENTS.has(String(record.event.type))) {
       messages++;
+      messageIds.push(String((record.event as { id?: unknown }).id ?? `#${messages - 1}`));
     }
   }
   if (pending !== null) look(pending);
@@ -87,6 +90,7 @@ export function courseOf(records: readonly DebateRecord[]): Course {
     debateId: header.id,
     topic: header.topic,
     messages,
+    messageIds,
     agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
     threads: state.threads.map((t) => {
       const p = points.get(t.id);

@@ -202,7 +202,7 @@ export function buildCruxMap(
     status,
     agents: header.agents.map((a) => {
       const index = coalitions.findIndex((c) => c.members.includes(a.id));
-      return { id: a.id, name: a.name, coalition: index >= 0 ? index : null };
+      return { id: a.id, name: a.name, persona: a.persona, coalition: index >= 0 ? index : null };
     }),
     coalitions,
     cruxes,

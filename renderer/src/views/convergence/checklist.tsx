@@ -1,8 +1,9 @@
 import type { EvaluationDetail } from '../../../../core/contract';
-import { pct } from '../evaluation/format';
+import { pct, score } from '../evaluation/format';
 
 type Report = NonNullable<EvaluationDetail['latestConvergence']>;
 
+/** Moves between whole scores: a whole number, or as many decimals as it needs (up to two). */
 const n = (x: number | null | undefined, digits = 2) =>
   x === null || x === undefined ? '—' : String(Number(x.toFixed(digits)));
 
@@ -42,10 +43,10 @@ export function Checklist({ report, name }: { report: Report; name: (id: string)
                 .join('; ')}
         </Item>
         <Item met={confidence.met} title="Confidence">
-          every criterion ≥ {confidence.minimum}, critical ones ≥ {confidence.criticalMinimum}; lowest{' '}
-          {n(confidence.lowest)}.
+          every criterion ≥ {score(confidence.minimum)}, critical ones ≥ {score(confidence.criticalMinimum)}; lowest{' '}
+          {score(confidence.lowest)}.
           {confidence.below.length > 0 &&
-            ` Below: ${confidence.below.map((b) => `${name(b.criterion)} ${n(b.confidence)} (needs ${b.required})`).join(', ')}.`}
+            ` Below: ${confidence.below.map((b) => `${name(b.criterion)} ${score(b.confidence)} (needs ${score(b.required)})`).join(', ')}.`}
         </Item>
         <Item met={resolution.met} title="Challenges resolved">
           CRITICAL {resolution.critical.resolved} of {resolution.critical.total}

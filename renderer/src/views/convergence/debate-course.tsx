@@ -28,6 +28,12 @@ const LIVE_RELOAD_MS = 2500;
 const two = (n: number | null | undefined) => (n === null || n === undefined ? '—' : n.toFixed(2));
 
 /** The x of a click on a chart, as a message index to open in the transcript. */
+/** A transcript place as a message names it (`m25`), what the transcript's rows and links say. */
+function messageName(course: DebateCourse, index: unknown): string {
+  const n = typeof index === 'number' ? index : Number(index);
+  return course.messageIds[n] ?? `#${String(index)}`;
+}
+
 function clickedIndex(state: unknown): number | null {
   const label = (state as { activeLabel?: unknown } | null)?.activeLabel;
   const n = typeof label === 'number' ? label : typeof label === 'string' ? Number(label) : Number.NaN;
@@ -114,7 +120,10 @@ export function DebateCourseView({ id, picker }: { id: string; picker?: ReactNod
           <section className="card stack" aria-labelledby="dcg-title">
             <h2 id="dcg-title">DCG over the debate</h2>
             {anyDcg ? (
-              <DcgChart course={course} onOpen={(m) => navigate(href('transcript', 'debate', id, { m }))} />
+              <DcgChart
+                course={course}
+                onOpen={(m) => navigate(href('transcript', 'debate', id, { m: course.messageIds[m] ?? m }))}
+              />
             ) : (
               <p className="muted" data-testid="no-dcg">
                 No DCG yet: no thread has agents on both sides with falsifiers so far. The DCG (disagreement compression
@@ -147,7 +156,7 @@ export function DebateCourseView({ id, picker }: { id: string; picker?: ReactNod
               <PositionsChart
                 course={course}
                 thread={thread}
-                onOpen={(m) => navigate(href('transcript', 'debate', id, { m }))}
+                onOpen={(m) => navigate(href('transcript', 'debate', id, { m: course.messageIds[m] ?? m }))}
               />
             ) : (
               <p className="muted">No agent has taken a side in this thread yet.</p>
@@ -187,7 +196,7 @@ function DcgChart({ course, onOpen }: { course: DebateCourse; onOpen: (m: number
           <YAxis domain={[0, 1]} stroke={colours['--fg-muted']} width={40} />
           <Tooltip
             contentStyle={{ fontSize: 12 }}
-            labelFormatter={(x) => `after message #${x}`}
+            labelFormatter={(x) => `after ${messageName(course, x)}`}
             formatter={(v) => (typeof v === 'number' ? v.toFixed(2) : String(v))}
           />
           <Legend />
@@ -269,7 +278,7 @@ function PositionsChart({
           <ReferenceLine y={0} stroke={colours['--fg-muted']} />
           <Tooltip
             contentStyle={{ fontSize: 12 }}
-            labelFormatter={(x) => `after message #${x}`}
+            labelFormatter={(x) => `after ${messageName(course, x)}`}
             formatter={(v) => (typeof v === 'number' ? sideOf(v) : String(v))}
           />
           <Legend />
@@ -333,7 +342,9 @@ function CruxTable({ course, id }: { course: DebateCourse; id: string }) {
               </td>
               <td>
                 {t.crystallizedAt !== null ? (
-                  <a href={href('transcript', 'debate', id, { m: t.crystallizedAt })}>after #{t.crystallizedAt}</a>
+                  <a href={href('transcript', 'debate', id, { m: messageName(course, t.crystallizedAt) })}>
+                    after {messageName(course, t.crystallizedAt)}
+                  </a>
                 ) : (
                   <span className="muted">not yet</span>
                 )}

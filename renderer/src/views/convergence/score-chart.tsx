@@ -1,6 +1,6 @@
 import { CartesianGrid, Line, LineChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { EvaluationDetail } from '../../../../core/contract';
-import { categoryVar } from '../evaluation/format';
+import { categoryVar, score } from '../evaluation/format';
 import { useThemeColours } from './use-theme-colours';
 
 const CATEGORY_VARS = [
@@ -70,6 +70,10 @@ export function ScoreChart({
           <Tooltip
             contentStyle={{ fontSize: 12, maxHeight: 320, overflowY: 'auto' }}
             itemSorter={(item) => -Number(item.value ?? 0)}
+            // The overall score with two decimals, as everywhere in the app; a criterion's is whole.
+            formatter={(v, name) =>
+              typeof v !== 'number' ? String(v) : name === 'overall' ? score(v) : String(Math.round(v * 100) / 100)
+            }
           />
           {bandOf !== null && rounds > 1 && (
             <ReferenceArea

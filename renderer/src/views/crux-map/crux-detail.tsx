@@ -1,6 +1,6 @@
 import type { CruxMap, CruxNode } from '../../../../core/contract';
 import { href } from '../../router';
-import { seriesColor } from '../debate/format';
+import { personaColour } from '../../ui/persona-colour';
 import { agentNodeId } from './map-elements';
 
 interface Props {
@@ -23,9 +23,10 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
       <div className="row small">
         {crux.primary && <span className="badge accent">primary</span>}
         {crux.kind === 'candidate' && <span className="badge">deeper crux (proposed)</span>}
+        {/* Not the green of YES: a validated crux says so in words; not validated is amber. */}
         {crux.crystallized && (
-          <span className={`badge ${crux.validated ? 'ok' : 'warn'}`}>
-            {crux.validated ? 'validated' : 'not validated'}
+          <span className={`badge ${crux.validated ? '' : 'warn'}`}>
+            {crux.validated ? '✓ validated' : 'not validated'}
           </span>
         )}
         <span className="badge">
@@ -118,7 +119,7 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
         <ol className="crux-support small" data-testid="supporting">
           {crux.supporting.map((s) => (
             <li key={s.messageId}>
-              <a href={href('transcript', 'debate', map.debateId, { m: s.index })}>
+              <a href={href('transcript', 'debate', map.debateId, { m: s.messageId })}>
                 {s.messageId} · {s.agent ? name(s.agent) : 'moderator'} · {s.move}
               </a>
               <div className="muted">{s.excerpt}</div>
@@ -142,7 +143,7 @@ export function NodeDetail({ map, selected, onSelect }: Props) {
       {crux && <CruxDetail map={map} crux={crux} onSelect={onSelect} />}
       {agent && (
         <>
-          <h2 style={{ color: agent.coalition === null ? undefined : seriesColor(agent.coalition) }}>{agent.name}</h2>
+          <h2 style={{ color: personaColour(agent.persona ?? agent.id) }}>{agent.name}</h2>
           <p className="small">
             {agent.coalition === null
               ? 'In no coalition.'

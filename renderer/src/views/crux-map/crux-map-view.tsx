@@ -6,7 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
-import { seriesColor } from '../debate/format';
+import { personaColour } from '../../ui/persona-colour';
 import { NodeDetail } from './crux-detail';
 import { CruxGraph, type LaidOut, type Positions } from './crux-graph';
 import { agentNodeId, benchMap, cruxClass } from './map-elements';
@@ -258,7 +258,7 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
                   <button
                     type="button"
                     className={`link ${selected === agentNodeId(a.id) ? 'current' : ''}`}
-                    style={{ color: a.coalition === null ? undefined : seriesColor(a.coalition) }}
+                    style={{ color: personaColour(a.persona ?? a.id) }}
                     onClick={() => setSelected(agentNodeId(a.id))}
                   >
                     {a.name}
@@ -286,27 +286,54 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
   );
 }
 
+/**
+ * What every mark on the map means. The colours keep the app's meanings: green and red are YES and
+ * NO on the agents' lines only; a crux's state is its fill; agents wear their persona's colour.
+ */
 function Legend() {
   return (
-    <div className="crux-legend small muted">
-      <span>
-        <i className="dot primary" /> primary
+    <section className="crux-legend small" aria-label="Legend" data-testid="crux-legend">
+      <span className="legend-group">
+        <strong>Cruxes</strong>
+        <span>
+          <i className="dot primary" /> primary
+        </span>
+        <span>
+          <i className="dot validated" /> validated
+        </span>
+        <span>
+          <i className="dot unvalidated" /> crystallized, not validated
+        </span>
+        <span>
+          <i className="dot open" /> open
+        </span>
+        <span>
+          <i className="dot candidate" /> deeper crux proposed
+        </span>
+        <span className="muted">size: DCG</span>
       </span>
-      <span>
-        <i className="dot validated" /> validated
+      <span className="legend-group">
+        <strong>Agents’ sides</strong>
+        <span>
+          <i className="line yes" /> YES
+        </span>
+        <span>
+          <i className="line no" /> NO
+        </span>
+        <span>
+          <i className="line unsure" /> unsure
+        </span>
+        <span className="muted">labelled with the agent’s confidence; YES agents left, NO right, undecided below</span>
       </span>
-      <span>
-        <i className="dot unvalidated" /> crystallized, not validated
+      <span className="legend-group">
+        <strong>Between cruxes</strong>
+        <span>
+          <i className="line rests" /> rests on (the arrow points to the deeper crux)
+        </span>
+        <span>
+          <i className="line contradicts" /> contradicts
+        </span>
       </span>
-      <span>
-        <i className="dot open" /> open
-      </span>
-      <span>
-        <i className="dot candidate" /> deeper crux proposed
-      </span>
-      <span>
-        size: DCG · agent lines: YES green, NO red, UNCERTAIN dotted · arrows: rests on · red dashes: contradicts
-      </span>
-    </div>
+    </section>
   );
 }

@@ -16,8 +16,13 @@ function Bar({ label, value, max, text }: { label: string; value: number; max: n
   );
 }
 
-/** What the debate has spent so far against its limits: money, messages, time, and the tokens behind them. */
-export function CostMeter({ meter }: { meter: DebateProgress['meter'] }) {
+/**
+ * What the debate has spent so far against its limits: money, messages, time, and the tokens behind
+ * them. `posted` is the accepted messages the page has seen (the header's count), when newer than
+ * the meter's own figure, so the two never disagree.
+ */
+export function CostMeter({ meter, posted }: { meter: DebateProgress['meter']; posted?: number }) {
+  const messages = Math.max(meter.messages, posted ?? 0);
   return (
     <section className="debate-meter card" aria-label="Cost and tokens" data-testid="meter">
       <Bar
@@ -31,10 +36,10 @@ export function CostMeter({ meter }: { meter: DebateProgress['meter'] }) {
         }
       />
       <Bar
-        label="Messages"
-        value={meter.messages}
+        label="Accepted messages"
+        value={messages}
         max={meter.maxMessages}
-        text={`${meter.messages} of ${meter.maxMessages}`}
+        text={`${messages} of ${meter.maxMessages}`}
       />
       <Bar
         label="Time"

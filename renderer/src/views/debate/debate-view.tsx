@@ -96,6 +96,10 @@ function LiveDebate({ id }: { id: string }) {
   });
 
   const model = useMemo(() => columnsFrom(events), [events]);
+  // The header and the meter count the same thing, accepted messages, and show the same figure: the
+  // newer of the events' fold and the meter's own count (which is read less often).
+  const accepted = Math.max(model.posted, progress.data?.meter.messages ?? 0);
+  const maxMessages = progress.data?.meter.maxMessages;
   const header = detail.data?.header;
   const agents = header?.agents ?? [];
   const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
@@ -163,8 +167,12 @@ function LiveDebate({ id }: { id: string }) {
             <a href={href('transcript', 'debate', id)}>transcript</a>
             <a href={href('convergence', 'debate', id)}>DCG and positions</a>
             {header && <span className="muted">{header.provider === 'simulated' ? 'simulated' : header.provider}</span>}
-            <span className="muted" data-testid="posted">
-              {model.posted} messages
+            <span
+              className="muted"
+              data-testid="posted"
+              title="Accepted agent messages; refused moves and the moderator's notes are not counted. The meter below counts the same."
+            >
+              {maxMessages === undefined ? `${accepted} messages` : `${accepted} of ${maxMessages} messages`}
             </span>
           </div>
           {progress.data?.reason && <div className="small muted">Stopped: {progress.data.reason}</div>}
@@ -201,7 +209,7 @@ function LiveDebate({ id }: { id: string }) {
               </button>
             ))}
         </div>
-        {progress.data && <CostMeter meter={progress.data.meter} />}
+        {progress.data && <CostMeter meter={progress.data.meter} posted={accepted} />}
       </header>
       <ErrorNotice error={detail.error ?? progress.error ?? streamError} />
       <ErrorNotice error={act.error} onDismiss={act.clearError} />

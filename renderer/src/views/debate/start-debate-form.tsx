@@ -7,6 +7,7 @@ import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { ProviderNotice } from '../../ui/provider-notice';
 import { money } from './format';
+import { Markdown } from '../../ui/markdown';
 
 const PROVIDER_NAMES: Record<(typeof PROVIDERS)[number], string> = {
   simulated: 'Offline simulator (free)',
@@ -84,9 +85,11 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
             <p>
               <strong>{idea.data.title}</strong>
             </p>
-            <p className="muted">
-              {idea.data.summary || 'This idea has no summary: the debaters read its README alone.'}
-            </p>
+            {idea.data.summary ? (
+              <Markdown text={idea.data.summary} className="muted" />
+            ) : (
+              <p className="muted">This idea has no summary: the debaters read its README alone.</p>
+            )}
             <details>
               <summary>The README ({idea.data.readme.split(/\s+/).filter(Boolean).length} words)</summary>
               <pre className="small" style={{ whiteSpace: 'pre-wrap', maxHeight: '16em', overflow: 'auto' }}>

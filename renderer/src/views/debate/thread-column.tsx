@@ -46,7 +46,7 @@ function Budget({ progress }: { progress: ThreadProgress }) {
 
 function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; props: Props }) {
   if (item.kind === 'note') return <li className={`debate-note ${item.tone}`}>{item.text}</li>;
-  const link = href('transcript', 'debate', debateId, { m: item.index });
+  const link = href('transcript', 'debate', debateId, { m: item.id });
   if (item.kind === 'moderator') {
     return (
       <li className="debate-msg moderator" id={`msg-${item.id}`}>

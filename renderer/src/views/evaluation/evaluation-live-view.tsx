@@ -11,6 +11,7 @@ import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
+import { Markdown } from '../../ui/markdown';
 
 const COLUMNS: { id: EvaluationEntry['column']; title: string; hint: string }[] = [
   { id: 'evaluators', title: 'Evaluators', hint: 'first scores and defences, one evaluator per category' },
@@ -140,7 +141,7 @@ function Result({ d }: { d: EvaluationDetail }) {
           {d.round === 1 ? '' : 's'}
         </span>
       </div>
-      {d.narrative && <p>{d.narrative.executiveSummary}</p>}
+      {d.narrative && <Markdown text={d.narrative.executiveSummary} className="executive-summary" />}
     </section>
   );
 }

@@ -330,7 +330,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
           <h3>Red-team challenges</h3>
           <Challenges d={d} />
           <h3>Synthesis</h3>
-          {d.narrative && <p>{d.narrative.executiveSummary}</p>}
+          {d.narrative && <Markdown text={d.narrative.executiveSummary} className="executive-summary" />}
           {d.synthesisMarkdown && (
             <details>
               <summary>The whole synthesis document</summary>

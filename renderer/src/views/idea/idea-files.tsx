@@ -12,8 +12,17 @@ const GROUPS: { kinds: IdeaFile['kind'][]; title: string }[] = [
   { kinds: ['asset'], title: 'Assets' },
   { kinds: ['synthesis', 'evaluation', 'redteam', 'debate'], title: 'The app’s documents' },
   { kinds: ['conflict'], title: 'Conflict copies (the app’s version beside one you edited)' },
-  { kinds: ['other'], title: 'Other files (evaluation records …)' },
+  { kinds: ['other'], title: 'Other files' },
 ];
+
+/**
+ * The records the app keeps for its runs: a debate's log (`debates/<id>.jsonl`) and its map's
+ * layout (`debates/<id>.layout.json`), an evaluation's run log (`evaluations/<id>.run.jsonl`),
+ * replay script (`evaluations/<id>.jsonl`) and locked record (`evaluations/<id>.json`). They are
+ * read through the debate and evaluation views, never as files, so the list leaves them out (and
+ * says how many).
+ */
+const INTERNAL = /^ideas\/[^/]+\/(debates|evaluations)\/[^/]+\.(jsonl|json)$/;
 const TEXT = /\.(md|markdown|txt)$/i;
 
 function size(bytes: number): string {
@@ -47,7 +56,9 @@ export function IdeaFiles({ slug, files, reloadKey }: { slug: string; files: Ide
       else next.add(path);
       return next;
     });
-  const groups = GROUPS.map((g) => ({ ...g, files: files.filter((f) => g.kinds.includes(f.kind)) })).filter(
+  const shown = files.filter((f) => !INTERNAL.test(f.path));
+  const hidden = files.length - shown.length;
+  const groups = GROUPS.map((g) => ({ ...g, files: shown.filter((f) => g.kinds.includes(f.kind)) })).filter(
     (g) => g.files.length > 0,
   );
   return (
@@ -85,6 +96,12 @@ export function IdeaFiles({ slug, files, reloadKey }: { slug: string; files: Ide
           </ul>
         </div>
       ))}
+      {hidden > 0 && (
+        <p className="muted small" data-testid="internal-files">
+          Not listed: {hidden} {hidden === 1 ? 'record' : 'records'} the app keeps for its debates and evaluations (logs
+          and layouts), read through the debate and evaluation views.
+        </p>
+      )}
     </section>
   );
 }

@@ -243,7 +243,9 @@ export function LedgerView({ route }: { route: Route }) {
                     {f.side && <span className="muted"> ({f.side})</span>}: {f.metric} {f.threshold}
                     {f.index !== null && (
                       <div className="small">
-                        <a href={href('transcript', 'debate', f.debateId, { m: f.index })}>declared in {f.messageId}</a>
+                        <a href={href('transcript', 'debate', f.debateId, { m: f.messageId ?? f.index })}>
+                          declared in {f.messageId}
+                        </a>
                       </div>
                     )}
                   </td>

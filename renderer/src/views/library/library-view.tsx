@@ -9,6 +9,8 @@ import { CaptureBox } from './capture-box';
 import { attachDropped, captureDropped, carriesSomething, readDrop } from './drop';
 import { DropZone } from './drop-zone';
 import './library.css';
+import { plainText } from '../../ui/plain-text';
+import { score } from '../evaluation/format';
 
 type SortKey = 'title' | 'type' | 'stage' | 'score' | 'confidence' | 'updated' | 'debate';
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -39,12 +41,18 @@ function Snippet({ text }: { text: string }) {
   );
 }
 
+/** Whether a drag is over a text field, which takes dropped text itself. */
+function intoTextField(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('input, textarea, [contenteditable="true"]') !== null;
+}
+
 /** Asked for with "show all": more hits than any library holds. */
 const SHOW_ALL = 100_000;
 
 /**
  * All ideas: title, type, stage, tags, score, confidence, stale badge, last debate; full-text search,
- * filters, sort; the capture box and the drop zone. It follows the folder: every `sync:changed`
+ * filters, sort; the capture box and the drop zone (the whole page takes a drop, highlighted while
+ * something is dragged over it). It follows the folder: every `sync:changed`
  * (a capture, another editor's save seen by the watcher) reloads the list.
  */
 export function LibraryView({ route }: { route: Route }) {
@@ -69,6 +77,7 @@ export function LibraryView({ route }: { route: Route }) {
   const [fresh, setFresh] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const [rowOver, setRowOver] = useState<string | null>(null);
+  const [pageOver, setPageOver] = useState(false);
 
   usePush('sync:changed', (report) => {
     ideas.reload();
@@ -158,7 +167,32 @@ export function LibraryView({ route }: { route: Route }) {
   const busy = capture.running || attach.running;
 
   return (
-    <section className="view library">
+    // biome-ignore lint/a11y/noStaticElementInteractions: the whole library takes dropped files and text; the drop zone's "Choose files…" button is the keyboard way
+    <section
+      className={`view library${pageOver ? ' over' : ''}`}
+      data-testid="library"
+      onDragOver={(e) => {
+        // A text field takes dropped text itself (the capture box); elsewhere the library does.
+        if (!carriesSomething(e.dataTransfer) || intoTextField(e.target)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setPageOver(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPageOver(false);
+      }}
+      onDrop={(e) => {
+        setPageOver(false);
+        if (intoTextField(e.target)) return;
+        e.preventDefault();
+        void capture.run(readDrop(e.dataTransfer));
+      }}
+    >
+      {pageOver && (
+        <div className="library-drop-hint" aria-hidden="true">
+          Drop to capture a new idea · onto an idea’s row to attach it there
+        </div>
+      )}
       <header className="row library-head">
         <h1>Library</h1>
         {hits && search.data ? (
@@ -190,7 +224,7 @@ export function LibraryView({ route }: { route: Route }) {
         />
         <DropZone
           label="Drop to capture"
-          hint="A .md or .txt file becomes an idea; so does dropped text. An image or a PDF becomes an idea with the file attached. Drop onto a row to attach the file to that idea."
+          hint="Anywhere on this page: a .md file becomes an idea, a .txt file or dropped text one titled from its first line, an image or a PDF one with the file attached. Drop onto a row to attach the file to that idea."
           busy={busy}
           onDropped={(dropped) => void capture.run(dropped)}
         >
@@ -300,7 +334,10 @@ export function LibraryView({ route }: { route: Route }) {
                   onDragLeave={() => setRowOver((s) => (s === idea.slug ? null : s))}
                   onDrop={(e) => {
                     e.preventDefault();
+                    // Attached here, so the library around the row does not capture it as well.
+                    e.stopPropagation();
                     setRowOver(null);
+                    setPageOver(false);
                     void attach.run(idea.slug, readDrop(e.dataTransfer));
                   }}
                 >
@@ -313,7 +350,7 @@ export function LibraryView({ route }: { route: Route }) {
                       {fresh.has(idea.slug) && <span className="badge accent">new</span>}
                     </div>
                     <div className="muted small one-line">
-                      {snippet ? <Snippet text={snippet} /> : idea.summary}
+                      {snippet ? <Snippet text={snippet} /> : plainText(idea.summary)}
                       {idea.tags.length > 0 && (
                         <span className="tags">
                           {idea.tags.slice(0, 6).map((t) => (
@@ -329,8 +366,8 @@ export function LibraryView({ route }: { route: Route }) {
                   <div className="c-stage">
                     <span className="badge">{idea.stage}</span>
                   </div>
-                  <div className="c-num">{idea.overallScore === null ? '—' : idea.overallScore.toFixed(1)}</div>
-                  <div className="c-num">{idea.confidence === null ? '—' : idea.confidence.toFixed(2)}</div>
+                  <div className="c-num">{score(idea.overallScore)}</div>
+                  <div className="c-num">{score(idea.confidence)}</div>
                   <div className="c-date">{idea.updated ?? idea.created ?? '—'}</div>
                   <div className="c-debate">
                     {debate ? (

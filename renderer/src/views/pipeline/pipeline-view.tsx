@@ -5,6 +5,7 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { href, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import './pipeline.css';
+import { score } from '../evaluation/format';
 
 /** The drag payload: an idea's slug under a type of our own, so dropped files or text are not taken for a card. */
 const CARD_TYPE = 'application/x-crucible-idea';
@@ -37,7 +38,7 @@ function Card({
       </a>
       <div className="row small">
         {idea.type && <span className="muted">{idea.type}</span>}
-        {idea.overallScore !== null && <span className="badge">{idea.overallScore.toFixed(1)}</span>}
+        {idea.overallScore !== null && <span className="badge">{score(idea.overallScore)}</span>}
         {idea.stale && <span className="badge warn">stale</span>}
       </div>
       {/* The keyboard way to move a card: its stage as a list. */}

@@ -8,7 +8,8 @@ const LABEL: Record<string, string> = { anthropic: 'Anthropic', openai: 'Local s
 
 /**
  * API keys, write-only: a key typed here goes to the key store (the system keychain in the desktop
- * app) and is never shown again; the page only learns whether one is stored.
+ * app) and is never shown again; the page only learns whether one is stored. Where no key can be
+ * stored (browser mode), the card only says which variable each key is read from and whether it is set.
  */
 export function KeysCard({ settings, onChanged }: { settings: Settings; onChanged: () => void }) {
   const client = useClient();
@@ -26,6 +27,29 @@ export function KeysCard({ settings, onChanged }: { settings: Settings; onChange
     onChanged();
   });
   const { keyStore } = settings;
+  // Without a keychain (browser mode, or a desktop without one) a key cannot be stored from here:
+  // no fields that would only be refused, but where each key comes from instead.
+  if (!keyStore.secure) {
+    return (
+      <section className="card stack" aria-labelledby="keys">
+        <h2 id="keys">API keys</h2>
+        <p className="muted small" data-testid="keys-from-environment">
+          {keyStore.warning ??
+            'Keys are read from the environment of the process that serves the app and cannot be stored here.'}{' '}
+          Set the variable before starting Crucible, or use the desktop app, which keeps keys in the system keychain.
+        </p>
+        <ul className="keys-env stack">
+          {settings.keys.map((k) => (
+            <li key={k.provider} className="row">
+              <strong>{LABEL[k.provider] ?? k.provider}</strong>
+              <code>{k.variable}</code>
+              {k.set ? <span className="badge ok">set</span> : <span className="badge">not set</span>}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
   return (
     <section className="card stack" aria-labelledby="keys">
       <h2 id="keys">API keys</h2>

@@ -13,6 +13,10 @@ const PROVIDERS: { id: Settings['provider']; label: string; hint: string }[] = [
   { id: 'anthropic', label: 'Anthropic', hint: 'Claude models; needs an API key' },
   { id: 'openai', label: 'Local OpenAI-compatible server', hint: 'Ollama, llama.cpp, LM Studio, vLLM' },
 ];
+const PACES: { id: Settings['simulatedPace']; label: string; hint: string }[] = [
+  { id: 'paced', label: 'Watchable', hint: 'a simulated debate unfolds over a few seconds, turn by turn' },
+  { id: 'instant', label: 'Instant', hint: 'simulated runs finish at once' },
+];
 const TIERS = ['fast', 'standard', 'deep'] as const;
 const LIMITS: { key: keyof Settings['limits']; label: string; unit: string; step: number }[] = [
   { key: 'debateBudgetUsd', label: 'Budget of one crux debate', unit: 'US$ (0: no cap)', step: 0.5 },
@@ -25,8 +29,9 @@ type SetInput = ChannelInput<'settings:set'>;
 
 /**
  * Settings: the workspace folder, the model provider, API keys (write-only), the model of each tier,
- * the price table, budgets and concurrency. Provider, budgets and concurrency are kept in the
- * workspace's settings.md; tiers, the local server's address and prices in its models.md.
+ * the price table, budgets and concurrency, the simulator's pace. Provider, budgets, concurrency and
+ * pace are kept in the workspace's settings.md; tiers, the local server's address and prices in its
+ * models.md.
  */
 export function SettingsView({ route }: { route: Route }) {
   void route;
@@ -135,6 +140,22 @@ function ProviderCard({ settings, busy, onSave }: { settings: Settings; busy: bo
               checked={settings.provider === p.id}
               disabled={busy}
               onChange={() => onSave({ provider: p.id }, 'Provider')}
+            />
+            {p.label} <span className="muted small">— {p.hint}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="stack plain">
+        <legend>Pace of the offline simulator</legend>
+        {PACES.map((p) => (
+          <label key={p.id}>
+            <input
+              type="radio"
+              name="simulated-pace"
+              value={p.id}
+              checked={settings.simulatedPace === p.id}
+              disabled={busy}
+              onChange={() => onSave({ simulatedPace: p.id }, 'Simulator pace')}
             />
             {p.label} <span className="muted small">— {p.hint}</span>
           </label>

@@ -30,13 +30,14 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
   return (
     <article
       className={`transcript-row ${m.kind} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
-      aria-label={`Message ${m.index}`}
+      aria-label={`Message ${m.id}`}
       data-index={m.index}
+      data-id={m.id}
       aria-current={p.target ? 'true' : undefined}
     >
       <header>
-        <span className="muted small num">#{m.index}</span>
-        <span className="muted small">{m.id}</span>
+        {/* A message is named by its id here as in its link (?m=m25), the debate view and the crux map. */}
+        <span className="muted small num">{m.id}</span>
         <span className="muted small">{m.thread}</span>
         <strong style={{ color }}>{m.kind === 'moderator' ? 'Moderator' : p.agentName}</strong>
         {m.move && <span className="badge">{m.move}</span>}
@@ -45,7 +46,7 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
         {m.replyTo && <span className="muted small">↩ {m.replyTo}</span>}
         <RowActions
           long={isLong(m)}
-          what={`message ${m.index}`}
+          what={`message ${m.id}`}
           copied={p.copied}
           onExpand={() => p.onExpand(m.index)}
           onCopy={() => p.onCopy(m.index)}

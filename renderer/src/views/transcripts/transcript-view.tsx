@@ -17,14 +17,16 @@ const NO_WORDS: readonly string[] = [];
 const LIVE_RELOAD_MS = 3000;
 
 /** The address of one message, for pasting elsewhere (the page's own address with the route). */
-function messageLink(kind: string, id: string, index: number): string {
-  return `${window.location.origin}${window.location.pathname}${href('transcript', kind, id, { m: index })}`;
+function messageLink(kind: string, id: string, m: string | number): string {
+  return `${window.location.origin}${window.location.pathname}${href('transcript', kind, id, { m })}`;
 }
 
 /**
- * `#/transcript/<kind>/<id>?m=<index>`: one transcript, a debate's messages or an evaluation's
+ * `#/transcript/<kind>/<id>?m=<m>`: one transcript, a debate's messages or an evaluation's
  * entries, virtualized (fixed-height rows, long ones clamped with "Read all"), searchable within,
- * each row linkable. `m` scrolls to its row and marks it.
+ * each row linkable. `m` scrolls to its row and marks it: a debate message is named by its id
+ * (`m25`, `mod3`), as its row, the debate view, the crux map and the ledger name it; an evaluation
+ * entry by its number (`#12`). A number for a debate is its place in the transcript (older links).
  */
 export function TranscriptView({ route }: { route: Route }) {
   const [kind = 'debate', id] = route.params;
@@ -38,8 +40,7 @@ export function TranscriptView({ route }: { route: Route }) {
       </section>
     );
   }
-  const m = route.query.get('m');
-  return <Reader key={`${kind}/${id}`} kind={kind} id={id} target={m !== null && /^\d+$/.test(m) ? Number(m) : null} />;
+  return <Reader key={`${kind}/${id}`} kind={kind} id={id} wanted={route.query.get('m')} />;
 }
 
 type Row = TranscriptMessage | EvaluationEntry;
@@ -48,7 +49,35 @@ const indexOf = (row: Row) => (isEntry(row) ? row.seq : row.index);
 /** What the find looks in. */
 const textOf = (row: Row) => (isEntry(row) ? entryText(row) : row.content);
 
-function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target: number | null }) {
+/** The place in the transcript a link's `m` names: a message id, or a number (an entry's, or a place). */
+function placeOf(rows: readonly Row[], wanted: string | null): number | null {
+  if (wanted === null || wanted === '') return null;
+  if (/^\d+$/.test(wanted)) return Number(wanted);
+  const row = rows.find((r) => !isEntry(r) && r.id === wanted);
+  return row ? indexOf(row) : null;
+}
+
+/**
+ * A debate transcript's rows counted by kind, so the figure for accepted messages is the one the
+ * debate view's header and meter give ("N of 200"), not the rows with refusals and notes in.
+ */
+function debateCount(rows: readonly Row[]): string {
+  let accepted = 0;
+  let refused = 0;
+  let notes = 0;
+  for (const row of rows) {
+    if (isEntry(row)) continue;
+    if (row.kind === 'message') accepted++;
+    else if (row.kind === 'blocked') refused++;
+    else notes++;
+  }
+  return `${accepted} accepted messages · ${refused} refused · ${notes} from the moderator`;
+}
+
+/** What a link to a row says: a debate message's id, an evaluation entry's number. */
+const linkName = (row: Row): string | number => (isEntry(row) ? row.seq : row.id);
+
+function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted: string | null }) {
   const loaded = useChannel('transcripts:get', { kind, id });
   const list = useRef<VirtualListHandle>(null);
   const [query, setQuery] = useState('');
@@ -61,6 +90,7 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
   const messages: readonly Row[] = (kind === 'evaluation' ? data?.entries : data?.transcript) ?? [];
   const live = data?.status === 'running' || data?.status === 'paused' || data?.status === 'stopping';
   const noun = kind === 'evaluation' ? 'entries' : 'messages';
+  const target = useMemo(() => placeOf(messages, wanted), [messages, wanted]);
 
   // Live debates and evaluations: read again, at most every few seconds, while events arrive.
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -119,7 +149,8 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
 
   const copy = useCallback(
     (index: number) => {
-      const link = messageLink(kind, id, index);
+      const row = messages[index];
+      const link = messageLink(kind, id, row ? linkName(row) : index);
       navigator.clipboard.writeText(link).then(
         () => {
           setCopied(index);
@@ -129,7 +160,7 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
         () => setFallbackLink(link),
       );
     },
-    [kind, id],
+    [kind, id, messages],
   );
 
   const names = useMemo(() => new Map((data?.agents ?? []).map((a, i) => [a.id, { name: a.name, i }])), [data]);
@@ -212,7 +243,7 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
               </>
             )}
             <span className="muted" data-testid="count">
-              {messages.length} {noun}
+              {kind === 'evaluation' ? `${messages.length} ${noun}` : debateCount(messages)}
             </span>
           </div>
         </div>
@@ -319,10 +350,10 @@ function Reader({ kind, id, target }: { kind: TranscriptKind; id: string; target
           </aside>
         )}
         {open && !isEntry(open) && (
-          <aside className="transcript-expanded card" aria-label={`Message ${open.index} in full`}>
+          <aside className="transcript-expanded card" aria-label={`Message ${open.id} in full`}>
             <header className="row">
               <strong>
-                #{open.index} · {open.id} · {open.agent ? (names.get(open.agent)?.name ?? open.agent) : 'Moderator'} ·{' '}
+                {open.id} · {open.agent ? (names.get(open.agent)?.name ?? open.agent) : 'Moderator'} ·{' '}
                 {open.move ?? open.intervention ?? ''}
               </strong>
               <button type="button" className="link" onClick={() => setExpanded(null)} aria-label="Close">

@@ -166,7 +166,10 @@ export function TranscriptsView({ route }: { route: Route }) {
           <ol>
             {results.data.hits.map((hit) => (
               <li key={`${hit.id}:${hit.index}`}>
-                <a href={href('transcript', hit.kind, hit.id, { m: hit.index })} className="hit-link">
+                <a
+                  href={href('transcript', hit.kind, hit.id, { m: hit.kind === 'debate' ? hit.messageId : hit.index })}
+                  className="hit-link"
+                >
                   {hit.agentName ?? (hit.kind === 'evaluation' ? 'Protocol' : 'Moderator')} ·{' '}
                   {hit.move === 'MODERATOR'
                     ? 'moderator'

@@ -1,0 +1,216 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+
+const IDEA = 'community-solar-coop';
+
+/** What the test reads of the graph cytoscape drew (its instance hangs on its container). */
+interface Drawn {
+  layout: string | undefined;
+  canvas: { w: number; h: number };
+  box: { x1: number; x2: number; y1: number; y2: number };
+  nodes: { id: string; type: string; lean: string | null; x: number; y: number; label: string; colour: string }[];
+  edges: { source: string; target: string; side: string | null; label: string; colour: string }[];
+  selected: string[];
+}
+
+/**
+ * The crux map of issue 22: laid out by side (YES agents left, NO right, the undecided below),
+ * every line labelled, the full question on hover and selection, fitted to its canvas, and a
+ * legend; colours that mean one thing (green/red are YES/NO lines only, agents in their persona's).
+ */
+describe.skipIf(!chromiumPath)('the crux map', () => {
+  const ws = sampleWorkspace();
+  let s: Session;
+  let debateId = '';
+  const go = (hash: string) =>
+    s.page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, hash);
+  const drawn = (): Promise<Drawn> =>
+    s.page.evaluate(() => {
+      // biome-ignore lint/suspicious/noExplicitAny: cytoscape's own registry on its container
+      const element = document.querySelector('[data-testid="crux-graph"]') as any;
+      const cy = element._cyreg.cy;
+      const bb = cy.elements().renderedBoundingBox({ includeLabels: true });
+      return {
+        layout: element.dataset.layout,
+        canvas: { w: cy.width(), h: cy.height() },
+        box: { x1: bb.x1, x2: bb.x2, y1: bb.y1, y2: bb.y2 },
+        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+        nodes: cy.nodes().map((n: any) => ({
+          id: n.id(),
+          type: n.data('type'),
+          lean: n.data('lean') ?? null,
+          x: n.renderedPosition().x,
+          y: n.renderedPosition().y,
+          label: n.style('label'),
+          colour: n.style('background-color'),
+        })),
+        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+        edges: cy.edges().map((e: any) => ({
+          source: e.source().id(),
+          target: e.target().id(),
+          side: e.data('side') ?? null,
+          label: e.style('label'),
+          colour: e.style('line-color'),
+        })),
+        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+        selected: cy.$(':selected').map((n: any) => n.id()),
+      };
+    });
+  /** Colours compared without spaces: cytoscape writes `rgb(1,2,3)`, the page `rgb(1, 2, 3)`. */
+  const flat = (colour: string | undefined) => (colour ?? '').replace(/\s+/g, '');
+  /** A theme colour as the canvas gets it (`rgb(…)`). */
+  const colourOf = (css: string) =>
+    s.page.evaluate((value) => {
+      const probe = document.createElement('span');
+      probe.style.color = value;
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour.replace(/\s+/g, '');
+    }, css);
+
+  beforeAll(async () => {
+    s = await openSession(ws.root);
+    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
+    // Five agents, seed 3: a crux with YES, NO and undecided agents.
+    ({ id: debateId } = await s.app.client.invoke('debates:start', {
+      ideaSlug: IDEA,
+      agents: personas.slice(0, 5).map((p) => p.id),
+      provider: 'simulated',
+      seed: 3,
+    }));
+    const until = Date.now() + 90_000;
+    while ((await s.app.client.invoke('debates:get', { id: debateId })).status === 'running') {
+      if (Date.now() > until) throw new Error('the simulated debate did not end');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    ws.cleanup();
+  });
+
+  it('lays the map out by side, labels every line, fits it to the canvas and explains it in a legend', async () => {
+    const { page } = s;
+    const map = await s.app.client.invoke('debates:cruxMap', { id: debateId });
+    await go(`#/crux-map/${debateId}`);
+    await page.locator('[data-testid="crux-graph"][data-layout="sides"]').waitFor();
+    const d = await drawn();
+    const node = (id: string) => d.nodes.find((n) => n.id === id);
+    const cruxes = d.nodes.filter((n) => n.type === 'crux');
+    const agents = d.nodes.filter((n) => n.type === 'agent');
+    const leans = new Set(agents.map((a) => a.lean));
+    // The debate has agents on each side (else the test proves nothing).
+    expect([...leans].sort()).toEqual(['NO', 'UNCERTAIN', 'YES']);
+    const left = Math.min(...cruxes.map((c) => c.x));
+    const right = Math.max(...cruxes.map((c) => c.x));
+    const lowest = Math.max(...cruxes.map((c) => c.y));
+    for (const a of agents) {
+      if (a.lean === 'YES') expect(a.x).toBeLessThan(left);
+      else if (a.lean === 'NO') expect(a.x).toBeGreaterThan(right);
+      else expect(a.y).toBeGreaterThan(lowest);
+    }
+
+    // Every line says what it is: the side and confidence the agent gave it.
+    const sides = map.cruxes.flatMap((c) => c.positions.map((p) => ({ crux: c.id, ...p })));
+    expect(d.edges.filter((e) => e.side !== null)).toHaveLength(sides.length);
+    for (const p of sides) {
+      const edge = d.edges.find((e) => e.source === `agent:${p.agent}` && e.target === p.crux);
+      const word = p.side === 'UNCERTAIN' ? 'unsure' : p.side;
+      expect(edge?.label).toBe(p.confidence === null ? word : `${word} ${Math.round(p.confidence * 100)}%`);
+    }
+    // Crux labels carry the whole question (these are short enough).
+    for (const c of map.cruxes) expect(node(c.id)?.label).toBe(c.question);
+
+    // Fitted: the drawing lies inside the canvas and fills most of its width or height.
+    const { box, canvas } = d;
+    expect(box.x1 >= 0 && box.y1 >= 0 && box.x2 <= canvas.w + 1 && box.y2 <= canvas.h + 1).toBe(true);
+    expect(Math.max((box.x2 - box.x1) / canvas.w, (box.y2 - box.y1) / canvas.h)).toBeGreaterThan(0.8);
+
+    // Colours: green and red only on YES and NO lines; a crux is never filled with either; an
+    // agent wears its persona's colour, as in the list beside the graph.
+    const [ok, danger] = [await colourOf('var(--ok)'), await colourOf('var(--danger)')];
+    for (const e of d.edges.filter((e) => e.side === 'YES')) expect(flat(e.colour)).toBe(ok);
+    for (const e of d.edges.filter((e) => e.side === 'NO')) expect(flat(e.colour)).toBe(danger);
+    for (const c of cruxes) expect([ok, danger]).not.toContain(flat(c.colour));
+    const list = page.getByRole('navigation', { name: 'Cruxes and agents' });
+    for (const a of map.agents) {
+      const listed = await list
+        .getByRole('button', { name: a.name, exact: true })
+        .evaluate((el) => getComputedStyle(el).color);
+      expect(flat(node(`agent:${a.id}`)?.colour)).toBe(flat(listed));
+      expect([ok, danger]).not.toContain(flat(listed));
+    }
+
+    const legend = page.getByTestId('crux-legend');
+    const words = (await legend.textContent()) ?? '';
+    for (const w of [
+      'primary',
+      'validated',
+      'not validated',
+      'open',
+      'size: DCG',
+      'YES',
+      'NO',
+      'unsure',
+      'rests on',
+      'contradicts',
+    ]) {
+      expect(words).toContain(w);
+    }
+    await s.screenshot('crux-map-sides');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('shows a node’s full text on hover and on selection, and keeps the whole map in view beside the panel', async () => {
+    const { page } = s;
+    const map = await s.app.client.invoke('debates:cruxMap', { id: debateId });
+    const crux = map.cruxes[0];
+    if (!crux) throw new Error('the debate has no crux');
+    const graph = page.getByTestId('crux-graph');
+    const frame = await graph.boundingBox();
+    const at = (await drawn()).nodes.find((n) => n.id === crux.id);
+    if (!frame || !at) throw new Error('the graph or its crux is not drawn');
+    await page.mouse.move(frame.x + at.x, frame.y + at.y);
+    const tip = page.getByTestId('crux-tooltip');
+    await tip.waitFor();
+    expect(await tip.textContent()).toBe(crux.question);
+    await page.mouse.move(frame.x + 2, frame.y + 2);
+    await tip.waitFor({ state: 'detached' });
+
+    await page.mouse.click(frame.x + at.x, frame.y + at.y);
+    await page.getByTestId('crux-detail').getByRole('heading', { name: crux.question }).waitFor();
+    // The panel narrows the canvas: the map is laid out again for it, all of it in view.
+    await page.waitForFunction(
+      (w) => (document.querySelector('[data-testid="crux-graph"]')?.clientWidth ?? w) < w,
+      frame.width,
+    );
+    await page.waitForTimeout(300);
+    const d = await drawn();
+    expect(d.selected).toEqual([crux.id]);
+    expect(d.nodes.find((n) => n.id === crux.id)?.label).toBe(crux.question);
+    expect(d.box.x1 >= 0 && d.box.x2 <= d.canvas.w + 1 && d.box.y1 >= 0 && d.box.y2 <= d.canvas.h + 1).toBe(true);
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('keeps the positions of a node the researcher moved beside the debate’s log, and only then', async () => {
+    const { page } = s;
+    const file = join(ws.root, 'ideas', IDEA, 'debates', `${debateId}.layout.json`);
+    expect(existsSync(file)).toBe(false);
+    const graph = page.getByTestId('crux-graph');
+    const frame = await graph.boundingBox();
+    const agent = (await drawn()).nodes.find((n) => n.type === 'agent');
+    if (!frame || !agent) throw new Error('no agent drawn');
+    await page.mouse.move(frame.x + agent.x, frame.y + agent.y);
+    await page.mouse.down();
+    await page.mouse.move(frame.x + agent.x + 40, frame.y + agent.y + 30, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => document.body.textContent?.includes('layout saved'));
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).positions)).toContain(agent.id);
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+});
