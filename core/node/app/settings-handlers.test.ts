@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appPerTest, IDEA, lastDebateStatus, record, refused } from '../../../tests/helpers/app-harness';
+import { appPerTest, IDEA, lastRunStatus, record, refused } from '../../../tests/helpers/app-harness';
 import { eventually } from '../../../tests/helpers/temp-workspace';
 import { type Channel, settingsChannels } from '../../contract';
 import { appRoot } from '../app-root';
@@ -185,7 +185,7 @@ describe('the pace of the offline simulator', () => {
         provider: 'simulated',
         seed: 3,
       });
-      await eventually(() => lastDebateStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
+      await eventually(() => lastRunStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
       return Date.now() - started;
     };
     expect((await call(app, 'settings:get', {})).simulatedPace).toBe('paced');
@@ -209,7 +209,7 @@ describe('the pace of the offline simulator', () => {
     const seen = record(app);
     const started = Date.now();
     const { id } = await call(app, 'debates:start', { ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3 });
-    await eventually(() => lastDebateStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
+    await eventually(() => lastRunStatus(seen, id)?.status === 'completed', 'the debate to end', 30_000);
     // A paced debate takes about five seconds (above); this one, a fraction of that.
     expect(Date.now() - started).toBeLessThan(2500);
   });
