@@ -1,4 +1,4 @@
-import { DEBATE, EVALUATIONS } from '../../tests/goldens/record';
+import { debateArgs, EVALUATIONS } from '../../tests/goldens/record';
 import { cliAsync } from '../../tests/helpers/run-cli-async';
 
 /**
@@ -45,20 +45,7 @@ export const debateSubject: Subject = {
   kind: 'debate',
   idName: '<debate-id>',
   latencyMs: 40,
-  start: (ws) => [
-    'debate',
-    '--workspace',
-    ws,
-    '--idea',
-    DEBATE.idea,
-    '--agents',
-    DEBATE.agents.join(','),
-    '--provider',
-    'simulated',
-    '--seed',
-    String(DEBATE.seed),
-    '--json',
-  ],
+  start: debateArgs,
   resume: (ws, id) => ['resume', id, '--workspace', ws, '--json'],
   show: (ws, id) => mustShow('debate', ws, id),
   shownOrNull: (ws, id) => shown('debate', ws, id),

@@ -145,19 +145,28 @@ describe('hard limits', () => {
   });
 });
 
+/** The simulated provider, with red-team calls failing with whatever `fail` gives for their persona. */
+function redTeamFailing(fail: (persona: string | undefined) => Error | null): () => Provider {
+  return () => {
+    const simulated = providerFor('simulated', root, 1);
+    return {
+      ...simulated,
+      llm: {
+        provider: 'simulated',
+        call: (request) => {
+          const ask = (request.brief as { ask?: { role?: string; persona?: string } }).ask;
+          const error = ask?.role === 'redteam' ? fail(ask.persona) : null;
+          return error ? Promise.reject(error) : simulated.llm.call(request);
+        },
+      },
+    };
+  };
+}
+
 describe('a failed evaluation', () => {
   it('fails visibly when the model keeps failing, and --resume retries it from the start (FAILED → PENDING)', async () => {
     let broken = true;
-    const flaky = (): Provider => {
-      const simulated = providerFor('simulated', root, 1);
-      return {
-        ...simulated,
-        llm: {
-          provider: 'simulated',
-          call: (request) => (broken && (request.brief as { ask?: { role?: string } }).ask?.role === 'redteam' ? Promise.reject(new Error('upstream is down')) : simulated.llm.call(request)),
-        },
-      };
-    };
+    const flaky = redTeamFailing(() => (broken ? new Error('upstream is down') : null));
     const service = new EvaluationService(ws, flaky);
     await expect(service.evaluate(IDEA, { mode: 'quick', provider: 'simulated' })).rejects.toThrow(/the evaluation failed: redteam failed: upstream is down/);
     const folder = join(root, 'ideas', IDEA, 'evaluations');
@@ -171,24 +180,11 @@ describe('a failed evaluation', () => {
 describe('a red-team persona that keeps failing', () => {
   it('is degraded and left out, and the evaluation locks on the others; the log says who and why', async () => {
     let failing: string | null = null;
-    const flaky = (): Provider => {
-      const simulated = providerFor('simulated', root, 1);
-      return {
-        ...simulated,
-        llm: {
-          provider: 'simulated',
-          call: (request) => {
-            const ask = (request.brief as { ask?: { role?: string; persona?: string } }).ask;
-            if (ask?.role !== 'redteam') return simulated.llm.call(request);
-            // The first persona asked is the one whose model is down, after its own re-asks.
-            failing ??= ask.persona ?? null;
-            return ask.persona === failing
-              ? Promise.reject(new LlmError('server_error', 'upstream is down'))
-              : simulated.llm.call(request);
-          },
-        },
-      };
-    };
+    const flaky = redTeamFailing((persona) => {
+      // The first persona asked is the one whose model is down, after its own re-asks.
+      failing ??= persona ?? null;
+      return persona === failing ? new LlmError('server_error', 'upstream is down') : null;
+    });
     const run = await new EvaluationService(ws, flaky).evaluate(IDEA, { mode: 'standard', provider: 'simulated' });
     const folder = join(root, 'ideas', IDEA, 'evaluations');
     const log = parseDebateLog(readFileSync(join(folder, `${run.document.evaluationId}.run.jsonl`), 'utf8')).records;

@@ -28,6 +28,22 @@ export const DEBATE = {
   agents: ['ethicist', 'field-researcher', 'investor', 'regulator'],
   seed: 7,
 };
+
+/** The CLI arguments that start the seeded simulated debate in workspace `ws`. */
+export const debateArgs = (ws: string): string[] => [
+  'debate',
+  '--workspace',
+  ws,
+  '--idea',
+  DEBATE.idea,
+  '--agents',
+  DEBATE.agents.join(','),
+  '--provider',
+  'simulated',
+  '--seed',
+  String(DEBATE.seed),
+  '--json',
+];
 /** One seeded simulated evaluation per mode, each on its own sample idea so none sees another. */
 export const EVALUATIONS: Record<Mode, { idea: string; seed: number }> = {
   quick: { idea: 'community-solar-coop', seed: 3 },
@@ -67,20 +83,7 @@ export function recordGoldens(): Golden[] {
     run(['init', ws, '--json']);
     if (!existsSync(join(ws, 'ideas', DEBATE.idea))) throw new Error(`the sample workspace lost ${DEBATE.idea}`);
 
-    const debated = run([
-      'debate',
-      '--workspace',
-      ws,
-      '--idea',
-      DEBATE.idea,
-      '--agents',
-      DEBATE.agents.join(','),
-      '--provider',
-      'simulated',
-      '--seed',
-      String(DEBATE.seed),
-      '--json',
-    ]);
+    const debated = run(debateArgs(ws));
     const debateId = (JSON.parse(debated) as { id: string }).id;
     const debateKnown = { [ws]: '<workspace>', [debateId]: '<debate-id>' };
     const debateName = `debate-simulated-${DEBATE.agents.length}-agents-seed-${DEBATE.seed}`;

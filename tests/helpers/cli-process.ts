@@ -21,12 +21,16 @@ export function runHeldBy(ws: string, pid: number): string | null {
   }
 }
 
-/** The CLI as a long-running process (a debate, an evaluation), with the simulator slowed down. */
+/**
+ * The CLI as a long-running process (a debate, an evaluation), with the simulator slowed down;
+ * `main` is another entry that runs the same CLI (one that registers a test-only protocol first).
+ */
 export function start(
   args: string[],
   latencyMs: number,
+  main: string = MAIN,
 ): { child: ChildProcess; exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
     env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: String(latencyMs) },
   });
   let stdout = '';

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { RunService } from '../../core/node/runs/run-service';
 import { runRow } from '../../core/node/sqlite/run-queries';
 import { Workspace } from '../../core/node/workspace/workspace';
 import { protocols } from '../../core/protocols';
-import { eventually } from '../helpers/cli-process';
+import { eventually, start } from '../helpers/cli-process';
 import { tempWorkspace, writeFile, readme } from '../helpers/temp-workspace';
 import { tallyEntry } from './tally/protocol';
 
@@ -38,22 +38,7 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-function cli(args: string[]): {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--workspace', root], {
-    env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: String(LATENCY_MS) },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += String(d)));
-  child.stderr?.on('data', (d) => (stderr += String(d)));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, exit };
-}
+const cli = (args: string[]) => start([...args, '--workspace', root], LATENCY_MS, CLI);
 
 function cliNow(args: string[]) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args, '--workspace', root], {
