@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -21,13 +21,8 @@ interface Drawn {
  * legend; colours that mean one thing (green/red are YES/NO lines only, agents in their persona's).
  */
 describe.skipIf(!chromiumPath)('the crux map', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
+  const { s, ws, go } = sessionPerFile();
   let debateId = '';
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
   const drawn = (): Promise<Drawn> =>
     s.page.evaluate(() => {
       // biome-ignore lint/suspicious/noExplicitAny: cytoscape's own registry on its container
@@ -74,7 +69,6 @@ describe.skipIf(!chromiumPath)('the crux map', () => {
     }, css);
 
   beforeAll(async () => {
-    s = await openSession(ws.root);
     const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
     // Five agents, seed 3: a crux with YES, NO and undecided agents.
     ({ id: debateId } = await s.app.client.invoke('debates:start', {
@@ -89,10 +83,6 @@ describe.skipIf(!chromiumPath)('the crux map', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
   }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
 
   it('lays the map out by side, labels every line, fits it to the canvas and explains it in a legend', async () => {
     const { page } = s;

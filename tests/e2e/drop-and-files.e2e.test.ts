@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JSHandle } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -12,12 +12,7 @@ const IDEA = 'community-solar-coop';
  * it would only refuse.
  */
 describe.skipIf(!chromiumPath)('drops, file lists and browser mode', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
+  const { s, ws, go } = sessionPerFile();
   /** A real DataTransfer holding one real File, built in the page, as a drop from the desktop carries. */
   const fileDrop = (name: string, text: string, type: string): Promise<JSHandle> =>
     s.page.evaluateHandle(
@@ -32,14 +27,6 @@ describe.skipIf(!chromiumPath)('drops, file lists and browser mode', () => {
       },
       { name, text, type },
     );
-
-  beforeAll(async () => {
-    s = await openSession(ws.root);
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
 
   it('takes a .txt dropped anywhere on the library, highlighted while dragged, titled from its first line', async () => {
     const { page } = s;
@@ -129,7 +116,8 @@ describe.skipIf(!chromiumPath)('drops, file lists and browser mode', () => {
 
     const pace = page.getByRole('group', { name: 'Pace of the offline simulator' });
     expect(await pace.getByRole('radio', { name: /Watchable/ }).isChecked()).toBe(true);
-    await pace.getByRole('radio', { name: /Instant/ }).check();
+    // A click, not check(): the radio follows the saved setting, so it turns on once the save has answered.
+    await pace.getByRole('radio', { name: /Instant/ }).click();
     await page.getByRole('status').filter({ hasText: 'Simulator pace saved' }).waitFor();
     expect(readFileSync(join(ws.root, 'settings.md'), 'utf8')).toMatch(/^simulatedPace: instant$/m);
     expect((await s.app.client.invoke('settings:get', {})).simulatedPace).toBe('instant');

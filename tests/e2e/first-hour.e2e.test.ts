@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -9,21 +9,7 @@ const IDEA = 'community-solar-coop';
  * the truth.
  */
 describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
-  /** Moves the page to a route (the tests' tsconfig has no DOM types: the page's globals are typed here). */
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
-
-  beforeAll(async () => {
-    s = await openSession(ws.root);
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
+  const { s, go } = sessionPerFile();
 
   it('puts Evaluate and Start a crux debate in the idea header and the palette, each with its cost', async () => {
     const { page } = s;

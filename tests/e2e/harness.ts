@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -97,4 +98,37 @@ export async function openSession(
       await app.close();
     },
   };
+}
+
+/**
+ * A browser session on a fresh copy of the sample workspace for the tests of one describe block:
+ * opened before them (before the block's own `beforeAll`, which may use it), closed and removed
+ * after. `s` reads through to the session once it is open; `go` moves the page to a route (the tests'
+ * tsconfig has no DOM types, so the page's globals are typed here).
+ */
+export function sessionPerFile(options: Parameters<typeof openSession>[1] = {}): {
+  s: Session;
+  ws: { root: string; cleanup: () => void };
+  go: (hash: string) => Promise<void>;
+} {
+  const ws = sampleWorkspace();
+  let session: Session | null = null;
+  beforeAll(async () => {
+    session = await openSession(ws.root, options);
+  }, 180_000);
+  afterAll(async () => {
+    await session?.close();
+    ws.cleanup();
+  });
+  const s = new Proxy({} as Session, {
+    get: (_target, key) => {
+      if (!session) throw new Error('the browser session is not open yet');
+      return session[key as keyof Session];
+    },
+  });
+  const go = (hash: string) =>
+    s.page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, hash);
+  return { s, ws, go };
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -18,20 +18,7 @@ const overlap = (a: Box, b: Box) =>
  * its criterion, labels that can be read; boards and the ledger that say how much a number rests on.
  */
 describe.skipIf(!chromiumPath)('honest figures', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
-
-  beforeAll(async () => {
-    s = await openSession(ws.root);
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
+  const { s, go } = sessionPerFile();
 
   /** Runs a quick simulated evaluation of the idea until it locks and answers its id. */
   async function lockedEvaluation(): Promise<string> {

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
 import { Workspace } from '../../core/node/workspace/workspace';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { chromiumPath, sessionPerFile } from './harness';
 
 /** The README of the idea folder whose README contains `text`, or null. */
 function findReadme(root: string, text: string): { slug: string; content: string } | null {
@@ -19,21 +19,7 @@ function findReadme(root: string, text: string): { slug: string; content: string
 }
 
 describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings and export in browser mode', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
-  /** Moves the page to a route (the tests' tsconfig has no DOM types: the page's globals are typed here). */
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
-
-  beforeAll(async () => {
-    s = await openSession(ws.root);
-  }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
+  const { s, ws, go } = sessionPerFile();
 
   it('captures an idea typed into the capture box: it is listed and its README is in the folder', async () => {
     const { page } = s;

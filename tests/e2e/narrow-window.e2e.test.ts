@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -9,16 +9,10 @@ const IDEA = 'community-solar-coop';
  * gets the height.
  */
 describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
+  const { s, go } = sessionPerFile({ viewport: { width: 1024, height: 700 } });
   let evaluation = '';
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
 
   beforeAll(async () => {
-    s = await openSession(ws.root, { viewport: { width: 1024, height: 700 } });
     // Standard mode runs more than one round, so the checklist's "After round" picker is there too.
     const { id } = await s.app.client.invoke('evaluations:start', {
       slug: IDEA,
@@ -32,10 +26,6 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
     }
     evaluation = id;
   }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
 
   it('shows the evaluation’s columns as tabs, one at a time at full width and height', async () => {
     const { page } = s;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -9,13 +9,8 @@ const IDEA = 'community-solar-coop';
  * live counters count the same thing.
  */
 describe.skipIf(!chromiumPath)('small things that have to agree', () => {
-  const ws = sampleWorkspace();
-  let s: Session;
+  const { s, go } = sessionPerFile();
   let debateId = '';
-  const go = (hash: string) =>
-    s.page.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
   const until = async (done: () => Promise<boolean>, what: string) => {
     const end = Date.now() + 90_000;
     while (!(await done())) {
@@ -25,7 +20,6 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
   };
 
   beforeAll(async () => {
-    s = await openSession(ws.root);
     const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
     ({ id: debateId } = await s.app.client.invoke('debates:start', {
       ideaSlug: IDEA,
@@ -38,10 +32,6 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
       'the debate to end',
     );
   }, 180_000);
-  afterAll(async () => {
-    await s?.close();
-    ws.cleanup();
-  });
 
   it('names a transcript row by its message id, as its link does; an older link by place still opens it', async () => {
     const { page } = s;
