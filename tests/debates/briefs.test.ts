@@ -10,6 +10,7 @@ import { providerFor } from '../../core/node/debates/providers';
 import { parseMarkdown } from '../../core/node/markdown';
 import { Workspace } from '../../core/node/workspace/workspace';
 import type { LlmRequest } from '../../core/ports/llm';
+import { requestFixture, requestWords } from '../helpers/request-fixture';
 import { tempWorkspace } from '../helpers/temp-workspace';
 
 // What a model is told in a crux debate on an idea, captured from the requests of a real run (the
@@ -68,20 +69,8 @@ afterAll(() => {
   cleanup?.();
 });
 
-/** A request as a fixture: what the model reads, with today's date made stable. */
-function fixture(request: LlmRequest<unknown>): string {
-  const kept = {
-    system: request.system,
-    messages: request.messages,
-    schemaName: request.schemaName,
-    schema: jsonSchemaOf(request.schema as never),
-    tier: request.tier,
-    maxTokens: request.maxTokens,
-  };
-  return `${JSON.stringify(kept, null, 2).replaceAll(today, 'YYYY-MM-DD')}\n`;
-}
-
-const words = (r: LlmRequest<unknown>) => [r.system, ...r.messages.map((m) => m.content)].join('\n');
+const words = requestWords;
+const fixture = requestFixture;
 const turns = () => requests.filter((r) => r.schemaName === 'crux_move');
 const stageOf = (r: LlmRequest<unknown>) => (r.brief as TurnBrief).thread.stage;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, sessionPerFile } from './harness';
+import { chromiumPath, finishedDebate, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -45,30 +45,9 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     expect(s.problems).toEqual([]);
   }, 60_000);
 
-  /** Runs a simulated debate about the idea to its end and answers its id. */
-  async function finishedDebate(agents: number | string[], seed?: number): Promise<string> {
-    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
-    const { id } = await s.app.client.invoke('debates:start', {
-      ideaSlug: IDEA,
-      agents: typeof agents === 'number' ? personas.slice(0, agents).map((p) => p.id) : agents,
-      provider: 'simulated',
-      ...(seed === undefined ? {} : { seed }),
-    });
-    const until = Date.now() + 90_000;
-    while (
-      !['completed', 'partial', 'cancelled', 'failed'].includes(
-        (await s.app.client.invoke('debates:get', { id })).status,
-      )
-    ) {
-      if (Date.now() > until) throw new Error('the simulated debate did not end');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return id;
-  }
-
   it('shows what a finished debate found: the crux, who stands where, falsifiers, DCG in words, the links', async () => {
     const { page } = s;
-    const id = await finishedDebate(4);
+    const id = await finishedDebate(s.app, IDEA, 4);
     const { result, header } = await s.app.client.invoke('debates:get', { id });
     await go(`#/debate/${id}`);
     const card = page.getByTestId('outcome');
@@ -104,7 +83,7 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     // About two simulated debates in five spawn a second thread: the first seed that does not is taken.
     let id = '';
     for (let seed = 1; !id; seed++) {
-      const tried = await finishedDebate(2, seed);
+      const tried = await finishedDebate(s.app, IDEA, 2, seed);
       if ((await s.app.client.invoke('debates:get', { id: tried })).result.threads.length === 1) id = tried;
       if (seed > 12) throw new Error('every simulated debate spawned a second thread');
     }
@@ -124,7 +103,7 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
 
   it('says protocol words plainly, explains each with a (?), and keeps a glossary in the rail and the palette', async () => {
     const { page } = s;
-    const id = await finishedDebate(4);
+    const id = await finishedDebate(s.app, IDEA, 4);
     await go(`#/debate/${id}`);
     const column = page.getByRole('region', { name: 'Thread t1' });
     const stage = column.getByTestId('stage');
@@ -177,7 +156,7 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
       [a, b, c],
       [c, a, b],
     ]) {
-      const id = await finishedDebate(order);
+      const id = await finishedDebate(s.app, IDEA, order);
       await go(`#/debate/${id}`);
       const names = page.getByRole('region', { name: 'Thread t1' }).getByTestId('agent');
       await names.first().waitFor();

@@ -132,3 +132,47 @@ export function sessionPerFile(options: Parameters<typeof openSession>[1] = {}):
     }, hash);
   return { s, ws, go };
 }
+
+/** Polls `done` every 200 ms until it holds, for at most 90 s (a simulated run ends in seconds). */
+async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Runs a simulated crux debate about `ideaSlug` to its end through the app's channels and answers its
+ * id: `agents` is a number of the first debater personas, or their ids.
+ */
+export async function finishedDebate(
+  app: App,
+  ideaSlug: string,
+  agents: number | string[],
+  seed?: number,
+): Promise<string> {
+  const { personas } = await app.client.invoke('personas:list', { role: 'debater' });
+  const { id } = await app.client.invoke('debates:start', {
+    ideaSlug,
+    agents: typeof agents === 'number' ? personas.slice(0, agents).map((p) => p.id) : agents,
+    provider: 'simulated',
+    ...(seed === undefined ? {} : { seed }),
+  });
+  await until(
+    async () =>
+      ['completed', 'partial', 'cancelled', 'failed'].includes((await app.client.invoke('debates:get', { id })).status),
+    'the simulated debate to end',
+  );
+  return id;
+}
+
+/** Runs a simulated evaluation of `slug` until it locks and answers its id. */
+export async function lockedEvaluation(app: App, slug: string, mode: 'quick' | 'standard' | 'deep'): Promise<string> {
+  const { id } = await app.client.invoke('evaluations:start', { slug, mode, provider: 'simulated' });
+  await until(
+    async () => (await app.client.invoke('evaluations:get', { id })).status === 'locked',
+    'the evaluation to lock',
+  );
+  return id;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, sessionPerFile } from './harness';
+import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -20,20 +20,9 @@ const overlap = (a: Box, b: Box) =>
 describe.skipIf(!chromiumPath)('honest figures', () => {
   const { s, go } = sessionPerFile();
 
-  /** Runs a quick simulated evaluation of the idea until it locks and answers its id. */
-  async function lockedEvaluation(): Promise<string> {
-    const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
-    const until = Date.now() + 90_000;
-    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
-      if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return id;
-  }
-
   it('draws scores as steps, the criteria as small multiples per category, and labels that can be read', async () => {
     const { page } = s;
-    const id = await lockedEvaluation();
+    const id = await lockedEvaluation(s.app, IDEA, 'quick');
     const detail = await s.app.client.invoke('evaluations:get', { id });
     await go(`#/convergence/${id}`);
     const chart = page.getByTestId('convergence-chart');
@@ -84,29 +73,9 @@ describe.skipIf(!chromiumPath)('honest figures', () => {
     expect(s.problems).toEqual([]);
   }, 180_000);
 
-  /** Runs a simulated crux debate about the idea to its end and answers its id. */
-  async function finishedDebate(): Promise<string> {
-    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
-    const { id } = await s.app.client.invoke('debates:start', {
-      ideaSlug: IDEA,
-      agents: personas.slice(0, 4).map((p) => p.id),
-      provider: 'simulated',
-    });
-    const until = Date.now() + 90_000;
-    while (
-      !['completed', 'partial', 'cancelled', 'failed'].includes(
-        (await s.app.client.invoke('debates:get', { id })).status,
-      )
-    ) {
-      if (Date.now() > until) throw new Error('the simulated debate did not end');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    return id;
-  }
-
   it('refuses "survived" before the deadline, asks before "void", and greys a Brier score on one falsifier', async () => {
     const { page } = s;
-    const id = await finishedDebate();
+    const id = await finishedDebate(s.app, IDEA, 4);
     const { falsifiers, today } = await s.app.client.invoke('ledger:list', {});
     const ahead = falsifiers.find((f) => f.debateId === id && f.deadlineDate !== null && f.deadlineDate > today);
     if (!ahead) throw new Error('the simulated debate declared no falsifier with a deadline ahead');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, sessionPerFile } from './harness';
+import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -14,17 +14,7 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
 
   beforeAll(async () => {
     // Standard mode runs more than one round, so the checklist's "After round" picker is there too.
-    const { id } = await s.app.client.invoke('evaluations:start', {
-      slug: IDEA,
-      mode: 'standard',
-      provider: 'simulated',
-    });
-    const until = Date.now() + 90_000;
-    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
-      if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    evaluation = id;
+    evaluation = await lockedEvaluation(s.app, IDEA, 'standard');
   }, 180_000);
 
   it('shows the evaluation’s columns as tabs, one at a time at full width and height', async () => {
@@ -74,21 +64,7 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
     await s.screenshot('convergence-1024');
 
     // A debate's thread picker names its cruxes in full: long questions once pushed it past its card.
-    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
-    const { id } = await s.app.client.invoke('debates:start', {
-      ideaSlug: IDEA,
-      agents: personas.slice(0, 4).map((p) => p.id),
-      provider: 'simulated',
-    });
-    const until = Date.now() + 90_000;
-    while (
-      !['completed', 'partial', 'cancelled', 'failed'].includes(
-        (await s.app.client.invoke('debates:get', { id })).status,
-      )
-    ) {
-      if (Date.now() > until) throw new Error('the simulated debate did not end');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const id = await finishedDebate(s.app, IDEA, 4);
     await go(`#/convergence/debate/${id}`);
     await page.getByTestId('positions-chart').waitFor();
     await selectsFit();

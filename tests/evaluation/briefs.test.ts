@@ -12,6 +12,7 @@ import { parseMarkdown } from '../../core/node/markdown';
 import { loadPersonas } from '../../core/node/personas/load-personas';
 import { Workspace } from '../../core/node/workspace/workspace';
 import type { LlmRequest } from '../../core/ports/llm';
+import { requestFixture, requestWords } from '../helpers/request-fixture';
 import { tempWorkspace } from '../helpers/temp-workspace';
 
 // What each agent of an evaluation (and the developer and classifier) is told, captured from the
@@ -59,19 +60,8 @@ afterAll(() => {
   cleanup?.();
 });
 
-function fixture(request: LlmRequest<unknown>): string {
-  const kept = {
-    system: request.system,
-    messages: request.messages,
-    schemaName: request.schemaName,
-    schema: jsonSchemaOf(request.schema as never),
-    tier: request.tier,
-    maxTokens: request.maxTokens,
-  };
-  return `${JSON.stringify(kept, null, 2).replaceAll(today, 'YYYY-MM-DD')}\n`;
-}
-
-const words = (r: LlmRequest<unknown>) => [r.system, ...r.messages.map((m) => m.content)].join('\n');
+const words = requestWords;
+const fixture = requestFixture;
 const brief = (r: LlmRequest<unknown>) => r.brief as EvaluationBrief;
 const byRole = (role: string) =>
   requests.find((r) => brief(r)?.protocol === 'evaluation' && brief(r).kind === role) as LlmRequest<unknown>;
