@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DebateHeader, NewDebateRecord, RunHeader } from '../../engine/debate-record';
 import { migrate } from '../sqlite/migrations';
 import { listCruxRuns, runEventRows, runRow } from '../sqlite/run-queries';
+import { LinkRefusedError } from '../fs/read-inside';
 import { DebateJournal, indexRunLogs } from './journal';
 
 let root: string;
@@ -139,5 +140,46 @@ describe('the run logs and the index', () => {
       'e1:llm_call',
       'e2:status',
     ]);
+  });
+});
+
+const tallyHeader: RunHeader = { ...evaluationHeader, id: '01jrun', protocol: 'tally', ideaSlug: null };
+
+describe('a logs folder that is a link', () => {
+  it('is refused before anything is written, there or in the index, for a debate and any other run', () => {
+    root = mkdtempSync(join(tmpdir(), 'crucible-journal-link-'));
+    const ws = join(root, 'ws');
+    const outside = join(root, 'outside');
+    mkdirSync(join(ws, 'ideas', 'solar'), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(outside, join(ws, 'ideas', 'solar', 'debates'));
+    symlinkSync(outside, join(ws, 'tallies'));
+    const db = index();
+    const attempts = [
+      () => DebateJournal.create(ws, db, debateHeader),
+      () => DebateJournal.start(ws, db, 'tallies/01jrun.jsonl', { type: 'run_created', header: tallyHeader }),
+    ].map((attempt) => {
+      try {
+        attempt();
+        return 'written';
+      } catch (error) {
+        return error instanceof LinkRefusedError ? error.message : String(error);
+      }
+    });
+    expect({
+      attempts,
+      outside: readdirSync(outside),
+      rows: listCruxRuns(db).length,
+      tally: runRow(db, tallyHeader.id),
+    }).toEqual({
+      attempts: [
+        'ideas/solar/debates is a symbolic link, or lies under one; Crucible does not write through links',
+        'tallies is a symbolic link, or lies under one; Crucible does not write through links',
+      ],
+      outside: [],
+      rows: 0,
+      tally: null,
+    });
+    expect(existsSync(join(ws, 'ideas', 'solar', 'debates'))).toBe(true);
   });
 });

@@ -1,11 +1,22 @@
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord, RunHeader } from '../../engine/debate-record';
 import { DebateLogError, parseDebateLog } from '../../engine/log-reader';
 import { protocols } from '../../protocols';
 import { describeReadError, entryRule } from '../fs/entry-rule';
-import { readTextInside } from '../fs/read-inside';
+import { LinkRefusedError, readTextInside } from '../fs/read-inside';
 import { appendRunEvents, indexRunEvents, type RunEventRow, runLogPaths, upsertRunRow } from '../sqlite/run-queries';
 import { UserError } from '../workspace/workspace';
 
@@ -87,7 +98,14 @@ export class DebateJournal {
     confirm: () => void = () => {},
   ): DebateJournal {
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    const folder = dirname(join(root, rel));
+    mkdirSync(folder, { recursive: true });
+    // A logs folder (or one above it) that is a link would put the log outside the workspace: refused.
+    if (realpathSync(folder) !== join(realpathSync(root), relative(resolve(root), folder)))
+      throw new LinkRefusedError(
+        dirname(rel),
+        'is a symbolic link, or lies under one; Crucible does not write through links',
+      );
     upsertRunRow(db, first.header, rel, 'running', 0);
     const journal = new DebateJournal(root, rel, first.header, db, [], onAppend, confirm);
     journal.append([first]);
@@ -140,7 +158,13 @@ export class DebateJournal {
     // Each record is encoded once, its number and time put in front, for the file and the index alike.
     const lines = records.map((r, i) => `{"seq":${first + i},"at":"${at}",${JSON.stringify(r).slice(1)}`);
     this.seq += records.length;
-    if (this.fd === null) this.fd = openSync(join(this.root, this.relPath), 'a');
+    // O_NOFOLLOW: a log replaced by a link is refused by the kernel, never appended to through it.
+    if (this.fd === null)
+      this.fd = openSync(
+        join(this.root, this.relPath),
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+        0o644,
+      );
     writeSync(this.fd, `${lines.join('\n')}\n`);
     fsyncSync(this.fd);
     let status: DebateStatus | null = null;
