@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -181,5 +191,32 @@ describe('a logs folder that is a link', () => {
       tally: null,
     });
     expect(existsSync(join(ws, 'ideas', 'solar', 'debates'))).toBe(true);
+  });
+});
+
+describe('a logs folder swapped for a link after the run began', () => {
+  it('is refused on resume: the copy behind the link is neither read nor appended to', () => {
+    root = mkdtempSync(join(tmpdir(), 'crucible-journal-swap-'));
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'tallies'), { recursive: true });
+    const db = index();
+    const rel = 'tallies/01jrun.jsonl';
+    const journal = DebateJournal.start(ws, db, rel, { type: 'run_created', header: tallyHeader });
+    journal.close();
+    // The folder moves out of the workspace and a link to it takes its place.
+    const outside = join(root, 'outside');
+    renameSync(join(ws, 'tallies'), outside);
+    symlinkSync(outside, join(ws, 'tallies'));
+    const before = readFileSync(join(outside, '01jrun.jsonl'), 'utf8');
+    let refusal = '';
+    try {
+      DebateJournal.resume(ws, db, rel);
+    } catch (error) {
+      refusal = error instanceof LinkRefusedError ? error.message : String(error);
+    }
+    expect({ refusal, after: readFileSync(join(outside, '01jrun.jsonl'), 'utf8') }).toEqual({
+      refusal: 'tallies is a symbolic link, or lies under one; Crucible does not write through links',
+      after: before,
+    });
   });
 });

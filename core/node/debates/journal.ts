@@ -98,14 +98,8 @@ export class DebateJournal {
     confirm: () => void = () => {},
   ): DebateJournal {
     if (existsSync(join(root, rel))) throw new Error(`${rel} already exists`);
-    const folder = dirname(join(root, rel));
-    mkdirSync(folder, { recursive: true });
-    // A logs folder (or one above it) that is a link would put the log outside the workspace: refused.
-    if (realpathSync(folder) !== join(realpathSync(root), relative(resolve(root), folder)))
-      throw new LinkRefusedError(
-        dirname(rel),
-        'is a symbolic link, or lies under one; Crucible does not write through links',
-      );
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    refuseLinkedFolder(root, rel);
     upsertRunRow(db, first.header, rel, 'running', 0);
     const journal = new DebateJournal(root, rel, first.header, db, [], onAppend, confirm);
     journal.append([first]);
@@ -124,6 +118,9 @@ export class DebateJournal {
     confirm: () => void = () => {},
   ): { journal: DebateJournal; records: DebateRecord[] } {
     const abs = join(root, relPath);
+    // The folder may have been swapped for a link since the run began: a resume neither reads nor
+    // appends through it. (While a run goes on its log stays open, so a swap then changes nothing.)
+    refuseLinkedFolder(root, relPath);
     const { text, records, tornTail } = readDebateLog(root, relPath);
     const first = records[0];
     if (first?.type !== 'debate_created' && first?.type !== 'run_created') throw new Error(`${relPath}: not a run log`);
@@ -181,6 +178,16 @@ export class DebateJournal {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
+}
+
+/** A logs folder (or one above it) that is a link would put the log outside the workspace: refused. */
+function refuseLinkedFolder(root: string, rel: string): void {
+  const folder = dirname(join(root, rel));
+  if (realpathSync(folder) !== join(realpathSync(root), relative(resolve(root), folder)))
+    throw new LinkRefusedError(
+      dirname(rel),
+      'is a symbolic link, or lies under one; Crucible does not write through links',
+    );
 }
 
 export function lastStatus(records: readonly DebateRecord[]): DebateStatus | null {
