@@ -51,6 +51,19 @@ function cliNow(args: string[]) {
 const logsIn = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.jsonl')) : []);
 const recordsOf = (rel: string) => parseDebateLog(readFileSync(join(root, rel), 'utf8')).records;
 
+/** What a second writer in this process is told while the CLI's process holds run `id`. */
+async function secondWriter(id: string): Promise<string> {
+  const ws = Workspace.open(root);
+  try {
+    await new RunService(ws, protocols).resume(id);
+    return 'resumed';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    ws.close();
+  }
+}
+
 /** A small seeded generator, so the kill moments differ from one kill to the next but not between runs. */
 function moments(seed: number): () => number {
   let s = seed;
@@ -98,7 +111,10 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
     const rel = `ideas/solar-coop/tallies/${name}`;
     // A second writer, while the first holds the run, is refused and writes nothing.
     await eventually(() => (recordsOf(rel).some((r) => r.type === 'input') ? true : null), 'its first answers');
-    const second = cliNow(['run', '--resume', id]);
+    const second = await secondWriter(id);
+    // Another process pauses and resumes it through its control file, as it would a debate.
+    const paused = cliNow(['runs', 'pause', id, '--json']);
+    const resumed = cliNow(['runs', 'resume', id, '--json']);
     const random = moments(7);
     let killedMidway = 0;
     let running = first;
@@ -116,10 +132,10 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
       // A run that ended before the kill would make this test prove less than it says.
       expect((await running.exit).code).toBeNull();
       killedMidway++;
-      running = cli(['run', '--resume', id, '--json']);
+      running = cli(['runs', 'resume', id, '--json']);
     }
     const last = await running.exit;
-    const shown = cliNow(['run', '--show', id, '--json']);
+    const shown = cliNow(['runs', 'show', id, '--json']);
     const final = JSON.parse(shown.stdout) as typeof reference;
     const records = recordsOf(rel);
     // A rebuilt index takes the run back from its log, like a debate's or an evaluation's.
@@ -135,7 +151,8 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
     }
 
     expect({
-      second: [second.code, second.stderr],
+      second,
+      control: [paused.code, JSON.parse(paused.stdout).status, resumed.code, JSON.parse(resumed.stdout).status],
       killedMidway,
       exit: last.code,
       status: final.status,
@@ -147,10 +164,10 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
         new Set(records.filter((r) => r.type === 'input').map((r) => JSON.stringify(r.input))).size ===
         records.filter((r) => r.type === 'input').length,
     }).toEqual({
-      second: [
-        1,
-        expect.stringMatching(new RegExp(`^error: run ${id} is running in process \\d+ .*\`run --stop ${id}\`\\n$`)),
-      ],
+      second: expect.stringMatching(
+        new RegExp(`^run ${id} is running in process \\d+ .*\`runs pause\\|stop ${id}\`$`),
+      ),
+      control: [0, 'paused', 0, 'running'],
       killedMidway: KILLS,
       exit: 0,
       status: 'completed',

@@ -2,15 +2,12 @@ import type { DebateStatus } from '../../engine/debate-record';
 import { ENDED_STATUSES } from '../app/live-runs';
 import { DebateService } from '../debates/debate-service';
 import { lastStatus, readDebateLog } from '../debates/journal';
-import { requestRun, runOwner } from '../runs/run-control';
 import { UserError, Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
+import { askOwner } from './ask-owner';
 import { workspaceDir } from './common';
 import type { CliIo } from './io';
-
-/** How long a command waits for another process to log what it asked (a call in flight finishes first). */
-const WAIT_MS = 120_000;
 
 /**
  * The debate's status as its log says now (the log is the authority, whoever runs it). A damaged
@@ -18,16 +15,6 @@ const WAIT_MS = 120_000;
  */
 function loggedStatus(root: string, rel: string): DebateStatus | null {
   return lastStatus(readDebateLog(root, rel).records);
-}
-
-async function until<T>(what: string, check: () => T | null): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new UserError(`gave up waiting for ${what} after ${WAIT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function logPathOf(args: ParsedArgs, id: string): string {
@@ -91,26 +78,8 @@ export async function controlDebate(
   if (status !== null && ENDED_STATUSES.has(status)) {
     throw new UserError(`cannot ${action} debate ${id}: it has already ended (${status})`);
   }
-  const owner = runOwner(root, id);
-  if (owner) {
-    if (action === 'pause' && status === 'paused') return report(io, args, id, 'paused', owner.pid, '(already)');
-    if (action === 'resume' && status !== 'paused') {
-      return report(io, args, id, status ?? 'running', owner.pid, '(it is not paused)');
-    }
-    requestRun(root, id, action);
-    const done = (s: DebateStatus | null) =>
-      s !== null &&
-      (ENDED_STATUSES.has(s) || (action === 'pause' && s === 'paused') || (action === 'resume' && s === 'running'));
-    const reached = await until(`debate ${id} to ${action}`, () => {
-      const now = loggedStatus(root, rel);
-      if (done(now)) return now;
-      if (!runOwner(root, id))
-        throw new UserError(`the process running debate ${id} (${owner.pid}) ended before it could ${action}`);
-      return null;
-    });
-    const where = `(in process ${owner.pid}${action === 'pause' ? `; continue it with: debates resume ${id}` : ''})`;
-    return report(io, args, id, reached as DebateStatus, owner.pid, where);
-  }
+  const asked = await askOwner(root, 'debate', id, action, () => loggedStatus(root, rel), `debates resume ${id}`);
+  if (asked) return report(io, args, id, asked.status, asked.pid, asked.note);
   if (action === 'pause') {
     throw new UserError(
       `cannot pause debate ${id}: no process is running it (${status ?? 'interrupted'}); resume it with: debates resume ${id}`,

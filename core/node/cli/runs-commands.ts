@@ -9,9 +9,10 @@ import { jsonOption, workspaceDir, workspaceOption } from './common';
 import { controlDebate } from './debate-control';
 import { controlEvaluation } from './evaluations-commands';
 import type { CliIo } from './io';
+import { controlProtocolRun, showProtocolRun } from './protocol-run-control';
 import type { Command } from './workspace-commands';
 
-const ACTIONS = ['list', 'pause', 'resume', 'stop'] as const;
+const ACTIONS = ['list', 'show', 'pause', 'resume', 'stop'] as const;
 type Action = (typeof ACTIONS)[number];
 
 function line(r: RunEntry): string {
@@ -34,23 +35,35 @@ function protocolOf(args: ParsedArgs, id: string): string {
 }
 
 /**
- * Pauses, resumes or stops a run of any protocol, wherever it runs: through its protocol's own
- * command, which asks the process running it (runs/run-control.ts) or runs it here. An evaluation
- * pauses only at its checkpoint: pausing one stops it there, resumable.
+ * Pauses, resumes or stops a run of any protocol, wherever it runs: a crux debate and an evaluation
+ * through their own hosts, a run of any other registered protocol through the general run service;
+ * each asks the process running it (runs/run-control.ts) or runs it here. An evaluation pauses only
+ * at its checkpoint: pausing one stops it there, resumable.
  */
-function controlRun(args: ParsedArgs, io: CliIo, action: Exclude<Action, 'list'>, id: string) {
+function controlRun(args: ParsedArgs, io: CliIo, action: Exclude<Action, 'list' | 'show'>, id: string) {
   const protocol = protocolOf(args, id);
   if (protocol === 'crux') return controlDebate(args, io, action, id);
   if (protocol === 'evaluation') return controlEvaluation(args, io, action === 'resume' ? 'resume' : 'stop', id);
-  throw new UserError(`the CLI cannot drive runs of the ${protocol} protocol`);
+  return controlProtocolRun(args, io, action, id);
+}
+
+/** `runs show ID`: a crux debate and an evaluation have their own, fuller views. */
+function showRun(args: ParsedArgs, io: CliIo, id: string): number {
+  const protocol = protocolOf(args, id);
+  if (protocol === 'crux' || protocol === 'evaluation')
+    throw new UserError(
+      `run ${id} is ${protocol === 'crux' ? 'a crux debate: debates' : 'an evaluation: evaluations'} show ${id}`,
+    );
+  return showProtocolRun(args, io, id);
 }
 
 export const runsCommands: Command[] = [
   {
     spec: {
       name: 'runs',
-      summary: 'List runs of every protocol (debates, evaluations) with their status, or pause, resume or stop one.',
-      usage: 'runs (list [--protocol P] [--status S] | pause ID | resume ID | stop ID) --workspace DIR [--json]',
+      summary: 'List runs of every protocol with their status, or show, pause, resume or stop one.',
+      usage:
+        'runs (list [--protocol P] [--status S] | show ID | pause ID | resume ID | stop ID) --workspace DIR [--json]',
       positionals: ['ACTION', 'ID?'],
       options: {
         workspace: workspaceOption,
@@ -64,7 +77,7 @@ export const runsCommands: Command[] = [
       if (!ACTIONS.includes(action)) throw new UserError(`runs: the action is one of ${ACTIONS.join(', ')}`);
       if (action !== 'list') {
         if (id === undefined) throw new UserError(`runs ${action}: which one? (runs ${action} ID)`);
-        return controlRun(args, io, action, id);
+        return action === 'show' ? showRun(args, io, id) : controlRun(args, io, action, id);
       }
       if (id !== undefined) throw new UserError(`runs list: unexpected "${id}"`);
       const status = args.options.status as string | undefined;

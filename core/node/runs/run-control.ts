@@ -63,7 +63,7 @@ function indexPath(root: string): string {
 
 /** How to stop a run from elsewhere, for the refusal. */
 function controlHint(kind: RunKind, id: string): string {
-  if (kind === 'run') return `\`run --stop ${id}\``;
+  if (kind === 'run') return `\`runs pause|stop ${id}\``;
   return kind === 'debate' ? `\`debates pause|stop ${id}\`` : `\`evaluations stop ${id}\``;
 }
 
@@ -110,7 +110,7 @@ export function claimRun(root: string, db: Database.Database, id: string, kind: 
   const got = acquireLease(db, { runId: id, kind, owner, pid: process.pid });
   if (!got.acquired) {
     throw new UserError(
-      `${kind} ${id} is running in ${where(got.holder)}; ${kind === 'debate' ? 'pause or stop' : 'stop'} it there, or with ${controlHint(kind, id)}`,
+      `${kind} ${id} is running in ${where(got.holder)}; ${kind === 'evaluation' ? 'stop' : 'pause or stop'} it there, or with ${controlHint(kind, id)}`,
     );
   }
   let lost: string | null = null;

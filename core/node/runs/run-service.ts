@@ -1,14 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ulid } from '../ids';
 import type { DebateRecord, RunHeader } from '../../engine/debate-record';
 import type { RunRecord, RunStatus } from '../../engine/protocol';
 import type { AnyProtocolEntry, ProtocolRegistry } from '../../engine/registry';
 import { type RunLimits, Runner } from '../../engine/runner';
 import { protocols as builtIn } from '../../protocols';
 import { describeIssues } from '../../text/zod-issues';
-import { type ProviderFactory, type ProviderName, providerFor } from '../debates/providers';
 import { DebateJournal, lastStatus, readDebateLog } from '../debates/journal';
+import { type ProviderFactory, type ProviderName, providerFor } from '../debates/providers';
+import { ulid } from '../ids';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { claimRun } from './run-control';
 
@@ -134,6 +134,33 @@ export class RunService {
     }
   }
 
+  /**
+   * Stops a run no process drives (killed, or paused by a quit) for good: its log ends `cancelled`.
+   * A run another process drives is asked through its control file instead (`runs stop ID`).
+   */
+  stopIdle(id: string): RunReport {
+    const rel = this.find(id);
+    const held = claimRun(this.ws.root, this.ws.db, id, 'run');
+    try {
+      const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, undefined, held.confirm);
+      try {
+        const status = lastStatus(records);
+        if (status === null || status === 'running' || status === 'paused')
+          journal.append([{ type: 'status', status: 'cancelled', reason: 'stopped by the researcher' }]);
+      } finally {
+        journal.close();
+      }
+    } finally {
+      held.release();
+    }
+    return this.show(id);
+  }
+
+  /** The workspace-relative log of run `id` (an unknown id is a one-line error). */
+  logPathOf(id: string): string {
+    return this.find(id);
+  }
+
   /** The header of run `id`, from its log. */
   header(id: string): RunHeader {
     const rel = this.find(id);
@@ -191,7 +218,7 @@ export class RunService {
     runner: Runner<unknown, unknown, unknown>,
     held: ReturnType<typeof claimRun>,
   ): Promise<RunReport> {
-    // Another process (`run --stop ID`) asks through the run's control file; a stop is a cancel.
+    // Another process (`runs pause|resume|stop ID`) asks through the run's control file; a stop is a cancel.
     held.follow((action) => {
       if (action === 'pause') runner.pause();
       if (action === 'resume') runner.resume();
