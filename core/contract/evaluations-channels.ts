@@ -14,6 +14,7 @@ import {
 import type { RunStatus } from '../engine/protocol';
 import { PROVIDERS } from './entities';
 import { evaluationIdSchema, slugSchema } from './ids';
+import { runStatusSchema } from './runs-channels';
 import { strictCopy } from './strict-copy';
 
 /**
@@ -23,7 +24,8 @@ import { strictCopy } from './strict-copy';
  *
  * An evaluation runs in the background: `evaluations:start` answers at once with its id, and its
  * progress is pushed as `evaluation:event` (what happened, numbered, with the running cost) and
- * its status as every run's is, `run:status` (see `evaluationStatusOf` for the words shown here).
+ * its status as every run's is, `run:status`. Its status is a run's everywhere on the wire (`RunStatus`,
+ * `live`, `stopRequested`); `evaluationStatusOf` turns it into the word an evaluation view shows.
  * `evaluations:get` gives the whole record or the progress so far, so a view opened mid-way catches up.
  */
 
@@ -36,19 +38,18 @@ const slug = slugSchema;
 const byId = z.strictObject({ id: evaluationId });
 
 /**
- * Where an evaluation stands, in the evaluation views' words: `running` (in the background now),
- * `stopping` (cancel asked; the calls in flight finish first), `stopped` (cancelled or interrupted:
- * its checkpoint can be resumed), `failed` (resume retries it), `locked` (finished: its record is
- * written). Never decided on its own: always `evaluationStatusOf` a run's status.
+ * Where an evaluation stands, in the words its views and the CLI show (never sent: every channel
+ * carries the run's status): `running` (in the background now), `stopping` (cancel asked; the calls
+ * in flight finish first), `stopped` (cancelled or interrupted: its checkpoint can be resumed),
+ * `failed` (resume retries it), `locked` (finished: its record is written).
  */
 export const EVALUATION_STATUSES = ['running', 'stopping', 'stopped', 'failed', 'locked'] as const;
 export const evaluationStatusSchema = z.enum(EVALUATION_STATUSES);
 export type EvaluationStatus = z.infer<typeof evaluationStatusSchema>;
 
 /**
- * The one mapping from a run's status (`RunStatus`, what the runner logs and `run:status` pushes)
- * to the evaluation views' word for it; the main side builds every evaluation's status with it and
- * a view turns a pushed `run:status` into its word with it. An evaluation logs `paused` when it is
+ * The one mapping from a run's status (`RunStatus`, what the runner logs, `run:status` pushes and
+ * every evaluation channel carries) to the word an evaluation view or the CLI shows for it. An evaluation logs `paused` when it is
  * stopped on purpose and `completed` when it locks; a `running` that no process drives was
  * interrupted, which, like a stop, leaves a checkpoint to resume.
  */
@@ -87,7 +88,12 @@ export const evaluationSummarySchema = z.strictObject({
   mode: evaluationModeSchema,
   /** FULL from the first scores; TARGETED: one disputed criterion. */
   scope: z.enum(['FULL', 'TARGETED']),
-  status: evaluationStatusSchema,
+  /** A run's status, as `runs:list` and `run:status` say it (`completed`: locked). */
+  status: runStatusSchema,
+  /** Driven by this app right now. */
+  live: z.boolean(),
+  /** A stop was asked and the calls in flight have not returned yet. */
+  stopRequested: z.boolean(),
   phase: z.enum(PHASES),
   /** The current (or last) debate round; 0 before the first. */
   round: count,
@@ -289,7 +295,7 @@ const categoryHeader = z.strictObject({ id: z.string(), name: z.string(), weight
 export const evaluationsChannels = {
   /** Evaluations, newest first: running, stopped, failed and locked ones, optionally of one idea. */
   'evaluations:list': {
-    input: z.strictObject({ slug: slug.optional(), status: evaluationStatusSchema.optional() }),
+    input: z.strictObject({ slug: slug.optional(), status: runStatusSchema.optional() }),
     output: z.strictObject({ evaluations: z.array(evaluationSummarySchema) }),
   },
   /** One evaluation: its record once locked, or the progress so far. */
@@ -310,7 +316,10 @@ export const evaluationsChannels = {
     output: z.strictObject({ id: z.string(), estimate: evaluationEstimateSchema }),
   },
   /** Stops a running evaluation after the calls in flight; its checkpoint stays, to resume. */
-  'evaluations:cancel': { input: byId, output: z.strictObject({ id: z.string(), status: evaluationStatusSchema }) },
+  'evaluations:cancel': {
+    input: byId,
+    output: z.strictObject({ id: z.string(), status: runStatusSchema, stopRequested: z.boolean() }),
+  },
   /** Continues a stopped or interrupted evaluation from its checkpoint (a failed one starts over). */
   'evaluations:resume': { input: byId, output: z.strictObject({ id: z.string() }) },
   /** Accepts the scores of a running evaluation as they stand: it locks with USER_APPROVED. */

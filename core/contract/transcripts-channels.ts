@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INTERVENTION_KINDS, MOVES, STAGES } from '../crux/vocabulary';
-import { DEBATE_STATUSES, type DebateStatus } from '../engine/debate-record';
-import { EVALUATION_STATUSES, type EvaluationStatus, evaluationEntrySchema } from './evaluations-channels';
+import { DEBATE_STATUSES } from '../engine/debate-record';
+import { evaluationEntrySchema } from './evaluations-channels';
 import { debateIdSchema, evaluationIdSchema, runIdSchema } from './ids';
 import { calendarDaySchema } from './ledger-channels';
 
@@ -58,14 +58,8 @@ export const TRANSCRIPT_MOVES = [...MOVES, 'MODERATOR', ...EVALUATION_TRANSCRIPT
 /** A crux debate, an evaluation, or a run of any other registered protocol. */
 export const TRANSCRIPT_KINDS = ['debate', 'evaluation', 'run'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
-/** A debate's statuses and an evaluation's (`running` and `failed` are both's). */
-export const TRANSCRIPT_STATUSES = [...DEBATE_STATUSES, 'stopping', 'stopped', 'locked'] as const satisfies readonly (
-  | DebateStatus
-  | EvaluationStatus
-)[];
-// Every evaluation status is one of them (a new one added there fails to compile here).
-const _everyEvaluationStatus: readonly (typeof TRANSCRIPT_STATUSES)[number][] = EVALUATION_STATUSES;
-void _everyEvaluationStatus;
+/** A run's status, whatever its protocol (an evaluation's `completed` is its lock). */
+export const TRANSCRIPT_STATUSES = DEBATE_STATUSES;
 
 export const transcriptMessageSchema = z.strictObject({
   index: count,
@@ -93,6 +87,8 @@ export const transcriptSummarySchema = z.strictObject({
   title: z.string(),
   ideaSlug: z.string().nullable(),
   status: z.enum(TRANSCRIPT_STATUSES),
+  /** Driven by this app now (a `running` one that is not was interrupted). */
+  live: z.boolean(),
   provider: z.string().nullable(),
   /** When it started. */
   createdAt: z.string(),

@@ -183,7 +183,7 @@ describe('the CLI reaches the ledger, transcripts, configs and evaluation export
     expect(listed.evaluations.find((e) => e.id === locked.evaluationId)).toMatchObject({
       mode: 'quick',
       budgetUsd: 2,
-      status: 'locked',
+      status: 'completed',
     });
 
     // Its transcript exported: every entry of the transcripts view, in order.

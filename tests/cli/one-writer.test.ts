@@ -149,7 +149,7 @@ describe('one writer per run: a second process is refused while the first runs',
         untouched: true,
         // The first run locked: its record is kept, beside the run's log.
         first: [0, true, true],
-        resumed: [0, 'locked'],
+        resumed: [0, 'completed'],
       });
     } finally {
       for (const p of [first, killed]) p?.child.kill('SIGKILL');

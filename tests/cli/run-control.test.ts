@@ -133,7 +133,7 @@ describe('a debate or evaluation running in one process, controlled from another
       );
 
       const stopped = cliJson<{ status: string }>(['evaluations', 'stop', id, '--workspace', ws]);
-      expect(stopped.status).toBe('stopped');
+      expect(stopped.status).toBe('paused');
       const lines = readFileSync(checkpoint, 'utf8')
         .trim()
         .split('\n')
@@ -150,12 +150,12 @@ describe('a debate or evaluation running in one process, controlled from another
       ]);
 
       const resumed = cliJson<{ status: string; lockReason: string }>(['evaluations', 'resume', id, '--workspace', ws]);
-      expect(resumed.status).toBe('locked');
+      expect(resumed.status).toBe('completed');
       // Its log records the whole run, the stop and the resume included, ending completed.
       const last = readFileSync(checkpoint, 'utf8').trim().split('\n').at(-1) as string;
       expect(JSON.parse(last)).toMatchObject({ type: 'status', status: 'completed' });
       const shown = cliJson<{ status: string; entries: unknown[] }>(['evaluations', 'show', id, '--workspace', ws]);
-      expect(shown.status).toBe('locked');
+      expect(shown.status).toBe('completed');
     } finally {
       evaluation.child.kill('SIGKILL');
     }

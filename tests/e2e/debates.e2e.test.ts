@@ -260,7 +260,7 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     const { page } = s;
     const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
     const until = Date.now() + 90_000;
-    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'locked') {
+    while ((await s.app.client.invoke('evaluations:get', { id })).status !== 'completed') {
       if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
       await new Promise((r) => setTimeout(r, 200));
     }

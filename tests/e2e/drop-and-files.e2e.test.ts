@@ -81,7 +81,7 @@ describe.skipIf(!chromiumPath)('drops, file lists and browser mode', () => {
       mode: 'quick',
       provider: 'simulated',
     });
-    while ((await s.app.client.invoke('evaluations:get', { id: evaluation.id })).status !== 'locked') {
+    while ((await s.app.client.invoke('evaluations:get', { id: evaluation.id })).status !== 'completed') {
       if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
       await new Promise((r) => setTimeout(r, 200));
     }

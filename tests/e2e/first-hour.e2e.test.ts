@@ -186,7 +186,7 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
     const until = Date.now() + 90_000;
     let detail = await s.app.client.invoke('evaluations:get', { id });
-    while (detail.status !== 'locked') {
+    while (detail.status !== 'completed') {
       if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
       await new Promise((r) => setTimeout(r, 200));
       detail = await s.app.client.invoke('evaluations:get', { id });

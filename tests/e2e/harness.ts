@@ -171,7 +171,7 @@ export async function finishedDebate(
 export async function lockedEvaluation(app: App, slug: string, mode: 'quick' | 'standard' | 'deep'): Promise<string> {
   const { id } = await app.client.invoke('evaluations:start', { slug, mode, provider: 'simulated' });
   await until(
-    async () => (await app.client.invoke('evaluations:get', { id })).status === 'locked',
+    async () => (await app.client.invoke('evaluations:get', { id })).status === 'completed',
     'the evaluation to lock',
   );
   return id;

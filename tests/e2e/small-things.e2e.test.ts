@@ -110,7 +110,7 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
     const { page } = s;
     const { id } = await s.app.client.invoke('evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
     await until(
-      async () => (await s.app.client.invoke('evaluations:get', { id })).status === 'locked',
+      async () => (await s.app.client.invoke('evaluations:get', { id })).status === 'completed',
       'the evaluation to lock',
     );
     const { overallScore } = await s.app.client.invoke('ideas:get', { slug: IDEA });

@@ -161,7 +161,7 @@ describe('links where the app keeps its own files are refused and reported', { t
     const { id } = (await app.handlers['evaluations:start']({ slug: IDEA, provider: 'simulated', seed: 5 })) as {
       id: string;
     };
-    await until(async () => (await answer(app, 'evaluations:get', { id })).includes('"status":"locked"'), 'the lock');
+    await until(async () => (await answer(app, 'evaluations:get', { id })).includes('"status":"completed"'), 'the lock');
     await closeAll();
     const rel = `ideas/${IDEA}/evaluations/${id}.json`;
     const real = readFileSync(join(root, rel), 'utf8');

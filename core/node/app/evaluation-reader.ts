@@ -1,8 +1,7 @@
-import {
-  type EvaluationDetail,
-  type EvaluationEntry,
-  type EvaluationSummary,
-  evaluationStatusOf,
+import type {
+  EvaluationDetail,
+  EvaluationEntry,
+  EvaluationSummary,
 } from '../../contract';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
@@ -62,7 +61,7 @@ export class EvaluationReader {
     return {
       id: run.id,
       slug: run.slug,
-      status: this.live.status(run),
+      run: this.live.status(run),
       provider: run.prepared.header.provider,
       costUsd: run.costUsd,
       budgetUsd: run.budgetUsd,
@@ -176,7 +175,7 @@ export class EvaluationReader {
       const answers = record.track?.answers ?? 0;
       const meta: EvaluationMeta = {
         ...base,
-        status: evaluationStatusOf({ status: 'completed', live: false, stopRequested: false }),
+        run: { status: 'completed', live: false, stopRequested: false },
         provider: record.provider,
         costUsd: record.costUsd,
         budgetUsd: record.budgetUsd,
@@ -195,11 +194,7 @@ export class EvaluationReader {
     const meta: EvaluationMeta = {
       ...base,
       // Not driven here: failed, paused on purpose, or running when its process ended (interrupted).
-      status: evaluationStatusOf({
-        status: failed ? 'failed' : checkpoint.stopped ? 'paused' : 'running',
-        live: false,
-        stopRequested: false,
-      }),
+      run: { status: failed ? 'failed' : checkpoint.stopped ? 'paused' : 'running', live: false, stopRequested: false },
       provider: checkpoint.header.provider,
       costUsd: checkpoint.spentUsd,
       budgetUsd: checkpoint.header.budgetUsd,

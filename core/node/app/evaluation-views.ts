@@ -1,9 +1,10 @@
-import type { EvaluationDetail, EvaluationStatus, EvaluationSummary } from '../../contract';
+import type { EvaluationDetail, EvaluationSummary } from '../../contract';
 import type { EvaluationAsk, EvaluationState, FinalSynthesisDocument } from '../../evaluation';
 import { overallScore, survivalRate } from '../../evaluation/figures';
 import { renderSynthesisMd } from '../../evaluation/markdown';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
+import type { EvaluationRunStatus } from './live-evaluations';
 
 /**
  * The contract's shapes of an evaluation, built from what this app knows of it: a track (the state
@@ -13,7 +14,7 @@ import type { EvaluationTrack } from '../evaluations/evaluation-track';
 export interface EvaluationMeta {
   id: string;
   slug: string;
-  status: EvaluationStatus;
+  run: EvaluationRunStatus;
   provider: string | null;
   costUsd: number | null;
   budgetUsd: number | null;
@@ -48,7 +49,7 @@ function common(meta: EvaluationMeta, contentHash: string) {
   return {
     id: meta.id,
     slug: meta.slug,
-    status: meta.status,
+    ...meta.run,
     provider: meta.provider,
     costUsd: meta.costUsd === null ? null : round4(meta.costUsd),
     budgetUsd: meta.budgetUsd,

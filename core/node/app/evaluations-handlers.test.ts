@@ -124,7 +124,8 @@ describe('evaluations in the app', () => {
     expect(detail).toMatchObject({
       id,
       slug: IDEA,
-      status: 'locked',
+      status: 'completed',
+      live: false,
       phase: 'LOCKED',
       current: true,
       stale: false,
@@ -164,7 +165,7 @@ describe('evaluations in the app', () => {
     expect(personas.map((p) => p.id)).toContain('skeptic');
 
     const { evaluations } = await call(app, 'evaluations:list', { slug: IDEA });
-    expect(evaluations.map((e) => [e.id, e.status, e.current])).toEqual([[id, 'locked', true]]);
+    expect(evaluations.map((e) => [e.id, e.status, e.current])).toEqual([[id, 'completed', true]]);
     // The record reads the same from a fresh app (from the folder, not from memory).
     await app.close();
     const again = await boot();
@@ -176,7 +177,7 @@ describe('evaluations in the app', () => {
     await again.close();
     rmSync(join(root, 'ideas', IDEA, 'evaluations', `${id}.jsonl`));
     const bare = await call(await boot(), 'evaluations:get', { id });
-    expect(bare).toMatchObject({ status: 'locked', overallScore: detail.overallScore, entries: [] });
+    expect(bare).toMatchObject({ status: 'completed', overallScore: detail.overallScore, entries: [] });
     expect(bare.challenges).toEqual(detail.challenges);
     expect(bare.confidenceTrajectory.at(-1)).toBe(detail.confidence);
   }, 60_000);
@@ -223,17 +224,17 @@ describe('evaluations in the app', () => {
     const twice = await refused(call(app, 'evaluations:start', { slug: IDEA, provider: 'simulated' }));
     expect(twice.message).toMatch(/already running/);
 
-    expect(await call(app, 'evaluations:cancel', { id })).toEqual({ id, status: 'stopping' });
+    expect(await call(app, 'evaluations:cancel', { id })).toEqual({ id, status: 'running', stopRequested: true });
     expect(await eventually(() => ended(seen, id), 'the stop', 10_000)).toMatchObject({
       status: 'paused',
       reason: 'cancelled',
     });
     const stopped = await call(app, 'evaluations:get', { id });
-    expect(stopped).toMatchObject({ status: 'stopped', stopReason: 'cancelled', current: false });
+    expect(stopped).toMatchObject({ status: 'paused', live: false, stopReason: 'cancelled', current: false });
     expect(stopped.phase).not.toBe('LOCKED');
     expect(stopped.progress.done).toBeLessThan(stopped.progress.total);
     expect(readdirSync(join(root, 'ideas', IDEA, 'evaluations'))).toEqual([`${id}.run.jsonl`]);
-    expect((await call(app, 'evaluations:list', { status: 'stopped' })).evaluations.map((e) => e.id)).toEqual([id]);
+    expect((await call(app, 'evaluations:list', { status: 'paused' })).evaluations.map((e) => e.id)).toEqual([id]);
 
     const before = stopped.entries.length;
     await call(app, 'evaluations:resume', { id });
@@ -245,7 +246,7 @@ describe('evaluations in the app', () => {
       ),
     ).toBeTruthy();
     const locked = await call(app, 'evaluations:get', { id });
-    expect(locked).toMatchObject({ status: 'locked', current: true });
+    expect(locked).toMatchObject({ status: 'completed', current: true });
     // The resumed run continued the same sequence: the first entries are the ones seen before the stop.
     expect(locked.entries.slice(0, before).map((e) => e.title)).toEqual(stopped.entries.map((e) => e.title));
     const resumedPushes = progress(seen, id).filter((p) => p.from >= before);
@@ -266,7 +267,7 @@ describe('evaluations in the app', () => {
 
     const next = await boot();
     const [listed] = (await call(next, 'evaluations:list', {})).evaluations;
-    expect(listed).toMatchObject({ id, status: 'stopped', stopReason: 'app closed' });
+    expect(listed).toMatchObject({ id, status: 'paused', live: false, stopReason: 'app closed' });
     const seenNext = record(next);
     await call(next, 'evaluations:resume', { id });
     await eventually(() => ended(seenNext, id), 'the lock', 20_000);
@@ -293,7 +294,7 @@ describe('evaluations in the app', () => {
     });
     await eventually(() => ended(seen, disputed), 'the disputed round', 20_000);
     const detail = await call(app, 'evaluations:get', { id: disputed });
-    expect(detail).toMatchObject({ scope: 'TARGETED', supersedes: id, current: true, status: 'locked' });
+    expect(detail).toMatchObject({ scope: 'TARGETED', supersedes: id, current: true, status: 'completed' });
     expect(detail.dispute?.criterion).toBe('problem-severity');
     const newRound = detail.rounds.filter((r) => !r.inherited);
     expect(newRound.map((r) => r.focus)).toEqual(['problem-severity']);

@@ -56,12 +56,16 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     const run = live.get(id);
     if (run) {
       live.cancel(run, 'cancelled');
-      return live.status(run);
+      const { status, stopRequested } = live.status(run);
+      return { status, stopRequested };
     }
     const stored = reader.locate(id);
     if (stored.kind === 'record')
       throw new UserError(`evaluation "${id}" has already locked; there is nothing to cancel`);
-    return reader.stored(stored, false)?.view.status ?? 'stopped';
+    const view = reader.stored(stored, false)?.view;
+    return view
+      ? { status: view.status, stopRequested: view.stopRequested }
+      : { status: 'paused' as const, stopRequested: false };
   };
 
   /** Continues a stopped, interrupted or failed evaluation from its log, in the background. */
@@ -123,7 +127,7 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     },
     'evaluations:cancel': ({ id }) => {
       ctx.open();
-      return { id, status: cancel(id) };
+      return { id, ...cancel(id) };
     },
     'evaluations:resume': async ({ id }) => {
       ctx.open();

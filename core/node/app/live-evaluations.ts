@@ -1,4 +1,5 @@
-import { type EvaluationEntry, type EvaluationStatus, evaluationStatusOf } from '../../contract';
+import type { EvaluationEntry } from '../../contract';
+import type { RunStatus } from '../../engine/protocol';
 import type { Log } from '../../ports/log';
 import type { PreparedRun, RunOutcome } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
@@ -38,6 +39,13 @@ interface Deps {
 /** Gives the event loop a turn, so that pushes, other calls and a cancel get in between batches. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** An evaluation's status as a run's: what every evaluation channel carries. */
+export interface EvaluationRunStatus {
+  status: RunStatus;
+  live: boolean;
+  stopRequested: boolean;
+}
+
 /**
  * The evaluations running in this app, each in the background: started (or resumed) from a
  * prepared run, followed input by input into a track, pushed as `evaluation:event`, and stopped at
@@ -57,11 +65,12 @@ export class LiveEvaluations {
     return [...this.live.values()];
   }
 
-  /** Its status in the evaluation views' words, from where LiveRuns says it stands. */
-  status(run: LiveEvaluation): EvaluationStatus {
-    return evaluationStatusOf(
-      this.deps.runs.get(run.id) ?? { status: 'running', live: true, stopRequested: run.stop !== null },
-    );
+  /** Its status as every run's (LiveRuns says where it stands). */
+  status(run: LiveEvaluation): EvaluationRunStatus {
+    const followed = this.deps.runs.get(run.id);
+    return followed
+      ? { status: followed.status, live: followed.live, stopRequested: followed.stopRequested }
+      : { status: 'running', live: true, stopRequested: run.stop !== null };
   }
 
   /** Refuses a second evaluation of an idea while one runs (both would write its synthesis). */

@@ -73,12 +73,12 @@ describe('runs of every protocol', () => {
       status: 'running',
       stopRequested: true,
     });
-    expect((await call(app, 'evaluations:get', { id: evaluation })).status).toBe('stopping');
+    expect((await call(app, 'evaluations:get', { id: evaluation })).stopRequested).toBe(true);
     expect(await landed).toMatchObject({ reason: 'cancelled' });
     landed = pushed(app, evaluation, 'completed');
     expect(await call(app, 'runs:resume', { id: evaluation })).toMatchObject({ status: 'running', live: true });
     await landed;
-    expect((await call(app, 'evaluations:get', { id: evaluation })).status).toBe('locked');
+    expect((await call(app, 'evaluations:get', { id: evaluation })).status).toBe('completed');
     expect(runStatuses(seen, evaluation)).toEqual(['running', 'paused', 'running', 'completed']);
 
     // Both protocols in one list, newest first, as their logs left them.

@@ -72,7 +72,7 @@ describe('evaluation transcripts', () => {
   it('lists the evaluation beside the debate and reads its entries as the evaluation channels do', async () => {
     const { transcripts } = await call('transcripts:list', {});
     const detail = await call('evaluations:get', { id: evaluationId });
-    expect(detail.status).toBe('locked');
+    expect(detail.status).toBe('completed');
     const one = await call('transcripts:get', { kind: 'evaluation', id: evaluationId });
     // The evaluation started after the debate: it comes first.
     expect(transcripts.map((t) => [t.kind, t.id])).toEqual([
@@ -81,7 +81,8 @@ describe('evaluation transcripts', () => {
     ]);
     expect(transcripts[0]).toMatchObject({
       ideaSlug: IDEA,
-      status: 'locked',
+      status: 'completed',
+      live: false,
       provider: 'simulated',
       createdAt: detail.startedAt,
       messages: detail.entries.length,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { RUN_STATUSES, type RunStatus } from '../../engine/protocol';
 import { PROVIDERS, type ProviderName } from '../debates/providers';
 import { UserError, Workspace } from '../workspace/workspace';
 import type { OptionSpec, ParsedArgs } from './args';
@@ -47,4 +48,11 @@ export function seedOf(args: ParsedArgs): number | undefined {
   const n = Number(args.options.seed);
   if (!Number.isInteger(n) || n < 0) throw new UserError(`--seed must be a whole number, not "${String(args.options.seed)}"`);
   return n;
+}
+
+/** A `--status` option, in the one status vocabulary of runs of every protocol. */
+export function runStatusOption(text: string): RunStatus {
+  if (!(RUN_STATUSES as readonly string[]).includes(text))
+    throw new UserError(`--status is one of ${RUN_STATUSES.join(', ')}, not "${text}"`);
+  return text as RunStatus;
 }

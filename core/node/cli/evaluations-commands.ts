@@ -1,17 +1,21 @@
 import { basename } from 'node:path';
-import {
-  EVALUATION_STATUSES,
-  type EvaluationStatus,
-  evaluationStartSchema,
-  type EvaluationSummary,
-} from '../../contract';
+import { evaluationStartSchema, type EvaluationSummary, evaluationStatusOf } from '../../contract';
+import { RUN_STATUSES } from '../../engine/protocol';
 import type { App } from '../app/create-app';
 import { findUnfinished, readEvaluationLog } from '../evaluations/evaluation-log';
 import { requestRun, runOwner } from '../runs/run-control';
 import { UserError } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
-import { jsonOption, providerOf, providerOption, seedOf, workspaceDir, workspaceOption } from './common';
+import {
+  jsonOption,
+  providerOf,
+  providerOption,
+  runStatusOption,
+  seedOf,
+  workspaceDir,
+  workspaceOption,
+} from './common';
 import { readConfigFile, validated } from './config-file';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
@@ -46,7 +50,7 @@ export function evaluationConfigOf(args: ParsedArgs, slug: string) {
 
 function summaryLine(e: EvaluationSummary): string {
   const score = e.overallScore === null ? '  —  ' : e.overallScore.toFixed(2);
-  return `${e.id}  ${e.status.padEnd(8)} ${e.phase.padEnd(12)} ${score}  ${e.slug}${e.stale ? ' STALE' : ''}${e.stopReason ? ` (${e.stopReason})` : ''}`;
+  return `${e.id}  ${evaluationStatusOf(e).padEnd(8)} ${e.phase.padEnd(12)} ${score}  ${e.slug}${e.stale ? ' STALE' : ''}${e.stopReason ? ` (${e.stopReason})` : ''}`;
 }
 
 async function until(what: string, check: () => boolean): Promise<void> {
@@ -76,7 +80,7 @@ async function finalStatus(app: App, id: string, io: CliIo, args: ParsedArgs, no
     );
   else
     io.out(
-      `Evaluation ${id}: ${e.status}${e.lockReason ? ` (${e.lockReason})` : ''}${e.stopReason ? ` (${e.stopReason})` : ''}${note ? ` ${note}` : ''}`,
+      `Evaluation ${id}: ${evaluationStatusOf(e)}${e.lockReason ? ` (${e.lockReason})` : ''}${e.stopReason ? ` (${e.stopReason})` : ''}${note ? ` ${note}` : ''}`,
     );
   return 0;
 }
@@ -148,7 +152,7 @@ export const evaluationsCommands: Command[] = [
       options: {
         workspace: workspaceOption,
         idea: { type: 'string', value: 'SLUG', description: 'list: only evaluations of this idea' },
-        status: { type: 'string', value: 'S', description: `list: only those ${EVALUATION_STATUSES.join(', ')}` },
+        status: { type: 'string', value: 'S', description: `list: only those ${RUN_STATUSES.join(', ')} (completed: locked)` },
         mode: { type: 'string', value: 'MODE', description: 'estimate: quick, standard (default) or deep' },
         provider: providerOption,
         config: configOption,
@@ -172,7 +176,7 @@ export const evaluationsCommands: Command[] = [
           const status = args.options.status as string | undefined;
           const { evaluations } = await call(app, 'evaluations:list', {
             ...(args.options.idea !== undefined ? { slug: args.options.idea as string } : {}),
-            ...(status !== undefined ? { status: status as EvaluationStatus } : {}),
+            ...(status !== undefined ? { status: runStatusOption(status) } : {}),
           });
           io.out(
             asJson

@@ -1,11 +1,11 @@
-import type { RunEntry, RunStatusView } from '../../contract';
+import type { RunEntry } from '../../contract';
 import { RUN_STATUSES } from '../../engine/protocol';
 import { recordIdProblem } from '../../idea/names';
 import { runListing } from '../sqlite/run-list-queries';
 import { UserError, Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
-import { jsonOption, workspaceDir, workspaceOption } from './common';
+import { jsonOption, runStatusOption, workspaceDir, workspaceOption } from './common';
 import { controlDebate } from './debate-control';
 import { controlEvaluation } from './evaluations-commands';
 import type { CliIo } from './io';
@@ -81,12 +81,10 @@ export const runsCommands: Command[] = [
       }
       if (id !== undefined) throw new UserError(`runs list: unexpected "${id}"`);
       const status = args.options.status as string | undefined;
-      if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status))
-        throw new UserError(`--status is one of ${RUN_STATUSES.join(', ')}, not "${status}"`);
       return withApp(args, async (app) => {
         const { runs } = await call(app, 'runs:list', {
           ...(args.options.protocol !== undefined ? { protocol: args.options.protocol as string } : {}),
-          ...(status !== undefined ? { status: status as RunStatusView } : {}),
+          ...(status !== undefined ? { status: runStatusOption(status) } : {}),
         });
         io.out(args.options.json ? JSON.stringify({ runs }, null, 2) : runs.map(line).join('\n') || 'no runs yet');
         return 0;

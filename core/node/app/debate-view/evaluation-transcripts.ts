@@ -49,6 +49,7 @@ export class EvaluationTranscripts {
       title: `Evaluation of ${e.ideaTitle} (${e.mode}${e.scope === 'TARGETED' ? ', dispute' : ''})`,
       ideaSlug: e.slug,
       status: e.status,
+      live: e.live,
       provider: e.provider,
       createdAt: e.startedAt,
       messages: entries,

@@ -3,7 +3,7 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
-import { STATUS_WORDS, score, statusClass } from '../evaluation/format';
+import { score, statusClass, statusLabel } from '../evaluation/format';
 import { useEvaluation } from '../evaluation/use-evaluation';
 import { Checklist } from './checklist';
 import { statusBadge } from '../debate/format';
@@ -85,7 +85,7 @@ function Picker({ current }: { current: string | null }) {
                 </td>
                 <td>{e.mode}</td>
                 <td>
-                  <span className={statusClass(e.status)}>{STATUS_WORDS[e.status]}</span>{' '}
+                  <span className={statusClass(e)}>{statusLabel(e)}</span>{' '}
                   {e.lockReason && <span className="muted small">{e.lockReason}</span>}
                   {e.stale && <span className="badge warn">stale</span>}
                 </td>
@@ -212,11 +212,11 @@ function EvaluationConvergence({ route }: { route: Route }) {
       {d && (
         <>
           <div className="row">
-            <span className={statusClass(d.status)}>{STATUS_WORDS[d.status]}</span>
+            <span className={statusClass(d)}>{statusLabel(d)}</span>
             <span className="badge">
               {d.mode}, round {d.round} of {d.roundLimit}
             </span>
-            {d.lockReason && d.status === 'locked' && (
+            {d.lockReason && d.status === 'completed' && (
               <span className="badge ok" data-testid="lock-reason">
                 lock reason: {d.lockReason}
               </span>
@@ -309,7 +309,7 @@ function EvaluationConvergence({ route }: { route: Route }) {
                         value={roundPick ?? ''}
                         onChange={(e) => setRoundPick(e.target.value === '' ? null : Number(e.target.value))}
                       >
-                        <option value="">{d.status === 'locked' ? 'at the lock' : 'latest'}</option>
+                        <option value="">{d.status === 'completed' ? 'at the lock' : 'latest'}</option>
                         {reports.map((r) => (
                           <option key={r.round} value={r.round}>
                             {r.round}
@@ -324,7 +324,7 @@ function EvaluationConvergence({ route }: { route: Route }) {
                 ) : (
                   <p className="muted">No round has finished yet.</p>
                 )}
-                {d.status === 'locked' && d.lockReason && (
+                {d.status === 'completed' && d.lockReason && (
                   <p>
                     Locked by <strong>{d.lockReason}</strong>
                     {d.lockReason === 'MAX_ROUNDS' && ' (the round limit came before every condition held)'}

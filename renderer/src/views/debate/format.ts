@@ -28,16 +28,17 @@ export function when(iso: string): string {
 }
 
 /**
- * Badge class and words for a debate's status (`running` without a live engine was interrupted), or
- * an evaluation's as a transcript lists it.
+ * Badge class and words for a run's status (`running` without a live engine was interrupted), a
+ * debate's or an evaluation's (whose `completed` is its lock, and says so).
  */
 export function statusBadge(
   status: DebateSummary['status'] | TranscriptSummary['status'],
   live: boolean,
+  kind: 'debate' | 'evaluation' | 'run' = 'debate',
 ): { label: string; tone: string } {
   if (status === 'running') return live ? { label: 'running', tone: 'accent' } : { label: 'interrupted', tone: 'warn' };
-  if (status === 'paused' || status === 'stopped' || status === 'stopping') return { label: status, tone: 'warn' };
-  if (status === 'completed' || status === 'locked') return { label: status, tone: 'ok' };
+  if (status === 'paused') return { label: kind === 'evaluation' ? 'stopped' : 'paused', tone: 'warn' };
+  if (status === 'completed') return { label: kind === 'evaluation' ? 'locked' : 'completed', tone: 'ok' };
   if (status === 'failed') return { label: 'failed', tone: 'danger' };
   return { label: status, tone: '' };
 }

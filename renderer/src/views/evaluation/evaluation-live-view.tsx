@@ -6,7 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { useMedia } from '../../ui/use-media';
-import { duration, pct, STATUS_WORDS, score, statusClass, usd } from './format';
+import { duration, pct, score, statusClass, statusLabel, statusWord, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
 import { useEvaluation } from './use-evaluation';
@@ -162,7 +162,8 @@ export function EvaluationLiveView({ route }: { route: Route }) {
     reload();
   });
 
-  const running = d?.status === 'running' || d?.status === 'stopping';
+  const word = d ? statusWord(d) : null;
+  const running = word === 'running' || word === 'stopping';
   useEffect(() => {
     if (!running) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -175,13 +176,13 @@ export function EvaluationLiveView({ route }: { route: Route }) {
     return by;
   }, [d?.entries]);
 
-  const canApprove = d?.status === 'running' && (d.phase === 'DEBATING' || d.phase === 'SYNTHESIZING');
+  const canApprove = d !== null && word === 'running' && (d.phase === 'DEBATING' || d.phase === 'SYNTHESIZING');
   const [askingLock, setAskingLock] = useState(false);
   // Under 1,100 px three columns were ~60 px strips stacked one over another: tabs, one column at a time.
   const tabbed = useMedia('(max-width: 1100px)');
   const [shownColumn, setShownColumn] = useState<EvaluationEntry['column']>('transcript');
   const lockMinimum = d?.latestConvergence?.conditions.confidence.minimum ?? 0.7;
-  const canResume = d?.status === 'stopped' || d?.status === 'failed';
+  const canResume = word === 'stopped' || word === 'failed';
   const commands = useMemo<Command[]>(() => {
     if (!d || !id) return [];
     const list: Command[] = [
@@ -254,8 +255,8 @@ export function EvaluationLiveView({ route }: { route: Route }) {
           <header className="eval-head">
             <h1>Evaluation of “{d.ideaTitle}”</h1>
             <div className="row">
-              <span className={statusClass(d.status)} data-testid="evaluation-status">
-                {STATUS_WORDS[d.status]}
+              <span className={statusClass(d)} data-testid="evaluation-status">
+                {statusLabel(d)}
               </span>
               <span className="badge" data-testid="evaluation-phase">
                 {d.phase}
@@ -325,7 +326,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
             </div>
             <ErrorNotice error={act.error} onDismiss={act.clearError} />
           </header>
-          {d.status === 'locked' && <Result d={d} />}
+          {d.status === 'completed' && <Result d={d} />}
           {tabbed && (
             <div className="row eval-tabs" role="tablist" aria-label="Columns">
               {COLUMNS.map((c) => (

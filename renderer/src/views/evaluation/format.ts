@@ -1,4 +1,10 @@
-import type { EvaluationStatus } from '../../../../core/contract';
+import { type EvaluationStatus, evaluationStatusOf, type RunStatusView } from '../../../../core/contract';
+
+/** An evaluation as every channel states its status: a run's. */
+type RunLike = { status: RunStatusView; live: boolean; stopRequested: boolean };
+
+/** The word an evaluation view shows for where it stands (`locked`, `stopped` …). */
+export const statusWord = (run: RunLike): EvaluationStatus => evaluationStatusOf(run);
 
 /** How the evaluation views write numbers: scores with 2 decimals, shares as percentages, money in USD. */
 export const score = (n: number | null | undefined, digits = 2): string =>
@@ -24,8 +30,8 @@ export function duration(ms: number): string {
 }
 
 /** The badge class of a status: running is accent, a stop is a warning, a failure danger. */
-export function statusClass(status: EvaluationStatus): string {
-  switch (status) {
+export function statusClass(run: RunLike): string {
+  switch (statusWord(run)) {
     case 'running':
       return 'badge accent';
     case 'stopping':
@@ -38,13 +44,16 @@ export function statusClass(status: EvaluationStatus): string {
   }
 }
 
-export const STATUS_WORDS: Record<EvaluationStatus, string> = {
+const WORDS: Record<EvaluationStatus, string> = {
   running: 'running',
   stopping: 'stopping…',
   stopped: 'stopped',
   failed: 'failed',
   locked: 'locked',
 };
+
+/** The badge's text. */
+export const statusLabel = (run: RunLike): string => WORDS[statusWord(run)];
 
 /** The colour variable of the category at `index` in the taxonomy's order (six categories, six colours). */
 export const categoryVar = (index: number): string => `--cat-${(index % 6) + 1}`;

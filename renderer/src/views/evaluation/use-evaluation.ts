@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type EvaluationDetail, evaluationStatusOf } from '../../../../core/contract';
+import type { EvaluationDetail } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { usePush } from '../../api/hooks';
 
@@ -74,7 +74,9 @@ export function useEvaluation(id: string | null): {
       const entries = p.from <= held.entries.length ? [...held.entries, ...fresh] : held.entries;
       return {
         ...held,
-        status: held.status === 'stopping' ? 'stopping' : 'running',
+        // Events come from a run this app drives (a stop asked stays asked until its status says).
+        status: 'running',
+        live: true,
         phase: p.phase,
         round: p.round,
         costUsd: p.costUsd,
@@ -88,7 +90,9 @@ export function useEvaluation(id: string | null): {
 
   usePush('run:status', (p) => {
     if (p.id !== id) return;
-    setDetail((held) => (held ? { ...held, status: evaluationStatusOf(p) } : held));
+    setDetail((held) =>
+      held ? { ...held, status: p.status, live: p.live, stopRequested: p.stopRequested } : held,
+    );
     reload();
   });
 

@@ -9,7 +9,7 @@ import { Markdown, splitFrontmatter } from '../../ui/markdown';
 import { DisputeForm } from '../evaluation/dispute-form';
 import { EvaluateForm } from '../evaluation/evaluate-form';
 import { LockBadge } from '../evaluation/lock-badge';
-import { categoryVar, pct, STATUS_WORDS, score, statusClass } from '../evaluation/format';
+import { categoryVar, pct, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
 import '../evaluation/evaluation.css';
 import '../matrix/matrix.css';
@@ -91,7 +91,7 @@ function CriterionNote({ d, id, onDispute }: { d: EvaluationDetail; id: string; 
         <span>
           {c.score ?? '—'}/10 · confidence {score(c.confidence)} · challenged {c.challenged}, defended {c.defended}
         </span>
-        {d.status === 'locked' && d.current && (
+        {d.status === 'completed' && d.current && (
           <button type="button" onClick={onDispute}>
             Dispute this score…
           </button>
@@ -180,8 +180,8 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   const list = useChannel('evaluations:list', { slug });
   const evaluations = list.data?.evaluations ?? [];
   const current = evaluations.find((e) => e.current) ?? null;
-  const active = evaluations.find((e) => e.status === 'running' || e.status === 'stopping') ?? null;
-  const halted = evaluations.filter((e) => e.status === 'stopped' || e.status === 'failed');
+  const active = evaluations.find((e) => ['running', 'stopping'].includes(statusWord(e))) ?? null;
+  const halted = evaluations.filter((e) => ['stopped', 'failed'].includes(statusWord(e)));
   const detail = useChannel('evaluations:get', current ? { id: current.id } : null);
   const [evaluating, setEvaluating] = useState(false);
   const [disputing, setDisputing] = useState<string | null>(null);
@@ -203,7 +203,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   const d = detail.data;
   const commands = useMemo<Command[]>(
     () => [
-      ...(d && d.status === 'locked'
+      ...(d && d.status === 'completed'
         ? [
             {
               id: `idea:${slug}:convergence`,
@@ -250,7 +250,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
       <ErrorNotice error={list.error} />
       {active && (
         <p className="row">
-          <span className={statusClass(active.status)}>{STATUS_WORDS[active.status]}</span>
+          <span className={statusClass(active)}>{statusLabel(active)}</span>
           <a href={href('evaluation', active.id)}>
             Follow the {active.mode} evaluation live ({active.phase}, round {active.round})
           </a>
@@ -258,7 +258,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
       )}
       {halted.map((h) => (
         <p key={h.id} className="row small">
-          <span className={statusClass(h.status)}>{STATUS_WORDS[h.status]}</span>
+          <span className={statusClass(h)}>{statusLabel(h)}</span>
           <a href={href('evaluation', h.id)}>
             A {h.mode} evaluation from {h.startedAt.slice(0, 16).replace('T', ' ')}
           </a>

@@ -88,7 +88,7 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
   const [fallbackLink, setFallbackLink] = useState<string | null>(null);
   const data = loaded.data;
   const messages: readonly Row[] = (kind === 'evaluation' ? data?.entries : data?.transcript) ?? [];
-  const live = data?.status === 'running' || data?.status === 'paused' || data?.status === 'stopping';
+  const live = data?.status === 'running' || data?.status === 'paused';
   const noun = kind === 'evaluation' ? 'entries' : 'messages';
   const target = useMemo(() => placeOf(messages, wanted), [messages, wanted]);
 
@@ -219,8 +219,8 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
   useCommands('transcript-view', commands);
 
   const open = expanded === null ? null : messages[expanded];
-  // A debate's `running` without this page's engine may be interrupted; an evaluation says what it is.
-  const badge = data ? statusBadge(data.status, kind === 'evaluation') : null;
+  // A `running` that no engine of this app drives was interrupted.
+  const badge = data ? statusBadge(data.status, data.live, kind) : null;
   return (
     <section className="view transcript-view">
       <header className="transcript-head">
@@ -294,7 +294,7 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
       )}
       {data && messages.length === 0 && (
         <p className="muted">
-          {kind === 'evaluation' && data.status === 'locked'
+          {kind === 'evaluation' && data.status === 'completed'
             ? 'This evaluation’s entries could not be rebuilt from its record (its script is missing or no longer replays); the idea page shows its scores.'
             : `No ${kind === 'evaluation' ? 'entry' : 'message'} yet.`}
         </p>

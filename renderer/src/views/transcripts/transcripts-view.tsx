@@ -227,7 +227,7 @@ export function TranscriptsView({ route }: { route: Route }) {
           </thead>
           <tbody>
             {transcripts.map((t) => {
-              const badge = statusBadge(t.status, t.kind === 'evaluation');
+              const badge = statusBadge(t.status, t.live, t.kind);
               return (
                 <tr key={`${t.kind}:${t.id}`} data-kind={t.kind}>
                   <td>{KIND_WORDS[t.kind]}</td>
