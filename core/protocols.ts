@@ -1,9 +1,14 @@
+import { cruxEntry } from './crux/live/entry';
 import { ProtocolRegistry } from './engine/registry';
+import { evaluationEntry } from './evaluation/live/entry';
 
 /**
- * The protocols the general run service (`core/node/runs/run-service.ts`) can start, resume and show,
- * one `register` line each. Crux and evaluation are tenants of the same runner and log but keep the
- * services they grew with (`DebateService`, `EvaluationService`: personas, subjects, records and
- * documents of their own); a protocol without such needs registers here and nothing else changes.
+ * Every protocol the one engine runs, one `register` line each. The general run service
+ * (`core/node/runs/run-service.ts`) starts, resumes and shows a registered protocol's runs; crux and
+ * evaluation are started by services of their own (`startedBy`: a debate keeps index rows, an
+ * evaluation its locked record and documents) but are read, listed, simulated and controlled like
+ * any other.
  */
 export const protocols = new ProtocolRegistry();
+protocols.register(cruxEntry);
+protocols.register(evaluationEntry);

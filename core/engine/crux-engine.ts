@@ -1,9 +1,9 @@
-import { resolveConfig } from '../crux/config';
 import type { CruxEvent } from '../crux/events';
 import type { CruxInput } from '../crux/inputs';
 import { type CruxAsk, type CruxRunState, cruxProtocol, type PersonaPrompt } from '../crux/live/protocol';
 import { buildResult, type CruxResult } from '../crux/result';
-import { type CruxState, createState } from '../crux/state';
+import { initialState } from '../crux/live/entry';
+import type { CruxState } from '../crux/state';
 import type { Llm, LlmRequest } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import type { DebateHeader, DebateRecord, DebateStatus, NewDebateRecord } from './debate-record';
@@ -49,20 +49,6 @@ export interface CruxDraft {
   agent: string;
   move: string | null;
   content: string | null;
-}
-
-/** A debate's starting state, from its header (what a run and every reader of its log fold over). */
-export function initialState(header: DebateHeader): CruxState {
-  return createState({
-    topic: header.topic,
-    agents: header.agents.map((a) => ({
-      id: a.id,
-      name: a.name,
-      ...(a.topClaim ? { topClaim: a.topClaim } : {}),
-      ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
-    })),
-    config: resolveConfig(header.config),
-  });
 }
 
 /**

@@ -1,6 +1,23 @@
 import type { z } from 'zod';
+import type { Persona } from '../personas/persona';
 import type { ProtocolSimulator } from '../sim/registry';
+import type { Taxonomy } from '../taxonomy/taxonomy';
 import type { Protocol } from './protocol';
+
+/**
+ * What a protocol may read of the workspace to build its state and its requests, the same for every
+ * protocol (a port: the Node side reads the folder, a test hands in a fake). Reads only: a run
+ * writes through the runner's log alone.
+ */
+export interface RunResources {
+  /** A persona by id, as loaded from the built-in personas and the workspace's `personas/`. */
+  persona(id: string): Persona | undefined;
+  /** A workspace file's text by its workspace-relative path, read inside the workspace; null when absent. */
+  read(rel: string): string | null;
+  /** The idea's inputs as markdown (its README, development and research files), for a brief. */
+  ideaText(slug: string): string;
+  readonly taxonomy: Taxonomy;
+}
 
 /**
  * What the one engine needs to run a protocol it has never heard of: its name and version (written
@@ -15,8 +32,16 @@ export interface ProtocolEntry<Setup = unknown, State = unknown, Input = unknown
   readonly setup: z.ZodType<Setup>;
   /** The folder its logs live in: `ideas/<slug>/<folder>/<id>.jsonl`, or `<folder>/<id>.jsonl` for a topic. */
   readonly folder: string;
-  init(setup: Setup): State;
-  protocol(setup: Setup, deps: { now: () => number }): Protocol<State, Input, Ask>;
+  /** A log's file name in that folder (default `<id>.jsonl`). */
+  logName?(id: string): string;
+  /**
+   * Set for a protocol whose runs a service of its own starts and resumes, because it keeps more than
+   * the log (a crux debate its index rows, an evaluation its locked record and documents): the
+   * command that starts one. The general run service then only reads its runs.
+   */
+  readonly startedBy?: string;
+  init(setup: Setup, resources: RunResources): State;
+  protocol(setup: Setup, deps: { now: () => number; resources: RunResources }): Protocol<State, Input, Ask>;
   /** What a run shows of itself (its result so far), as plain JSON. */
   summary(state: State): Record<string, unknown>;
   /** Its readable transcript: who said what, in order. */
@@ -46,6 +71,11 @@ export class ProtocolRegistry {
 
   get names(): string[] {
     return [...this.entries.keys()];
+  }
+
+  /** The protocols the general run service starts and resumes (those without a service of their own). */
+  get hosted(): string[] {
+    return [...this.entries.values()].filter((e) => e.startedBy === undefined).map((e) => e.name);
   }
 
   get simulators(): ProtocolSimulator[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LlmError } from '../ports/llm';
 import { protocolSimulator, simulatorRegistry } from './registry';
-import { SIMULATORS } from './simulators';
+import { allSimulators } from './simulators';
 
 // A protocol that lives only here: the registry must take it without knowing it.
 type EchoBrief = { protocol: 'echo'; kind: 'say'; text: string } | { protocol: 'echo'; kind: 'count'; items: string[] };
@@ -23,7 +23,7 @@ function failure(run: () => unknown): { kind: string; message: string } | null {
 
 describe('the simulator registry', () => {
   it('answers a brief through the table of the protocol it names, by its kind', () => {
-    const registry = simulatorRegistry([...SIMULATORS, echo]);
+    const registry = simulatorRegistry([...allSimulators(), echo]);
     expect([
       registry.answer(4, { protocol: 'echo', kind: 'say', text: 'hello' } as EchoBrief, 'echo_say'),
       registry.answer(4, { protocol: 'echo', kind: 'count', items: ['a', 'b'] } as EchoBrief, 'echo_count'),
@@ -31,7 +31,7 @@ describe('the simulator registry', () => {
   });
 
   it('lists every protocol of the project once, with the kinds of brief each answers', () => {
-    expect(SIMULATORS.map((s) => [s.protocol, s.kinds])).toEqual([
+    expect(allSimulators().map((s) => [s.protocol, s.kinds])).toEqual([
       ['crux', ['turn', 'analysis']],
       ['evaluation', ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative']],
       ['development', ['questions']],

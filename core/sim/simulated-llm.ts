@@ -1,8 +1,7 @@
 import type { Llm, LlmCallRecord, LlmRequest, LlmResult } from '../ports/llm';
 import { LlmError } from '../ports/llm';
 import { type SimulatorRegistry, simulatorRegistry } from './registry';
-import { protocols } from '../protocols';
-import { SIMULATORS } from './simulators';
+import { allSimulators } from './simulators';
 
 /**
  * The offline simulator behind the model port: deterministic, labelled and free. It answers a
@@ -20,7 +19,7 @@ function approxTokens(text: string): number {
  */
 export function createSimulatedLlm(
   seed: number,
-  registry: SimulatorRegistry = simulatorRegistry([...SIMULATORS, ...protocols.simulators]),
+  registry: SimulatorRegistry = simulatorRegistry(allSimulators()),
 ): Llm {
   return {
     provider: 'simulated',

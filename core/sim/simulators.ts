@@ -1,16 +1,16 @@
 import { classificationSimulator } from '../classification/simulator';
-import { cruxSimulator } from '../crux/simulator';
 import { developmentSimulator } from '../development/simulator';
-import { evaluationSimulator } from '../evaluation/simulator';
+import { protocols } from '../protocols';
 import type { ProtocolSimulator } from './registry';
 
+/** The simulators of agent calls that belong to no run (developing an idea, classifying one), one line each. */
+const OUTSIDE_RUNS: readonly ProtocolSimulator[] = [developmentSimulator, classificationSimulator];
+
 /**
- * Every protocol's simulator, one line each: a new protocol adds its line here (and nothing in the
- * port or in another protocol). The simulated model answers a brief from the one its protocol names.
+ * Every simulator: each registered protocol's (core/protocols.ts, where a protocol's entry brings its
+ * own) and those of the calls outside runs. Read when asked, so a protocol registered later (one that
+ * lives in the tests) is answered too. The simulated model answers a brief from the one its protocol names.
  */
-export const SIMULATORS: readonly ProtocolSimulator[] = [
-  cruxSimulator,
-  evaluationSimulator,
-  developmentSimulator,
-  classificationSimulator,
-];
+export function allSimulators(): ProtocolSimulator[] {
+  return [...protocols.simulators, ...OUTSIDE_RUNS];
+}

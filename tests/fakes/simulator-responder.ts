@@ -1,6 +1,6 @@
 import { type LlmBrief, LlmError } from '../../core/ports/llm';
 import { simulatorRegistry } from '../../core/sim/registry';
-import { SIMULATORS } from '../../core/sim/simulators';
+import { allSimulators } from '../../core/sim/simulators';
 import type { FakeRequest, FakeStep } from './fake-anthropic';
 
 /**
@@ -16,7 +16,7 @@ export function briefOfRequest(request: FakeRequest): unknown {
 }
 
 export function simulatorResponder(seed: number): (request: FakeRequest) => FakeStep {
-  const registry = simulatorRegistry(SIMULATORS);
+  const registry = simulatorRegistry(allSimulators());
   return (request) => {
     const brief = (briefOfRequest(request) as LlmBrief | null) ?? undefined;
     try {

@@ -29,7 +29,7 @@ export class LiveProtocolRuns {
       log: Log;
     },
   ) {
-    for (const name of deps.registry.names) {
+    for (const name of deps.registry.hosted) {
       deps.runs.serve(name, {
         pause: (id) => this.runner(id).pause(),
         resume: (id) => this.resumeRun(id),

@@ -47,16 +47,6 @@ function controlRun(args: ParsedArgs, io: CliIo, action: Exclude<Action, 'list' 
   return controlProtocolRun(args, io, action, id);
 }
 
-/** `runs show ID`: a crux debate and an evaluation have their own, fuller views. */
-function showRun(args: ParsedArgs, io: CliIo, id: string): number {
-  const protocol = protocolOf(args, id);
-  if (protocol === 'crux' || protocol === 'evaluation')
-    throw new UserError(
-      `run ${id} is ${protocol === 'crux' ? 'a crux debate: debates' : 'an evaluation: evaluations'} show ${id}`,
-    );
-  return showProtocolRun(args, io, id);
-}
-
 export const runsCommands: Command[] = [
   {
     spec: {
@@ -77,7 +67,9 @@ export const runsCommands: Command[] = [
       if (!ACTIONS.includes(action)) throw new UserError(`runs: the action is one of ${ACTIONS.join(', ')}`);
       if (action !== 'list') {
         if (id === undefined) throw new UserError(`runs ${action}: which one? (runs ${action} ID)`);
-        return action === 'show' ? showRun(args, io, id) : controlRun(args, io, action, id);
+        // Any run reads through its protocol's entry: a debate's and an evaluation's too (their own
+        // `debates show` and `evaluations show` say more).
+        return action === 'show' ? showProtocolRun(args, io, id) : controlRun(args, io, action, id);
       }
       if (id !== undefined) throw new UserError(`runs list: unexpected "${id}"`);
       const status = args.options.status as string | undefined;

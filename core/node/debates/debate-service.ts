@@ -5,7 +5,7 @@ import { topClaimFor, topClaimOnIdea } from '../../personas/persona';
 import type { DebateSubject } from '../../crux/live/subject';
 import { findPersonas } from '../../personas/find';
 import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
-import { type CruxEngineDeps, CruxEngine, type CruxOutcome, type PersonaPrompt } from '../../engine/crux-engine';
+import { type CruxEngineDeps, CruxEngine, type CruxOutcome, } from '../../engine/crux-engine';
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
@@ -26,6 +26,8 @@ import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { previewCost } from '../llm/cost-preview';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
+import { workspaceResources } from '../runs/run-resources';
+import { cruxPrompts } from '../../crux/live/entry';
 
 export const DEFAULT_LIMITS: DebateLimits = {
   maxMessages: 200,
@@ -100,10 +102,6 @@ export function topicLine(topic: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 80))}…`;
 }
 
-export function promptOf(persona: Persona): PersonaPrompt {
-  return { systemPrompt: persona.systemPrompt, tier: persona.tier, interests: persona.interests };
-}
-
 /**
  * Starts, resumes and lists crux debates in a workspace: the composition of the engine with the
  * personas, a model provider and the journal.
@@ -139,26 +137,12 @@ export class DebateService {
     llm: Llm,
     estimate: CruxEngineDeps['estimateCostUsd'],
   ): CruxEngineDeps {
-    const loaded = this.personas();
-    const byId = new Map(loaded.personas.map((p) => [p.id, p]));
-    const personas = new Map<string, PersonaPrompt>();
-    for (const agent of header.agents) {
-      const persona = agent.persona ? byId.get(agent.persona) : undefined;
-      personas.set(
-        agent.id,
-        persona
-          ? promptOf(persona)
-          : { systemPrompt: `You are ${agent.name}.`, tier: agent.tier, interests: agent.interests },
-      );
-    }
-    const crystallizer = byId.get('crystallizer');
+    const { personas, crystallizer } = cruxPrompts(header, workspaceResources(this.ws));
     return {
       llm,
       sink: journal,
       personas,
-      crystallizer: crystallizer
-        ? promptOf(crystallizer)
-        : { systemPrompt: 'You crystallize debates.', tier: 'standard', interests: [] },
+      crystallizer,
       estimateCostUsd: estimate,
       now: () => Date.now(),
       // Between rounds the app gets the event loop back (a simulated debate has no waiting of its own).

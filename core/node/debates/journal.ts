@@ -217,24 +217,22 @@ export function indexRunLogs(
 ): { indexed: string[]; errors: { file: string; reason: string }[] } {
   const known = new Set(runLogPaths(db));
   const slugs = listDirs(join(root, 'ideas'));
-  // Debates beside their idea or in debates/; every other protocol's runs beside their idea, in the
-  // folder of their kind (an evaluation's `ideas/<slug>/evaluations/<id>.run.jsonl`).
-  // …and the runs of every registered protocol, in its own folder (core/protocols.ts).
-  const registered = protocols.names.map((name) => protocols.get(name)?.folder as string);
-  const folders = [
-    'debates',
-    ...registered,
-    ...slugs.map((slug) => `ideas/${slug}/debates`),
-    ...slugs.map((slug) => `ideas/${slug}/evaluations`),
-    ...slugs.flatMap((slug) => registered.map((folder) => `ideas/${slug}/${folder}`)),
-  ];
+  // Every registered protocol's runs (core/protocols.ts), beside their idea or at the top, in the
+  // folder of their kind, named as it names them (an evaluation's `<id>.run.jsonl`: the same folder
+  // holds its replay script, `<id>.jsonl`, which is no log).
+  const places = new Map<string, string>();
+  for (const name of protocols.names) {
+    const entry = protocols.get(name);
+    if (!entry) continue;
+    const suffix = entry.logName ? entry.logName('') : '.jsonl';
+    for (const folder of [entry.folder, ...slugs.map((slug) => `ideas/${slug}/${entry.folder}`)])
+      if (!places.has(folder)) places.set(folder, suffix);
+  }
   const indexed: string[] = [];
   const errors: { file: string; reason: string }[] = [];
-  for (const folder of folders) {
+  for (const [folder, suffix] of places) {
     for (const { name, problem } of listFiles(root, folder)) {
-      if (!name.endsWith('.jsonl') && name !== '') continue;
-      // An evaluation's folder also holds its replay script (`<id>.jsonl`): only its run log is a log.
-      if (folder.endsWith('/evaluations') && !name.endsWith('.run.jsonl') && name !== '') continue;
+      if (!name.endsWith(suffix) && name !== '') continue;
       const rel = name === '' ? folder : `${folder}/${name}`;
       if (problem) {
         // A linked log or folder is reported like a garbage log, and never read.

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { DebateRecord, NewDebateRecord } from '../../engine/debate-record';
 import type { RunRecord } from '../../engine/protocol';
 import type { EvaluationInput } from '../../evaluation/inputs';
-import type { EvaluationSetup } from '../../evaluation/state';
+import type { EvaluationRunSetup } from '../../evaluation/live/entry';
 import { DebateJournal, readDebateLog } from '../debates/journal';
 
 /**
@@ -15,20 +15,7 @@ import { DebateJournal, readDebateLog } from '../debates/journal';
  * the money already spent. Once the evaluation is kept, its record (`<id>.json`) and script
  * (`<id>.jsonl`) are what readers use; the log stays beside them.
  */
-export interface EvaluationRunSetup {
-  slug: string;
-  setup: EvaluationSetup & { startedAt: string };
-  provider: string;
-  seed: number;
-  budgetUsd: number;
-  /** Model calls made at once (default 6). */
-  concurrency?: number;
-  /**
-   * A dispute: the state is `reopen(record of from, trigger)` with the setup's id and start time,
-   * rather than `createEvaluation(setup)`.
-   */
-  reopen?: { from: string; criterion: string; reason: string };
-}
+export type { EvaluationRunSetup } from '../../evaluation/live/entry';
 
 /** Why a logged evaluation is not running: the researcher cancelled it, or the app closed. */
 export type StopReason = 'cancelled' | 'app closed';

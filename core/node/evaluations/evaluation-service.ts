@@ -9,7 +9,6 @@ import {
   finalSynthesisDocumentSchema,
   MODE_SETTINGS,
   type Mode,
-  reopen,
   resumeEvaluation,
   simulateAnswer,
 } from '../../evaluation';
@@ -30,19 +29,18 @@ import { previewCost } from '../llm/cost-preview';
 import { safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
-import { parseMarkdown } from '../markdown';
-import { loadPersonas } from '../personas/load-personas';
 import { currentEvaluations, ideaEvaluationState } from '../sqlite/evaluation-record-queries';
-import { getIdea, getMeta, ideaFiles, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
+import { getIdea, getMeta, type LeaderboardRow, leaderboard, setMeta } from '../sqlite/index-sql';
 import { indexLockedEvaluation } from '../sqlite/locked-evaluation-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { GENERATED_FILES, lastWrittenHash } from './generated-files';
 import { developmentProgress } from './information';
 import { claimRun, type HeldRun } from '../runs/run-control';
+import { workspaceResources } from '../runs/run-resources';
+import { evaluationInitial, evaluationPrompts } from '../../evaluation/live/entry';
 import {
   EvaluationLog,
   type EvaluationRunSetup,
-  evaluationLogPath,
   findUnfinished,
   readEvaluationLog,
   type StopReason,
@@ -168,36 +166,9 @@ export class EvaluationService {
     return finalSynthesisDocumentSchema.parse(JSON.parse(readTextInside(this.ws.root, path)));
   }
 
-  /** The idea's inputs as one markdown text: what every agent of the evaluation reads. */
-  private ideaText(slug: string): string {
-    const parts: string[] = [];
-    for (const file of ideaFiles(this.ws.db, slug)) {
-      if (!['readme', 'development', 'research'].includes(file.kind)) continue;
-      try {
-        parts.push(
-          `## ${file.path.split('/').slice(2).join('/')}\n\n${parseMarkdown(readTextInside(this.ws.root, file.path)).body.trim()}`,
-        );
-      } catch {
-        // An unreadable file is reported by sync; the evaluation reads the rest.
-      }
-    }
-    return parts.join('\n\n');
-  }
-
+  /** What the evaluation's requests are built from (its roles' personas, the idea's inputs, the taxonomy). */
   private prompts(slug: string): EvaluationPrompts {
-    const personas = new Map(loadPersonas(this.ws.root).personas.map((p) => [p.id, p]));
-    return {
-      ideaText: this.ideaText(slug),
-      taxonomy: this.ws.taxonomy,
-      persona: (id) => {
-        const p = personas.get(id);
-        if (!p)
-          throw new UserError(
-            `the evaluation needs the persona "${id}", which did not load (see resources/personas and your personas/ folder)`,
-          );
-        return { systemPrompt: p.systemPrompt, tier: p.tier };
-      },
-    };
+    return evaluationPrompts(slug, workspaceResources(this.ws));
   }
 
   /** Drives an evaluation state on the chosen provider until it locks, fails or is told to stop. */
@@ -377,26 +348,14 @@ export class EvaluationService {
 
   /** The state a checkpoint's inputs fold over: a fresh evaluation, or the reopening of a locked one. */
   initialState(header: EvaluationRunSetup): EvaluationState {
-    if (!header.reopen) return createEvaluation(header.setup, this.ws.taxonomy);
-    const locked = this.record(header.slug, header.reopen.from);
-    if (!locked)
-      throw new UserError(
-        `the disputed evaluation ${header.reopen.from} has no record in ideas/${header.slug}/evaluations/`,
-      );
     try {
-      return reopen(
-        locked,
-        { kind: 'dispute', criterion: header.reopen.criterion, reason: header.reopen.reason },
-        this.ws.taxonomy,
-        {
-          evaluationId: header.setup.evaluationId,
-          startedAt: header.setup.startedAt,
-        },
-      );
+      return evaluationInitial(header, workspaceResources(this.ws));
     } catch (error) {
+      // A missing or damaged record of the disputed evaluation is the researcher's to fix, in words.
       throw new UserError((error as Error).message);
     }
   }
+
 
   private prepared(
     held: HeldRun,

@@ -11,6 +11,7 @@ import { type ProviderFactory, type ProviderName, providerFor } from '../debates
 import { ulid } from '../ids';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { claimRun } from './run-control';
+import { workspaceResources } from './run-resources';
 
 /** What starts a run of a registered protocol. */
 export interface RunRequest {
@@ -72,6 +73,8 @@ export class RunService {
 
   async start(request: RunRequest, hooks: RunServiceHooks = {}): Promise<RunReport> {
     const entry = this.entry(request.protocol);
+    if (entry.startedBy)
+      throw new UserError(`a ${entry.name} run is started with \`${entry.startedBy}\`, which keeps what it needs beside the log`);
     const parsed = entry.setup.safeParse(request.setup);
     if (!parsed.success)
       throw new UserError(`the ${entry.name} setup: ${describeIssues('setup', parsed.error).join('; ')}`);
@@ -118,6 +121,8 @@ export class RunService {
       const { journal, records } = DebateJournal.resume(this.ws.root, this.ws.db, rel, hooks.onRecords, held.confirm);
       const header = headerOf(rel, records);
       const entry = this.entry(header.protocol);
+      if (entry.startedBy)
+        throw new UserError(`${entry.name} run ${id} resumes through its own service: runs resume ${id}`);
       if (header.version !== entry.version)
         throw new UserError(
           `${rel} was written by version ${header.version} of the ${entry.name} protocol; this app runs version ${entry.version}`,
@@ -173,9 +178,10 @@ export class RunService {
     const { records } = readDebateLog(this.ws.root, rel);
     const header = headerOf(rel, records);
     const entry = this.entry(header.protocol);
+    const resources = workspaceResources(this.ws);
     const runner = new Runner(
-      entry.protocol(header.setup, { now: () => 0 }),
-      entry.init(header.setup),
+      entry.protocol(header.setup, { now: () => 0, resources }),
+      entry.init(header.setup, resources),
       header.limits ?? DEFAULT_LIMITS,
       {
         llm: { provider: 'none', call: () => Promise.reject(new Error('reading a log makes no calls')) },
@@ -196,9 +202,10 @@ export class RunService {
     provider: ReturnType<ProviderFactory>,
     elapsedBefore: number,
   ): Runner<unknown, unknown, unknown> {
+    const resources = workspaceResources(this.ws);
     return new Runner(
-      entry.protocol(header.setup, { now: Date.now }),
-      entry.init(header.setup),
+      entry.protocol(header.setup, { now: Date.now, resources }),
+      entry.init(header.setup, resources),
       header.limits ?? DEFAULT_LIMITS,
       {
         llm: provider.llm,
@@ -252,11 +259,32 @@ export class RunService {
 }
 
 function logPath(entry: AnyProtocolEntry, ideaSlug: string | null, id: string): string {
-  return ideaSlug ? `ideas/${ideaSlug}/${entry.folder}/${id}.jsonl` : `${entry.folder}/${id}.jsonl`;
+  const name = entry.logName ? entry.logName(id) : `${id}.jsonl`;
+  return ideaSlug ? `ideas/${ideaSlug}/${entry.folder}/${name}` : `${entry.folder}/${name}`;
 }
 
 function headerOf(rel: string, records: readonly DebateRecord[]): RunHeader {
   const first = records[0];
+  // A crux debate's log, older than the general header, starts with its own: that header is its setup.
+  if (first?.type === 'debate_created') {
+    const h = first.header;
+    return {
+      id: h.id,
+      protocol: 'crux',
+      version: 1,
+      ideaSlug: h.ideaSlug,
+      topic: h.topic,
+      provider: h.provider,
+      createdAt: h.createdAt,
+      setup: h as unknown as Record<string, unknown>,
+      ...(h.seed !== null ? { seed: h.seed } : {}),
+      limits: {
+        budgetUsd: h.limits.budgetUsd > 0 ? h.limits.budgetUsd : null,
+        timeLimitMs: h.limits.maxDurationMs,
+        concurrency: h.limits.concurrency,
+      },
+    };
+  }
   if (first?.type !== 'run_created') throw new UserError(`${rel} does not start with a run header`);
   return first.header;
 }

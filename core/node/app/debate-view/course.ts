@@ -3,7 +3,7 @@ import { buildCrux } from '../../../crux/crystallize';
 import type { CruxInput } from '../../../crux/inputs';
 import type { CruxState, ThreadState } from '../../../crux/state';
 import { advance } from '../../../crux/step';
-import { initialState } from '../../../engine/crux-engine';
+import { initialState } from '../../../crux/live/entry';
 import type { DebateRecord } from '../../../engine/debate-record';
 import { TRANSCRIPT_EVENTS } from './transcripts';
 

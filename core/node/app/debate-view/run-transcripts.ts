@@ -25,7 +25,9 @@ export class RunTranscripts {
   ) {}
 
   rows(): RunListing[] {
-    return listRuns(this.ws.db).filter((row) => this.registry.get(row.protocol) !== undefined);
+    // Debates and evaluations have transcripts of their own kinds.
+    const hosted = new Set(this.registry.hosted);
+    return listRuns(this.ws.db).filter((row) => hosted.has(row.protocol));
   }
 
   get(id: string): RunTranscript | null {
