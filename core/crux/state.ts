@@ -1,4 +1,5 @@
 import type { CruxConfig } from './config';
+import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
 import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
@@ -110,6 +111,8 @@ export interface ThreadState {
   orbitMark: number;
   candidateCruxes: CandidateCrux[];
   concessions: Concession[];
+  /** Every CONCEDE, and every UPDATE_POSITION that moved a side or a confidence, with what preceded it. */
+  positionChanges: PositionChange[];
   lockedCrux: LockedCrux | null;
   /** Crystallization was requested and its analysis has not arrived yet. */
   awaitingAnalysis: boolean;
@@ -190,6 +193,7 @@ export function newThread(
     orbitMark: 0,
     candidateCruxes: [],
     concessions: [],
+    positionChanges: [],
     lockedCrux: null,
     awaitingAnalysis: false,
     crux: null,

@@ -1,5 +1,6 @@
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
+import { recordPositionChange } from './conformity';
 import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { applyAnalysis, requestCrystallization } from './crystallize';
@@ -138,9 +139,11 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
   if (stage === 'EVIDENCE') thread.evidenceMessages.push(id);
   emit(ctx, { type: 'message_posted', ...base, stage, content: input.content, ...reply, meta });
 
+  const before = thread.stances[input.agent];
   if (applyMove(ctx, thread, { id, agent: input.agent, content: input.content }, check.parsed)) {
     entry.sideChanged = true;
   }
+  recordPositionChange(state, thread, entry, before && { ...before });
 
   if (stage === 'DISCOVERY') afterDiscoveryMessage(ctx, thread, input.move);
   else if (stage === 'CRUX_LOCK') afterLockMessage(ctx, thread, id);
