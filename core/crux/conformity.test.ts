@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runReplay } from './replay';
+import { replayScript, runReplay } from './replay';
 import type { ScriptObject } from './script-builder';
 import { analysis, commit, crystallize, debate, message as m, script, thread } from './script-builder';
+import { renderTranscript } from './transcript-md';
 
 // Two YES agents (ana, ben) and one NO agent (cy) lock a crux in 13 messages (m1–m13); the EVIDENCE
 // stage then holds four messages (m14–m17) and the thread crystallizes as everyone's YES.
@@ -195,5 +196,44 @@ describe('conformity against real agreement', () => {
       m('t1', 'ana', 'PROVIDE_EVIDENCE'),
     );
     expect('conformity' in still).toBe(false);
+  });
+
+  it('the transcript says what moved each position and carries the label in its outcome', () => {
+    const run = replayScript(
+      script(
+        debate(['ana', 'ben', 'cy'], CONFIG),
+        LOCKED,
+        m('t1', 'cy', 'UPDATE_POSITION', TO_YES),
+        m('t1', 'ana', 'PROVIDE_EVIDENCE'),
+        m('t1', 'ben', 'PROVIDE_EVIDENCE'),
+        m('t1', 'ana', 'PROVIDE_EVIDENCE'),
+        ALL_YES,
+      ),
+    );
+    const meta = {
+      id: 'd1',
+      provider: 'replay',
+      seed: null,
+      status: 'completed',
+      reason: null,
+      notes: [],
+      createdAt: 'now',
+    };
+    const text = renderTranscript(run.state, run.result, meta);
+    expect(text.slice(text.indexOf('## Outcome')).split('\n')).toEqual([
+      '## Outcome',
+      '',
+      'Regime: **consensus** · **possibly conformity**',
+      '',
+      'Common ground:',
+      '- Does the policy raise output within 18 months? _(crux)_',
+      '',
+      'Position changes: 1 (0 after a new argument aimed at the agent, 1 following the majority, 0 neither) · majority-adoption rate 100% · dissent: 1 in the smaller camp at the first commitments, 0 at the end',
+      '- `m14` CY · UPDATE_POSITION: NO (0.7) → YES (0.6) · no new argument aimed at them; toward the majority (YES)',
+      '',
+      "**Possibly conformity**: the agreement in t1 came mostly from agents taking the majority's side without a new argument aimed at them.",
+      '',
+      '',
+    ]);
   });
 });

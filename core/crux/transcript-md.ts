@@ -1,3 +1,4 @@
+import type { Conformity, PositionChange } from './conformity';
 import type { CruxResult } from './result';
 import type { CruxState, TranscriptEntry } from './state';
 
@@ -77,10 +78,46 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
       out.push('', 'Resolution criteria:', ...crux.resolutionCriteria.map((c) => `- ${c}`), '');
     }
   }
-  out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}`, '');
+  const conformity = result.conformity;
+  out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}${conformity?.label ? ` · **${conformity.label}**` : ''}`, '');
   if (result.commonGround.length > 0) out.push('Common ground:', ...result.commonGround.map((c) => `- ${c.statement} _(${c.type})_`), '');
   if (result.coalitions.length > 0) {
     out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');
   }
+  if (conformity) out.push(...conformityLines(conformity, names));
   return `${out.join('\n')}\n`;
+}
+
+function stanceText(stance: PositionChange['from']): string {
+  if (!stance) return 'no side';
+  return `${stance.side}${stance.confidence === undefined ? '' : ` (${stance.confidence})`}`;
+}
+
+/** Each position change with what preceded it, and the counts a reader weighs agreement by. */
+function conformityLines(c: Conformity, names: ReadonlyMap<string, string>): string[] {
+  const basis = (change: PositionChange): string =>
+    change.basis === 'argument'
+      ? `after ${change.arguments.map((id) => `\`${id}\``).join(', ')}`
+      : change.basis === 'majority'
+        ? `no new argument aimed at them; toward the majority (${change.majority})`
+        : 'no new argument aimed at them, no majority to follow';
+  const move = (change: PositionChange): string =>
+    change.kind === 'concession'
+      ? `concedes, keeps ${stanceText(change.to)}`
+      : `${stanceText(change.from)} → ${stanceText(change.to)}`;
+  const lines = [
+    `Position changes: ${c.changes.length} (${c.afterArgument} after a new argument aimed at the agent, ${c.majorityAdoptions} following the majority, ${c.unexplained} neither) · majority-adoption rate ${Math.round(c.majorityAdoptionRate * 100)}% · dissent: ${c.dissent.initial} in the smaller camp at the first commitments, ${c.dissent.final} at the end`,
+    ...c.changes.map(
+      (change) =>
+        `- \`${change.messageId}\` ${names.get(change.agent) ?? change.agent} · ${change.move}: ${move(change)} · ${basis(change)}`,
+    ),
+    '',
+  ];
+  if (c.label) {
+    lines.push(
+      `**Possibly conformity**: the agreement in ${c.conformityThreads.join(', ')} came mostly from agents taking the majority's side without a new argument aimed at them.`,
+      '',
+    );
+  }
+  return lines;
 }
