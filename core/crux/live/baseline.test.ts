@@ -5,7 +5,7 @@ import { SIMULATED_LABEL } from '../../sim/label';
 import { createSimulatedLlm } from '../../sim/simulated-llm';
 import { runReplay } from '../replay';
 import { FAST_CONFIG, analysis, debate, quickCrux, script } from '../script-builder';
-import { type BaselineAgent, baselineSchema, compareBaseline, runBaseline } from './baseline';
+import { type BaselineAgent, type BaselineBrief, baselineSchema, compareBaseline, runBaseline } from './baseline';
 
 const AGENTS: BaselineAgent[] = [
   {
@@ -75,7 +75,7 @@ describe('the single-pass baseline', () => {
     const llm: Llm = {
       provider: 'fake',
       async call<T>(request: LlmRequest<T>) {
-        const agent = (request.brief as { agent: { id: string } }).agent.id;
+        const agent = (request.brief as BaselineBrief).agent.id;
         asked.push(agent);
         const call = {
           provider: 'fake',
