@@ -59,6 +59,8 @@ function summarize(crux: CruxRecord): CruxSummary {
     commonGround: crux.commonGround,
     concessions: crux.concessions,
     confidence: crux.confidence,
+    // Only a challenged crux has one, so an unchallenged crux reads as it always did.
+    ...(crux.history ? { history: crux.history } : {}),
   };
 }
 

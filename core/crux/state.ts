@@ -3,7 +3,16 @@ import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
 import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
-import type { BlockReason, Horizon, InterventionKind, Move, Side, SteelmanGrade, ThreadStatus } from './vocabulary';
+import type {
+  BlockReason,
+  CruxChallenge,
+  Horizon,
+  InterventionKind,
+  Move,
+  Side,
+  SteelmanGrade,
+  ThreadStatus,
+} from './vocabulary';
 
 export type { CruxCounters } from './counters';
 export type {
@@ -116,6 +125,8 @@ export interface ThreadState {
   lockedCrux: LockedCrux | null;
   /** Crystallization was requested and its analysis has not arrived yet. */
   awaitingAnalysis: boolean;
+  /** A challenge of the crystallized crux waits for the crystallizer's review. */
+  awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
 }
 
@@ -196,6 +207,7 @@ export function newThread(
     positionChanges: [],
     lockedCrux: null,
     awaitingAnalysis: false,
+    awaitingReview: null,
     crux: null,
   };
 }

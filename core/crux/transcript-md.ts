@@ -1,4 +1,5 @@
 import type { Conformity, PositionChange } from './conformity';
+import type { CruxReview } from './record-schemas';
 import type { CruxResult } from './result';
 import type { CruxState, TranscriptEntry } from './state';
 
@@ -32,6 +33,7 @@ function line(entry: TranscriptEntry, names: ReadonlyMap<string, string>): strin
   if (typeof meta.steelmanTarget === 'string') details.push(`steelman of ${names.get(meta.steelmanTarget) ?? meta.steelmanTarget}`);
   if (typeof meta.steelmanGrade === 'string') details.push(`grade: ${meta.steelmanGrade}`);
   if (typeof meta.concededProposition === 'string') details.push(`concedes: ${meta.concededProposition}`);
+  if (typeof meta.cruxChallenge === 'string') details.push(`challenges the crux: ${meta.cruxChallenge}`);
   const extra = details.length > 0 ? `\n  ${details.map((d) => `_${d}_`).join(' · ')}` : '';
   const head = `- \`${entry.id}\` **${who}** · ${entry.move}${reply}`;
   if (!entry.accepted) return `${head} · ~~refused: ${entry.blockedReason}~~${entry.blockedDetail ? ` (${entry.blockedDetail})` : ''}\n  ${entry.content}`;
@@ -76,6 +78,7 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
         out.push(`| ${names.get(agent) ?? agent} | ${p.side} | ${p.confidence} | ${f.replaceAll('|', '\\|')} | ${crux.counterfactual[agent]?.wouldFlip ? 'yes' : 'no'} |`);
       }
       out.push('', 'Resolution criteria:', ...crux.resolutionCriteria.map((c) => `- ${c}`), '');
+      if (crux.history) out.push('History:', ...crux.history.map((r) => reviewLine(r, names)), '');
     }
   }
   const conformity = result.conformity;
@@ -86,6 +89,13 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
   }
   if (conformity) out.push(...conformityLines(conformity, names));
   return `${out.join('\n')}\n`;
+}
+
+/** One review of a crux: who challenged it and why, what the crystallizer answered, what it was. */
+function reviewLine(r: CruxReview, names: ReadonlyMap<string, string>): string {
+  const answer = r.outcome === 'REEXTRACTED' ? 're-extracted' : `needs clarification: ${r.note}`;
+  const was = r.before.validated ? 'validated' : `not validated: ${r.before.validationFailures.join(', ')}`;
+  return `- \`${r.challenge.messageId}\` ${names.get(r.challenge.agent) ?? r.challenge.agent} challenged it as ${r.challenge.reason} → ${answer}; it was “${r.before.question}” (${was})`;
 }
 
 function stanceText(stance: PositionChange['from']): string {
