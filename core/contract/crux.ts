@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { cruxEventSchema as protocolCruxEventSchema } from '../crux/events';
+import { baselineComparisonSchema as protocolBaselineSchema } from '../crux/live/baseline';
 import { cruxResultSchema as protocolCruxResultSchema } from '../crux/result-schema';
 import { strictCopy } from './strict-copy';
 
@@ -13,5 +14,9 @@ export const cruxResultSchema = strictCopy(protocolCruxResultSchema);
 /** One thing the crux protocol decided, in the order it happened. */
 export const cruxEventSchema = strictCopy(protocolCruxEventSchema);
 
+/** The single pass a debate was measured against (`debate --baseline`), beside its result. */
+export const baselineComparisonSchema = strictCopy(protocolBaselineSchema);
+
 export type CruxResultView = z.infer<typeof cruxResultSchema>;
+export type BaselineComparisonView = z.infer<typeof baselineComparisonSchema>;
 export type CruxEventView = z.infer<typeof cruxEventSchema>;

@@ -3,7 +3,7 @@ import { configOverridesSchema } from '../crux/config';
 import { HORIZONS, SIDES } from '../crux/vocabulary';
 import { DEBATE_STATUSES } from '../engine/debate-record';
 import { EVALUATION_CATEGORIES, MODEL_TIERS, PERSONA_ROLES, RED_TEAM_MODES } from '../personas/persona';
-import { cruxResultSchema } from './crux';
+import { baselineComparisonSchema, cruxResultSchema } from './crux';
 import { slugSchema } from './ids';
 
 // The shapes the channels carry. Outputs are strict objects: a field the contract does not name is
@@ -234,6 +234,8 @@ export const debateDetailSchema = z.strictObject({
   transcript: z.string().nullable(),
   /** Records in the log. */
   records: count,
+  /** The single pass beside the result, when the debate has one (`debate --baseline`). */
+  baseline: baselineComparisonSchema.optional(),
 });
 export type DebateDetail = z.infer<typeof debateDetailSchema>;
 

@@ -27,6 +27,8 @@ export function applyMove(ctx: StepContext, thread: ThreadState, msg: AcceptedMe
     case 'REFRAME':
     case 'CHALLENGE_EVIDENCE':
     case 'PROVIDE_EVIDENCE':
+    // A challenge of a crystallized crux never reaches here: step.ts hands it to crux-review.ts.
+    case 'CHALLENGE_CRUX':
       return false;
 
     case 'PROPOSE_CRUX':

@@ -1,3 +1,4 @@
+import { challengeClosed } from './crux-review';
 import { isValidFalsifier } from './falsifier';
 import type { MoveRequest, ParsedMove } from './moves';
 import { checkMoveRequirements } from './moves';
@@ -15,6 +16,9 @@ export type MessageCheck =
 const block = (reason: BlockReason, detail: string): MessageCheck => ({ ok: false, reason, detail });
 
 export function checkMessage(state: CruxState, thread: ThreadState, req: MoveRequest): MessageCheck {
+  // A challenge of a crystallized crux runs the same checks, read for a thread that has converged.
+  if (req.move === 'CHALLENGE_CRUX') return checkChallenge(state, thread, req);
+
   // 1. A closed thread takes nothing; a thread waiting for its analysis is closed to talk too,
   //    since its crux is already being written from the messages it has.
   if (!isStage(thread.status)) return block('threadClosed', `thread ${thread.id} is ${thread.status}`);
@@ -64,4 +68,22 @@ export function checkMessage(state: CruxState, thread: ThreadState, req: MoveReq
   }
 
   return { ok: true, parsed };
+}
+
+/**
+ * CHALLENGE_CRUX: allowed in no stage, so an open thread refuses it as `stageRestriction`; on a
+ * closed thread it needs a crystallized crux that is not already being reviewed, nor reviewed as
+ * often as a crux may be (`threadClosed` otherwise). Then replies and the move's own requirements.
+ */
+function checkChallenge(state: CruxState, thread: ThreadState, req: MoveRequest): MessageCheck {
+  if (isStage(thread.status)) {
+    return block('stageRestriction', `CHALLENGE_CRUX is not allowed in ${thread.status}: only a crystallized crux can be challenged`);
+  }
+  const closed = challengeClosed(thread);
+  if (closed) return block('threadClosed', closed);
+  if (req.replyTo !== undefined && (state.replyCounts[req.replyTo] ?? 0) >= state.config.maxReplies) {
+    return block('replyLimit', `${req.replyTo} already has ${state.replyCounts[req.replyTo]} direct replies`);
+  }
+  const move = checkMoveRequirements(state, thread, req);
+  return move.ok ? { ok: true, parsed: move.parsed } : block('invalidMove', move.reason);
 }

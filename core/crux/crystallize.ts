@@ -100,10 +100,11 @@ export function applyAnalysis(ctx: StepContext, threadId: string, output: Analys
 }
 
 /**
- * The primary dispute is the validated crux with the highest DCG; on a tie the earlier one keeps
- * the place, so a promotion needs a strictly better score.
+ * The primary dispute is the validated crux with the highest DCG; on a tie the one in place keeps
+ * it, so a promotion needs a strictly better score. A primary crux that a review took out of the
+ * validated ones (./crux-review.ts) gives way to the best one left, if any.
  */
-function updatePrimary(ctx: StepContext): void {
+export function updatePrimary(ctx: StepContext): void {
   const { state } = ctx;
   let best: { id: string; score: number } | null = null;
   for (const id of state.crystallized) {
@@ -111,7 +112,13 @@ function updatePrimary(ctx: StepContext): void {
     if (!crux?.validated) continue;
     if (best === null || crux.dcg.score > best.score) best = { id, score: crux.dcg.score };
   }
-  if (best === null || best.id === state.primaryCrux) return;
+  const current = state.threads.find((t) => t.id === state.primaryCrux)?.crux;
+  if (current?.validated && best !== null && current.dcg.score >= best.score) return;
+  if (best === null) {
+    state.primaryCrux = null;
+    return;
+  }
+  if (best.id === state.primaryCrux) return;
   const from = state.primaryCrux;
   state.primaryCrux = best.id;
   state.counters.dcgPromotions += 1;

@@ -4,6 +4,7 @@ import { coalitionLabelSchema, cruxRecordSchema, lockedCruxSchema } from './reco
 import { count } from './schema-parts';
 import {
   BLOCK_REASONS,
+  CRUX_CHALLENGES,
   GIVEN_GRADES,
   INTERVENTION_KINDS,
   MOVES,
@@ -87,6 +88,14 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
   event('crystallization_requested', { thread, reason: z.enum(['budget', 'stability', 'hardCap']) }),
   event('crystallized', { thread, crux: cruxRecordSchema }),
   event('primary_crux_changed', { from: z.string().nullable(), to: z.string() }),
+  event('crux_challenged', {
+    id: z.string(),
+    thread,
+    agent: z.string(),
+    challenge: z.enum(CRUX_CHALLENGES),
+    content: z.string(),
+  }),
+  event('crux_reviewed', { thread, outcome: z.enum(['REEXTRACTED', 'NEEDS_CLARIFICATION']), crux: cruxRecordSchema }),
   event('thread_closed', { thread, status: z.enum(THREAD_STATUSES), reason: z.string() }),
   event('coalition_labels_set', { labels: z.array(coalitionLabelSchema) }),
   event('debate_stopped', { reason: z.string() }),
@@ -94,4 +103,4 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
 export type CruxEvent = z.infer<typeof cruxEventSchema>;
 
 /** Work the state machine needs from outside, answered by the driver with another input. */
-export type CruxEffect = { kind: 'analyse'; thread: string };
+export type CruxEffect = { kind: 'analyse'; thread: string } | { kind: 'review'; thread: string };

@@ -2,6 +2,9 @@ import type { AnalysisOutput } from './analysis';
 import type { CoalitionLabel } from './state';
 import type { Move } from './vocabulary';
 
+/** The crystallizer's answer to a challenged crux. */
+export type CruxReviewAnswer = { output: AnalysisOutput } | { needsClarification: string };
+
 // What a driver may feed the state machine. The replay driver builds these from script lines;
 // a live driver will build them from agent turns and LLM answers.
 
@@ -30,6 +33,8 @@ export type CruxInput =
   | { kind: 'moderator_message'; thread: string; content: string }
   /** The answer to an `analyse` effect. */
   | { kind: 'crystallize_output'; thread: string; output: AnalysisOutput }
+  /** The answer to a `review` effect: the crux re-extracted, or what needs clarifying first. */
+  | { kind: 'crux_review'; thread: string; answer: CruxReviewAnswer }
   | { kind: 'coalition_labels'; labels: CoalitionLabel[] }
   /** For an engine that retires threads itself (merging duplicates, dropping idle ones). */
   | { kind: 'close_thread'; thread: string; status: 'STALE' | 'MERGED' }

@@ -2,8 +2,8 @@ import type { Falsifier } from './falsifier';
 import { parseFalsifier } from './falsifier';
 import type { CruxState, ThreadState } from './state';
 import { isAgent } from './state';
-import type { GivenGrade, Horizon, Move, Side } from './vocabulary';
-import { GIVEN_GRADES, HORIZONS, SIDES, isOneOf } from './vocabulary';
+import type { CruxChallenge, GivenGrade, Horizon, Move, Side } from './vocabulary';
+import { CRUX_CHALLENGES, GIVEN_GRADES, HORIZONS, SIDES, isOneOf } from './vocabulary';
 
 // Each move's own requirements on its `meta`. Meta arrives untyped (from a script or an LLM), so
 // it is read field by field here and turned into a typed move; a failure becomes `invalidMove`
@@ -19,7 +19,8 @@ export type ParsedMove =
   | { move: 'CHALLENGE_EVIDENCE'; replyTo: string; author: string }
   | { move: 'UPDATE_POSITION'; prior: Side; next: Side; topClaimChanged: boolean; confidence?: number }
   | { move: 'CONCEDE'; proposition: string; topClaimChanged: boolean; prior?: Side; next?: Side }
-  | { move: 'PROVIDE_EVIDENCE'; targetFalsifierOf?: string; evidenceLink?: string };
+  | { move: 'PROVIDE_EVIDENCE'; targetFalsifierOf?: string; evidenceLink?: string }
+  | { move: 'CHALLENGE_CRUX'; challenge: CruxChallenge };
 
 export type MoveCheck = { ok: true; parsed: ParsedMove } | { ok: false; reason: string };
 
@@ -152,6 +153,14 @@ export function checkMoveRequirements(state: CruxState, thread: ThreadState, req
         ...(isAgent(state, of) ? { targetFalsifierOf: of } : {}),
         ...(typeof link === 'string' ? { evidenceLink: link } : {}),
       });
+    }
+
+    case 'CHALLENGE_CRUX': {
+      const challenge = meta.cruxChallenge;
+      if (!isOneOf(CRUX_CHALLENGES, challenge)) {
+        return fail(`CHALLENGE_CRUX needs meta.cruxChallenge: ${CRUX_CHALLENGES.join(', ')}`);
+      }
+      return pass({ move: 'CHALLENGE_CRUX', challenge });
     }
   }
 }

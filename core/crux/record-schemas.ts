@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commonGroundItemSchema } from './analysis';
 import { falsifierSchema } from './falsifier';
 import { byAgent, count } from './schema-parts';
-import { HORIZONS, SIDES, STEELMAN_GRADES } from './vocabulary';
+import { CRUX_CHALLENGES, HORIZONS, SIDES, STEELMAN_GRADES } from './vocabulary';
 
 // The state's records that leave the state machine: the events carry them and the result reports
 // them. Each is a schema first, its type inferred, so the contract can derive its view of them
@@ -64,6 +64,19 @@ export const concessionSchema = z.object({
 });
 export type Concession = z.infer<typeof concessionSchema>;
 
+/**
+ * One review of a crystallized crux: the challenge that asked for it, what the crystallizer
+ * answered, and the crux as it stood before (so its history stays readable).
+ */
+export const cruxReviewSchema = z.object({
+  challenge: z.object({ messageId: z.string(), agent: z.string(), reason: z.enum(CRUX_CHALLENGES) }),
+  outcome: z.enum(['REEXTRACTED', 'NEEDS_CLARIFICATION']),
+  /** What the crystallizer said needs clarifying; null for a re-extraction. */
+  note: z.string().nullable(),
+  before: z.object({ question: z.string(), validated: z.boolean(), validationFailures: z.array(z.string()) }),
+});
+export type CruxReview = z.infer<typeof cruxReviewSchema>;
+
 /** A crystallized crux, with unrounded numbers; rounding happens only in the result. */
 export const cruxRecordSchema = z.object({
   question: z.string(),
@@ -80,6 +93,8 @@ export const cruxRecordSchema = z.object({
   concessions: z.array(concessionSchema),
   validated: z.boolean(),
   validationFailures: z.array(z.string()),
+  /** Its reviews, oldest first; absent until it is first challenged. */
+  history: z.array(cruxReviewSchema).optional(),
 });
 export type CruxRecord = z.infer<typeof cruxRecordSchema>;
 

@@ -3,6 +3,7 @@ import { lineShape, type Numbered, readScriptLine, ScriptError } from '../text/s
 import type { AnalysisOutput } from './analysis';
 import { analysisOutputSchema } from './analysis';
 import type { CruxConfigOverrides } from './config';
+import type { CruxReviewAnswer } from './inputs';
 import { configOverridesSchema } from './config';
 import { HORIZONS, MOVES, SIDES } from './vocabulary';
 
@@ -59,6 +60,18 @@ export const crystallizeLineSchema = z.object({
   output: analysisOutputSchema,
 });
 
+/** The crystallizer's answer to a challenge of the thread's crux: exactly one of the two fields. */
+export const cruxReviewLineSchema = z
+  .object({
+    type: z.literal('crux_review'),
+    thread: id,
+    output: analysisOutputSchema.optional(),
+    needsClarification: z.string().trim().min(1).optional(),
+  })
+  .refine((l) => (l.output === undefined) !== (l.needsClarification === undefined), {
+    message: 'a crux_review line has either output (the crux re-extracted) or needsClarification, not both',
+  });
+
 export const coalitionLabelsLineSchema = z.object({
   type: z.literal('coalition_labels'),
   labels: z.array(z.object({ members: z.array(id).min(1), label: z.string() })),
@@ -70,6 +83,7 @@ const LINE_SCHEMAS = {
   message: messageLineSchema,
   propose_thread: proposeThreadLineSchema,
   crystallize: crystallizeLineSchema,
+  crux_review: cruxReviewLineSchema,
   coalition_labels: coalitionLabelsLineSchema,
 } as const;
 const LINE_TYPES = Object.keys(LINE_SCHEMAS) as (keyof typeof LINE_SCHEMAS)[];
@@ -80,12 +94,14 @@ export type MessageLine = z.infer<typeof messageLineSchema>;
 export type ProposeThreadLine = z.infer<typeof proposeThreadLineSchema>;
 export type CrystallizeLine = z.infer<typeof crystallizeLineSchema>;
 export type CoalitionLabelsLine = z.infer<typeof coalitionLabelsLineSchema>;
+export type CruxReviewLine = z.infer<typeof cruxReviewLineSchema>;
 export type ScriptLine =
   | DebateLine
   | ThreadLine
   | MessageLine
   | ProposeThreadLine
   | CrystallizeLine
+  | CruxReviewLine
   | CoalitionLabelsLine;
 
 export type { Numbered };
@@ -96,6 +112,8 @@ export interface ParsedScript {
   steps: Numbered<ThreadLine | MessageLine | ProposeThreadLine>[];
   /** crystallize lines by thread id. */
   crystallize: Record<string, Numbered<{ output: AnalysisOutput }>>;
+  /** crux_review lines by thread id, in file order: each review of the thread takes the next one. */
+  reviews: Record<string, Numbered<CruxReviewAnswer>[]>;
   coalitionLabels: Numbered<CoalitionLabelsLine>[];
 }
 
@@ -104,12 +122,13 @@ export function parseLine(text: string, line: number): ScriptLine {
   return lineShape(LINE_SCHEMAS[raw.type], raw, line);
 }
 
-/** Splits and parses a whole script; `crystallize` and `coalition_labels` lines are gathered apart. */
+/** Splits and parses a whole script; `crystallize`, `crux_review` and `coalition_labels` lines are gathered apart. */
 export function parseScript(text: string): ParsedScript {
   const lines = text.split(/\r?\n/);
   let debate: ParsedScript['debate'] | undefined;
   const steps: ParsedScript['steps'] = [];
   const crystallize: ParsedScript['crystallize'] = {};
+  const reviews: ParsedScript['reviews'] = {};
   const coalitionLabels: ParsedScript['coalitionLabels'] = [];
 
   lines.forEach((textLine, index) => {
@@ -132,6 +151,13 @@ export function parseScript(text: string): ParsedScript {
         crystallize[entry.thread] = { line, entry: { output: entry.output } };
         return;
       }
+      case 'crux_review': {
+        const answer: CruxReviewAnswer = entry.output
+          ? { output: entry.output }
+          : { needsClarification: entry.needsClarification as string };
+        reviews[entry.thread] = [...(reviews[entry.thread] ?? []), { line, entry: answer }];
+        return;
+      }
       case 'coalition_labels':
         coalitionLabels.push({ line, entry });
         return;
@@ -141,5 +167,5 @@ export function parseScript(text: string): ParsedScript {
   });
 
   if (!debate) throw new ScriptError(1, 'empty script: the first line must be a debate line');
-  return { debate, steps, crystallize, coalitionLabels };
+  return { debate, steps, crystallize, reviews, coalitionLabels };
 }

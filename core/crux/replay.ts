@@ -54,6 +54,7 @@ export function replayScript(scriptText: string): ReplayRun {
     return out.effects;
   };
 
+  const reviewsUsed: Record<string, number> = {};
   for (const { line, entry } of script.steps) {
     if (deferred && deferred.line < line) throw deferred;
     let input: CruxInput;
@@ -99,6 +100,16 @@ export function replayScript(scriptText: string): ReplayRun {
     while (effects.length > 0) {
       const next: typeof effects = [];
       for (const effect of effects) {
+        if (effect.kind === 'review') {
+          // Each review of a thread takes the next crux_review line for it.
+          const review = script.reviews[effect.thread]?.[reviewsUsed[effect.thread] ?? 0];
+          if (!review) {
+            throw new ScriptError(line, `the crux of thread "${effect.thread}" was challenged but no crux_review line answers it`);
+          }
+          reviewsUsed[effect.thread] = (reviewsUsed[effect.thread] ?? 0) + 1;
+          next.push(...apply({ kind: 'crux_review', thread: effect.thread, answer: review.entry }, review.line));
+          continue;
+        }
         const answer = script.crystallize[effect.thread];
         if (!answer) {
           throw new ScriptError(line, `thread "${effect.thread}" reached crystallization but no crystallize line names it`);
@@ -135,6 +146,13 @@ function checkReferences(script: ParsedScript): ScriptError | null {
     const bad = unknownAgent([...Object.keys(entry.output.positions), ...Object.keys(entry.output.counterfactual)]);
     if (!threadIds.has(thread)) problems.push(new ScriptError(line, `unknown thread id "${thread}"`));
     else if (bad !== undefined) problems.push(new ScriptError(line, `unknown agent id "${bad}"`));
+  }
+  for (const [thread, lines] of Object.entries(script.reviews)) {
+    for (const { line, entry } of lines) {
+      const bad = 'output' in entry ? unknownAgent([...Object.keys(entry.output.positions), ...Object.keys(entry.output.counterfactual)]) : undefined;
+      if (!threadIds.has(thread)) problems.push(new ScriptError(line, `unknown thread id "${thread}"`));
+      else if (bad !== undefined) problems.push(new ScriptError(line, `unknown agent id "${bad}"`));
+    }
   }
   for (const { line, entry } of script.coalitionLabels) {
     const bad = unknownAgent(entry.labels.flatMap((l) => l.members));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonGroundItemSchema } from './analysis';
 import { coalitionSchema } from './coalitions';
+import { conformitySchema } from './conformity';
 import { systemMetricsSchema } from './counters';
 import { cruxRecordSchema } from './record-schemas';
 import { count } from './schema-parts';
@@ -41,5 +42,10 @@ export const cruxResultSchema = z.object({
   coalitions: z.array(coalitionSchema),
   threads: z.array(threadResultSchema),
   systemMetrics: systemMetricsSchema,
+  /**
+   * Present only when a position changed: which changes followed a new argument and which only the
+   * majority (./conformity.ts). Left out otherwise, so a result without one reads as before.
+   */
+  conformity: conformitySchema.optional(),
 });
 export type CruxResult = z.infer<typeof cruxResultSchema>;

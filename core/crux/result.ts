@@ -1,6 +1,7 @@
 import type { CommonGroundItem } from './analysis';
 import type { CrystallizedCrux } from './coalitions';
 import { findCoalitions } from './coalitions';
+import { conformityOf } from './conformity';
 import { type LlmUsage, NO_LLM_USAGE } from './counters';
 import type { CruxRecord } from './record-schemas';
 import type { CruxResult, CruxSummary, ThreadResult } from './result-schema';
@@ -58,6 +59,8 @@ function summarize(crux: CruxRecord): CruxSummary {
     commonGround: crux.commonGround,
     concessions: crux.concessions,
     confidence: crux.confidence,
+    // Only a challenged crux has one, so an unchallenged crux reads as it always did.
+    ...(crux.history ? { history: crux.history } : {}),
   };
 }
 
@@ -99,6 +102,11 @@ export function buildResult(state: CruxState, usage: LlmUsage = NO_LLM_USAGE): C
   else if (agreed.length > 0) regime = 'consensus';
   else regime = 'inconclusive';
 
+  const conformity = conformityOf(
+    state,
+    (t) => t.crux !== null && isFullAgreement(t.crux),
+    (v) => round(v, 4),
+  );
   const c = state.counters;
   const result = JSON.parse(
     JSON.stringify({
@@ -127,6 +135,8 @@ export function buildResult(state: CruxState, usage: LlmUsage = NO_LLM_USAGE): C
         threadSpawnRejections: c.threadSpawnRejections,
         ...usage,
       },
+      // Last, and only when a position changed: a result with none is byte for byte what it was.
+      ...(conformity ? { conformity } : {}),
     } satisfies CruxResult),
   ) as CruxResult;
   // A detached copy: callers may keep or change the result without reaching into the state.

@@ -4,6 +4,7 @@ import { protocolSimulator } from '../sim/registry';
 import type { AnalysisOutput } from './analysis';
 import { keywords } from './keywords';
 import type { AgentMove } from './live/answer';
+import type { BaselineAnswer, BaselineBrief } from './live/baseline';
 import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
 
 /**
@@ -242,8 +243,22 @@ export function simulateAnalysis(seed: number, brief: AnalysisBrief): AnalysisOu
   };
 }
 
+/** An agent's single pass: its top claim's side and confidence, and the question a debate would start from. */
+export function simulateBaseline(seed: number, brief: BaselineBrief): BaselineAnswer {
+  const rng = rngFor(seed, 'baseline', brief.agent.id);
+  const subject = topicWords(brief.topic);
+  const side = brief.topClaim?.side ?? (brief.agent.id.length % 2 === 0 ? 'YES' : 'NO');
+  return {
+    side,
+    confidence: brief.topClaim?.confidence ?? Math.round((0.5 + rng() * 0.4) * 100) / 100,
+    crux: `Will ${subject} meet its stated target within 18 months?`,
+    reason: say(`${pick(rng, FACTS)} is what my view of ${subject} rests on.`),
+  };
+}
+
 /** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
 export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   turn: simulateMove,
   analysis: simulateAnalysis,
+  baseline: simulateBaseline,
 });

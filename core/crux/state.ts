@@ -1,8 +1,18 @@
 import type { CruxConfig } from './config';
+import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
 import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
-import type { BlockReason, Horizon, InterventionKind, Move, Side, SteelmanGrade, ThreadStatus } from './vocabulary';
+import type {
+  BlockReason,
+  CruxChallenge,
+  Horizon,
+  InterventionKind,
+  Move,
+  Side,
+  SteelmanGrade,
+  ThreadStatus,
+} from './vocabulary';
 
 export type { CruxCounters } from './counters';
 export type {
@@ -110,9 +120,13 @@ export interface ThreadState {
   orbitMark: number;
   candidateCruxes: CandidateCrux[];
   concessions: Concession[];
+  /** Every CONCEDE, and every UPDATE_POSITION that moved a side or a confidence, with what preceded it. */
+  positionChanges: PositionChange[];
   lockedCrux: LockedCrux | null;
   /** Crystallization was requested and its analysis has not arrived yet. */
   awaitingAnalysis: boolean;
+  /** A challenge of the crystallized crux waits for the crystallizer's review. */
+  awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
 }
 
@@ -190,8 +204,10 @@ export function newThread(
     orbitMark: 0,
     candidateCruxes: [],
     concessions: [],
+    positionChanges: [],
     lockedCrux: null,
     awaitingAnalysis: false,
+    awaitingReview: null,
     crux: null,
   };
 }

@@ -1,5 +1,7 @@
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
+import { recordPositionChange } from './conformity';
+import { acceptChallenge, applyReview } from './crux-review';
 import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { applyAnalysis, requestCrystallization } from './crystallize';
@@ -54,6 +56,9 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       break;
     case 'crystallize_output':
       applyAnalysis(ctx, input.thread, input.output);
+      break;
+    case 'crux_review':
+      applyReview(ctx, input.thread, input.answer);
       break;
     case 'coalition_labels':
       for (const l of input.labels) {
@@ -125,7 +130,12 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
     return;
   }
 
-  // checkMessage only accepts messages while the thread is in one of its stages.
+  if (check.parsed.move === 'CHALLENGE_CRUX') {
+    acceptChallenge(ctx, thread, entry, check.parsed.challenge);
+    return;
+  }
+
+  // checkMessage accepts every other move only while the thread is in one of its stages.
   const stage = thread.status as Stage;
   entry.accepted = true;
   if (input.replyTo !== undefined) state.replyCounts[input.replyTo] = (state.replyCounts[input.replyTo] ?? 0) + 1;
@@ -138,9 +148,11 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
   if (stage === 'EVIDENCE') thread.evidenceMessages.push(id);
   emit(ctx, { type: 'message_posted', ...base, stage, content: input.content, ...reply, meta });
 
+  const before = thread.stances[input.agent];
   if (applyMove(ctx, thread, { id, agent: input.agent, content: input.content }, check.parsed)) {
     entry.sideChanged = true;
   }
+  recordPositionChange(state, thread, entry, before && { ...before });
 
   if (stage === 'DISCOVERY') afterDiscoveryMessage(ctx, thread, input.move);
   else if (stage === 'CRUX_LOCK') afterLockMessage(ctx, thread, id);

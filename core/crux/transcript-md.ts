@@ -1,3 +1,5 @@
+import type { Conformity, PositionChange } from './conformity';
+import type { CruxReview } from './record-schemas';
 import type { CruxResult } from './result';
 import type { CruxState, TranscriptEntry } from './state';
 
@@ -31,6 +33,7 @@ function line(entry: TranscriptEntry, names: ReadonlyMap<string, string>): strin
   if (typeof meta.steelmanTarget === 'string') details.push(`steelman of ${names.get(meta.steelmanTarget) ?? meta.steelmanTarget}`);
   if (typeof meta.steelmanGrade === 'string') details.push(`grade: ${meta.steelmanGrade}`);
   if (typeof meta.concededProposition === 'string') details.push(`concedes: ${meta.concededProposition}`);
+  if (typeof meta.cruxChallenge === 'string') details.push(`challenges the crux: ${meta.cruxChallenge}`);
   const extra = details.length > 0 ? `\n  ${details.map((d) => `_${d}_`).join(' · ')}` : '';
   const head = `- \`${entry.id}\` **${who}** · ${entry.move}${reply}`;
   if (!entry.accepted) return `${head} · ~~refused: ${entry.blockedReason}~~${entry.blockedDetail ? ` (${entry.blockedDetail})` : ''}\n  ${entry.content}`;
@@ -75,12 +78,56 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
         out.push(`| ${names.get(agent) ?? agent} | ${p.side} | ${p.confidence} | ${f.replaceAll('|', '\\|')} | ${crux.counterfactual[agent]?.wouldFlip ? 'yes' : 'no'} |`);
       }
       out.push('', 'Resolution criteria:', ...crux.resolutionCriteria.map((c) => `- ${c}`), '');
+      if (crux.history) out.push('History:', ...crux.history.map((r) => reviewLine(r, names)), '');
     }
   }
-  out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}`, '');
+  const conformity = result.conformity;
+  out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}${conformity?.label ? ` · **${conformity.label}**` : ''}`, '');
   if (result.commonGround.length > 0) out.push('Common ground:', ...result.commonGround.map((c) => `- ${c.statement} _(${c.type})_`), '');
   if (result.coalitions.length > 0) {
     out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');
   }
+  if (conformity) out.push(...conformityLines(conformity, names));
   return `${out.join('\n')}\n`;
+}
+
+/** One review of a crux: who challenged it and why, what the crystallizer answered, what it was. */
+function reviewLine(r: CruxReview, names: ReadonlyMap<string, string>): string {
+  const answer = r.outcome === 'REEXTRACTED' ? 're-extracted' : `needs clarification: ${r.note}`;
+  const was = r.before.validated ? 'validated' : `not validated: ${r.before.validationFailures.join(', ')}`;
+  return `- \`${r.challenge.messageId}\` ${names.get(r.challenge.agent) ?? r.challenge.agent} challenged it as ${r.challenge.reason} → ${answer}; it was “${r.before.question}” (${was})`;
+}
+
+function stanceText(stance: PositionChange['from']): string {
+  if (!stance) return 'no side';
+  return `${stance.side}${stance.confidence === undefined ? '' : ` (${stance.confidence})`}`;
+}
+
+/** Each position change with what preceded it, and the counts a reader weighs agreement by. */
+function conformityLines(c: Conformity, names: ReadonlyMap<string, string>): string[] {
+  const basis = (change: PositionChange): string =>
+    change.basis === 'argument'
+      ? `after ${change.arguments.map((id) => `\`${id}\``).join(', ')}`
+      : change.basis === 'majority'
+        ? `no new argument aimed at them; toward the majority (${change.majority})`
+        : 'no new argument aimed at them, no majority to follow';
+  const move = (change: PositionChange): string =>
+    change.kind === 'concession'
+      ? `concedes, keeps ${stanceText(change.to)}`
+      : `${stanceText(change.from)} → ${stanceText(change.to)}`;
+  const lines = [
+    `Position changes: ${c.changes.length} (${c.afterArgument} after a new argument aimed at the agent, ${c.majorityAdoptions} following the majority, ${c.unexplained} neither) · majority-adoption rate ${Math.round(c.majorityAdoptionRate * 100)}% · dissent: ${c.dissent.initial} in the smaller camp at the first commitments, ${c.dissent.final} at the end`,
+    ...c.changes.map(
+      (change) =>
+        `- \`${change.messageId}\` ${names.get(change.agent) ?? change.agent} · ${change.move}: ${move(change)} · ${basis(change)}`,
+    ),
+    '',
+  ];
+  if (c.label) {
+    lines.push(
+      `**Possibly conformity**: the agreement in ${c.conformityThreads.join(', ')} came mostly from agents taking the majority's side without a new argument aimed at them.`,
+      '',
+    );
+  }
+  return lines;
 }

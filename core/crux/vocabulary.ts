@@ -29,8 +29,17 @@ export const MOVES = [
   'CHALLENGE_EVIDENCE',
   'UPDATE_POSITION',
   'CONCEDE',
+  // Allowed in no stage: only on a thread whose crux has crystallized (see core/crux/crux-review.ts).
+  'CHALLENGE_CRUX',
 ] as const;
 export type Move = (typeof MOVES)[number];
+
+/** The moves a stage can ask for; CHALLENGE_CRUX is not one of them (a live turn is always in a stage). */
+export const STAGE_MOVES = MOVES.filter((m): m is Exclude<Move, 'CHALLENGE_CRUX'> => m !== 'CHALLENGE_CRUX');
+
+/** What a challenge of a crystallized crux says is wrong with it. */
+export const CRUX_CHALLENGES = ['MIS_STATED', 'NOT_BINARY', 'NOT_DECISION_RELEVANT'] as const;
+export type CruxChallenge = (typeof CRUX_CHALLENGES)[number];
 
 /** The three stages a thread passes through while it is open. */
 export const STAGES = ['DISCOVERY', 'CRUX_LOCK', 'EVIDENCE'] as const;

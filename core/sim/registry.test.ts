@@ -32,7 +32,7 @@ describe('the simulator registry', () => {
 
   it('lists every protocol of the project once, with the kinds of brief each answers', () => {
     expect(allSimulators().map((s) => [s.protocol, s.kinds])).toEqual([
-      ['crux', ['turn', 'analysis']],
+      ['crux', ['turn', 'analysis', 'baseline']],
       ['evaluation', ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative']],
       ['development', ['questions']],
       ['classification', ['classify']],

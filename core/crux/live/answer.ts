@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type AnalysisOutput, commonGroundItemSchema } from '../analysis';
-import { GIVEN_GRADES, HORIZONS, MOVES, SIDES } from '../vocabulary';
+import { GIVEN_GRADES, HORIZONS, SIDES, STAGE_MOVES } from '../vocabulary';
 
 /**
  * What an agent answers on its turn: one move. The schema is loose on purpose about which meta
@@ -21,7 +21,8 @@ export const falsifierAnswerSchema = z.object({
 export const EVIDENCE_SOURCES = ['IDEA_TEXT', 'GENERAL_KNOWLEDGE', 'ESTIMATE'] as const;
 
 export const agentMoveSchema = z.object({
-  move: z.enum(MOVES).describe('one of the moves allowed in the current stage'),
+  // A live turn is always in a stage, so a challenge of a crystallized crux is not on offer.
+  move: z.enum(STAGE_MOVES).describe('one of the moves allowed in the current stage'),
   replyTo: z
     .string()
     .optional()

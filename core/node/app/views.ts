@@ -156,5 +156,6 @@ export function debateDetail(
     result: shown.result as DebateDetail['result'],
     transcript: shown.transcript,
     records: shown.records,
+    ...(shown.baseline ? { baseline: shown.baseline } : {}),
   };
 }

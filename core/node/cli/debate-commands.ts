@@ -1,4 +1,5 @@
 import { costLine } from './cost-line';
+import type { BaselineComparison } from '../../crux/live/baseline';
 import type { DebateSubject } from '../../crux/live/subject';
 import type { DebateRun } from '../debates/debate-service';
 import { DebateService } from '../debates/debate-service';
@@ -31,6 +32,7 @@ function report(
   run: DebateRun,
   asJson: boolean,
   estimate: { calls: number; usd: number } | null = null,
+  baseline: BaselineComparison | null = null,
 ): number {
   if (asJson) {
     io.out(
@@ -48,6 +50,7 @@ function report(
           log: run.logPath,
           transcript: run.transcriptPath,
           result: run.outcome.result,
+          ...(baseline ? { baseline } : {}),
         },
         null,
         2,
@@ -66,11 +69,26 @@ function report(
         `${r.systemMetrics.messagesTotal} messages (${r.systemMetrics.messagesBlocked} refused), ${r.threads.length} thread(s), ${r.irreducibleCruxes.length} irreducible crux(es), cost $${r.systemMetrics.costUsd.toFixed(4)}`,
         ...r.threads.map((t) => `  ${t.id} ${t.status}: ${t.crux?.question ?? t.binaryQuestion ?? t.topic}`),
         ...run.outcome.notes,
+        ...(baseline ? baselineLines(baseline) : []),
         `Transcript: ${run.transcriptPath}`,
       ].join('\n'),
     );
   }
   return 0;
+}
+
+/** The single pass beside the debate, agent by agent, and what each cost. */
+export function baselineLines(b: BaselineComparison): string[] {
+  const money = (usd: number) => `$${usd.toFixed(4)}`;
+  return [
+    `Single pass (one call per agent): ${b.cost.single.llmCalls} call(s), ${money(b.cost.single.costUsd)}; the debate: ${b.cost.debate.llmCalls} call(s), ${money(b.cost.debate.costUsd)}`,
+    `  the debate's crux: ${b.debateCrux ?? '(none crystallized)'}`,
+    ...b.agents.map((a) => {
+      const single = a.single ? `${a.single.side} (${a.single.confidence}), would name: ${a.single.crux}` : `failed: ${a.error}`;
+      const debate = a.debate ? `${a.debate.side} (${a.debate.confidence})` : '—';
+      return `  ${a.agent}: alone ${single} · in the debate ${debate}`;
+    }),
+  ];
 }
 
 /** What the agents will read, said before the run so the researcher sees the debate is about the right thing. */
@@ -132,7 +150,7 @@ export const debateCommands: Command[] = [
       name: 'debate',
       summary: 'Run a crux debate between personas on an idea or a topic.',
       usage:
-        'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--lock-budget N] [--lock-attempts N] [--evidence-budget N] [--steelman-rule RULE] [--estimate] [--json]',
+        'debate --workspace DIR (--idea SLUG | --topic T) --agents id,id,… --provider simulated|anthropic|openai [--config FILE] [--lock-budget N] [--lock-attempts N] [--evidence-budget N] [--steelman-rule RULE] [--baseline] [--estimate] [--json]',
       positionals: [],
       options: {
         workspace,
@@ -168,6 +186,11 @@ export const debateCommands: Command[] = [
         },
         ...Object.fromEntries(Object.entries(CONFIG_FLAGS).map(([flag, { spec }]) => [flag, spec])),
         estimate: { type: 'boolean', description: 'only say what it would likely cost; start nothing' },
+        baseline: {
+          type: 'boolean',
+          description:
+            'after the debate, ask each agent once, alone (side, confidence, the crux it would name) and show that single pass and its cost beside the result',
+        },
         json,
       },
     },
@@ -192,7 +215,8 @@ export const debateCommands: Command[] = [
             if (!args.options.json) io.err(`${costLine(e)}${e.cannotRun ? '' : '\nRunning…'}`);
           },
         });
-        return report(io, run, args.options.json === true, estimate);
+        const baseline = args.options.baseline ? (await service.baseline(run.id)).comparison : null;
+        return report(io, run, args.options.json === true, estimate, baseline);
       } finally {
         ws.close();
       }

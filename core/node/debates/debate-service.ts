@@ -18,6 +18,10 @@ import { getIdea, getMeta, ideaFiles, setMeta } from '../sqlite/index-sql';
 import { cruxRunLogPath, type CruxRunListing, listCruxRuns, runResultJson, setRunResult } from '../sqlite/run-queries';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexRunLogs, lastStatus, readDebateLog } from './journal';
+import { readBaseline, writeBaseline } from './baseline-file';
+import { type Baseline, type BaselineComparison, compareBaseline, runBaseline } from '../../crux/live/baseline';
+import { subjectOrTopic } from '../../crux/live/subject';
+import type { CruxResult } from '../../crux/result';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
 import { configOverridesSchema, resolveConfig } from '../../crux/config';
 import { configForAgents } from '../../crux/scale';
@@ -363,6 +367,30 @@ export class DebateService {
     };
   }
 
+  /**
+   * The single pass a debate is measured against (`debate --baseline`): each of its agents asked
+   * once, alone, on the same subject and provider (the simulator with the debate's seed). Stored
+   * beside the log, replacing an earlier one, and returned beside the debate's result.
+   */
+  async baseline(id: string): Promise<{ baseline: Baseline; comparison: BaselineComparison }> {
+    const rel = this.logPathOf(id);
+    const { records } = readDebateLog(this.ws.root, rel);
+    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
+    const prompts = cruxPrompts(header, workspaceResources(this.ws)).personas;
+    const baseline = await runBaseline(provider.llm, {
+      subject: subjectOrTopic(header.subject, header.topic),
+      topic: header.topic,
+      agents: header.agents.map((a) => {
+        const prompt = prompts.get(a.id) as NonNullable<ReturnType<typeof prompts.get>>;
+        return { id: a.id, name: a.name, systemPrompt: prompt.systemPrompt, tier: prompt.tier, topClaim: a.topClaim };
+      }),
+      now: () => Date.now(),
+    });
+    writeBaseline(this.ws.root, rel, baseline);
+    return { baseline, comparison: compareBaseline(baseline, this.show(id).result as CruxResult) };
+  }
+
   logPathOf(id: string): string {
     // An id that could not be a debate's is refused as such, not looked up (the CLI passes what it was given).
     const problem = recordIdProblem(id, 'debate');
@@ -384,6 +412,8 @@ export class DebateService {
     result: unknown;
     transcript: string | null;
     records: number;
+    /** Only when the debate has one (`debate --baseline`): the single pass beside its result. */
+    baseline?: BaselineComparison;
   } {
     const rel = this.logPathOf(id);
     // The same reader as resume: a torn last line (a debate killed mid-write) is left out, not an error.
@@ -392,12 +422,16 @@ export class DebateService {
     const resultJson = runResultJson(this.ws.db, id);
     // A rebuilt index has no stored result: a finished debate's result is rebuilt from its log.
     const mdRel = rel.replace(/\.jsonl$/, '.md');
+    const result = resultJson ? JSON.parse(resultJson) : CruxEngine.outcomeOf(records).result;
+    const baseline = readBaseline(this.ws.root, rel);
     return {
       header,
       status: lastStatus(records),
-      result: resultJson ? JSON.parse(resultJson) : CruxEngine.outcomeOf(records).result,
+      result,
       transcript: existsSync(join(this.ws.root, mdRel)) ? readTextInside(this.ws.root, mdRel) : null,
       records: records.length,
+      // Left out when there is none, so a debate without a baseline shows exactly what it did.
+      ...(baseline ? { baseline: compareBaseline(baseline, result as CruxResult) } : {}),
     };
   }
 }

@@ -47,18 +47,15 @@ describe('crux and evaluation in the registry', () => {
     const { result } = debate.outcome;
     expect({
       debate: [shownDebate.protocol, shownDebate.status, shownDebate.log],
-      cruxes: shownDebate.summary.cruxes,
-      threads: shownDebate.summary.threads,
-      regime: shownDebate.summary.regime,
+      // The whole result but its usage (which the run report gives as costUsd).
+      result: { ...shownDebate.summary, systemMetrics: null },
       said: [...new Set(shownDebate.transcript.map((line) => line.author))].sort(),
       evaluation: [shownEvaluation.protocol, shownEvaluation.status, shownEvaluation.log],
       figures: [shownEvaluation.summary.phase, shownEvaluation.summary.overallScore, shownEvaluation.costUsd],
       refusal,
     }).toEqual({
       debate: ['crux', debate.outcome.status, `ideas/${IDEA}/debates/${debate.id}.jsonl`],
-      cruxes: result.cruxes,
-      threads: result.threads,
-      regime: result.regime,
+      result: JSON.parse(JSON.stringify({ ...result, systemMetrics: null })),
       // Who spoke: every debater by name, and the moderator.
       said: ['Optimist Engineer', 'Regulator', 'Skeptical Economist', 'moderator'],
       evaluation: [

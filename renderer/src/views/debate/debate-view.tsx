@@ -10,6 +10,7 @@ import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
 import { ENDED, statusBadge } from './format';
+import { BaselineCard } from './baseline-card';
 import { OutcomeCard } from './outcome-card';
 import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
@@ -234,6 +235,9 @@ function LiveDebate({ id }: { id: string }) {
           agentColour={agentColour}
           debaters={agents.length}
         />
+      )}
+      {ENDED.has(status) && detail.data?.baseline && (
+        <BaselineCard baseline={detail.data.baseline} agentName={agentName} agentColour={agentColour} />
       )}
       <div className="debate-columns">
         {model.columns.map((column) => (

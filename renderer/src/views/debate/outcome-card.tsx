@@ -1,7 +1,7 @@
 import type { CruxResultView } from '../../../../core/contract';
 import { href } from '../../router';
 import { Help } from '../../ui/help';
-import { dcgWords, leadingThread, percent, regimeWords } from './outcome-words';
+import { conformityWords, dcgWords, leadingThread, percent, regimeWords } from './outcome-words';
 
 interface Props {
   debateId: string;
@@ -22,12 +22,21 @@ export function OutcomeCard({ debateId, result, agentName, agentColour, debaters
   const lead = leadingThread(result);
   const crux = lead?.thread.crux ?? null;
   const others = result.irreducibleCruxes.filter((t) => t !== lead?.thread.id);
+  const moved = conformityWords(result);
   return (
     <section className="card stack outcome-card" aria-labelledby="outcome-title" data-testid="outcome">
       <h2 id="outcome-title">What the debate found</h2>
       <p className="outcome-line" data-testid="regime">
         {regimeWords(result)}
       </p>
+      {moved && (
+        <p
+          className={`outcome-line small${result.conformity?.label ? ' conformity-warning' : ''}`}
+          data-testid="conformity"
+        >
+          {moved}
+        </p>
+      )}
       {lead && crux ? (
         <>
           <div>

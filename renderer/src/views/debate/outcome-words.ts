@@ -48,3 +48,22 @@ export function dcgWords(crux: Crux, debaters: number): string {
 }
 
 export const percent = pct;
+
+/**
+ * How the debaters' positions moved, in one sentence, or null when none did: how many changes came
+ * after a new argument aimed at the debater, how many only followed the majority, and the dissent
+ * that was left. The label comes first when the agreement rests mostly on following the majority.
+ */
+export function conformityWords(result: CruxResultView): string | null {
+  const c = result.conformity;
+  if (!c) return null;
+  const n = c.changes.length;
+  const label = c.label
+    ? `Possibly conformity: the agreement${c.conformityThreads.length > 1 ? 's' : ''} in ${c.conformityThreads.join(', ')} came mostly from debaters taking the majority’s side with no new argument aimed at them. `
+    : '';
+  return (
+    `${label}${n} position change${n === 1 ? '' : 's'}: ${c.afterArgument} after a new argument aimed at the debater, ` +
+    `${c.majorityAdoptions} only following the majority (${pct(c.majorityAdoptionRate)}), ${c.unexplained} neither. ` +
+    `Dissent: ${c.dissent.initial} in the smaller camp at the first commitments, ${c.dissent.final} at the end.`
+  );
+}
