@@ -5,9 +5,18 @@
  * always shown with its measure.
  */
 
-/** The lowercased runs of Unicode letters and digits of a text. */
+/**
+ * The lowercased runs of Unicode letters and decimal digits of a text. A letter keeps its combining
+ * marks (a Devanagari vowel sign, an accent typed apart) and the text is NFC-normalized first, so a
+ * word is one token however its accents were typed.
+ */
 export function lexicalTokens(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{Nd}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{Nd}]+/gu) ?? []
+  );
 }
 
 /** The set of word unigrams and bigrams (a bigram holds a space, which no token does). */
