@@ -99,7 +99,7 @@ describe('a valid persona file', () => {
 });
 
 describe('an invalid persona file', () => {
-  const ROLES = 'debater, evaluator, red-team, arbiter, synthesis, moderator, crystallizer, developer, classifier';
+  const ROLES = 'debater, evaluator, red-team, arbiter, synthesis, moderator, crystallizer, developer, classifier, judge, trickster';
   const NOT_A_KEYWORD = 'is not a keyword: use one lower-case word of 4 or more letters that is not a stop word';
 
   it.each<[string, Record<string, unknown>, string[]]>([
