@@ -27,6 +27,8 @@ export const claimSchema = z.strictObject({
   evidence: z.array(evidenceSchema).describe('what supports it; an empty list when nothing does yet'),
 });
 
+export type Claim = z.output<typeof claimSchema>;
+
 const proposalShape = {
   title: text('the proposal in a few words'),
   summary: text('the proposal in one or two sentences'),

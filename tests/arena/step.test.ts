@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArenaInputError } from './errors';
-import { replayArena } from './replay';
-import { type ArenaState, createArena } from './state';
-import { arenaAsks, arenaDone, step } from './step';
+import { ArenaInputError } from '../../core/arena/errors';
+import { replayArena } from '../../core/arena/replay';
+import { type ArenaState, createArena } from '../../core/arena/state';
+import { arenaAsks, arenaDone, step } from '../../core/arena/step';
 
-const script = readFileSync(join(import.meta.dirname, '../../tests/arena/scripts/hollow-trickster.jsonl'), 'utf8');
+const script = readFileSync(join(import.meta.dirname, 'scripts/hollow-trickster.jsonl'), 'utf8');
 const run = replayArena(script);
 const initial = (): ArenaState =>
   createArena({ topic: run.state.topic, agents: run.state.agents, judge: 'jo', config: run.state.config });
