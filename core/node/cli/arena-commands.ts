@@ -1,12 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runArenaReplay, ScriptError, SIMILARITY_MEASURES, type SimilarityMeasure } from '../../arena';
 import { arenaSetupFor } from '../arena/arena-setup';
+import { ratingsReport } from '../arena/ratings-report';
 import { RunService } from '../runs/run-service';
 import { UserError } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
-import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
+import {
+  jsonOption,
+  openWorkspace,
+  providerOf,
+  providerOption,
+  seedOf,
+  seedOption,
+  workspaceDir,
+  workspaceOption,
+} from './common';
 import { ScriptFileError } from './crux-commands';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
@@ -128,6 +138,31 @@ export const arenaCommands: Command[] = [
       const file = args.options.replay as string | undefined;
       if (file !== undefined) return replay(io, file);
       return live(args, io);
+    },
+  },
+  {
+    spec: {
+      name: 'ratings',
+      summary: 'Persona Elo and vote calibration, folded from the completed arenas in the workspace.',
+      usage: 'ratings --workspace DIR [--json]',
+      positionals: [],
+      options: { workspace: workspaceOption, json: jsonOption },
+    },
+    run(args, io) {
+      const root = workspaceDir(args);
+      if (!existsSync(root)) throw new UserError(`no workspace at ${root}`);
+      const report = ratingsReport(root);
+      if (args.options.json) io.out(JSON.stringify(report, null, 2));
+      else {
+        const left = Object.entries(report.leftOut).map(([status, n]) => `${n} ${status}`);
+        io.out(`${report.counted} completed arena(s)${left.length ? `; left out: ${left.join(', ')}` : ''}`);
+        for (const r of report.ratings)
+          io.out(
+            `${r.id.padEnd(22)} ${r.elo.toFixed(1).padStart(7)}  ${r.arenas} arena(s), ${r.wins} first; vote Brier ${r.voteBrier === null ? '—' : r.voteBrier.toFixed(3)}`,
+          );
+        for (const e of report.errors) io.err(`${e.file}: ${e.reason}`);
+      }
+      return 0;
     },
   },
 ];
