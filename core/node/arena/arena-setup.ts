@@ -60,7 +60,7 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
   if (notDebaters.length > 0)
     throw new UserError(`not debaters: ${notDebaters.map((p) => `${p.id} (${p.role})`).join(', ')}`);
   const [judge] = personas(ws, [options.judge]);
-  if (!judge || judge.role !== 'judge')
+  if (judge?.role !== 'judge')
     throw new UserError(`--judge ${options.judge}: not a judge persona (${judge?.role})`);
   const trickster = options.trickster ? personas(ws, ['trickster'])[0] : undefined;
 
@@ -69,7 +69,7 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
   if (!topic) throw new UserError('arena: say what it is about (--topic T, or --idea SLUG)');
   const logs = completedArenas(readArenaLogs(ws.root).arenas);
   const mentions = (text: string | null) =>
-    idea !== null && text !== null && text.toLowerCase().includes(idea.title.toLowerCase());
+    idea !== null && text?.toLowerCase().includes(idea.title.toLowerCase()) === true;
   const list = ws.list();
   const context: ArenaContextInput = {
     idea: idea ? { slug: idea.slug, title: idea.title, summary: idea.summary, readme: idea.readme } : null,
