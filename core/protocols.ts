@@ -1,3 +1,4 @@
+import { arenaEntry } from './arena/live/protocol';
 import { cruxEntry } from './crux/live/entry';
 import { ProtocolRegistry } from './engine/registry';
 import { evaluationEntry } from './evaluation/live/entry';
@@ -12,3 +13,4 @@ import { evaluationEntry } from './evaluation/live/entry';
 export const protocols = new ProtocolRegistry();
 protocols.register(cruxEntry);
 protocols.register(evaluationEntry);
+protocols.register(arenaEntry);

@@ -99,7 +99,7 @@ describe('a valid persona file', () => {
 });
 
 describe('an invalid persona file', () => {
-  const ROLES = 'debater, evaluator, red-team, arbiter, synthesis, moderator, crystallizer, developer, classifier';
+  const ROLES = 'debater, evaluator, red-team, arbiter, synthesis, moderator, crystallizer, developer, classifier, judge, trickster';
   const NOT_A_KEYWORD = 'is not a keyword: use one lower-case word of 4 or more letters that is not a stop word';
 
   it.each<[string, Record<string, unknown>, string[]]>([
@@ -110,7 +110,7 @@ describe('an invalid persona file', () => {
       [`${FILE}: id: must be a lower-case kebab-case id such as skeptical-economist`],
     ],
     ['a name that is not text', { name: 42 }, [`${FILE}: name: must be a non-empty name`]],
-    ['an unknown role', { role: 'judge' }, [`${FILE}: role: must be one of ${ROLES} (got "judge")`]],
+    ['an unknown role', { role: 'referee' }, [`${FILE}: role: must be one of ${ROLES} (got "referee")`]],
     ['an unknown tier', { tier: 'turbo' }, [`${FILE}: tier: must be one of fast, standard, deep (got "turbo")`]],
     [
       'an unknown horizon',

@@ -19,6 +19,8 @@ export const PERSONA_ROLES = [
   'crystallizer',
   'developer',
   'classifier',
+  'judge',
+  'trickster',
 ] as const;
 export type PersonaRole = (typeof PERSONA_ROLES)[number];
 
@@ -183,6 +185,8 @@ const ROLE_FIELDS: Readonly<Record<PersonaRole, { needs: readonly string[]; allo
   crystallizer: { needs: [], allows: [] },
   developer: { needs: [], allows: [] },
   classifier: { needs: [], allows: [] },
+  judge: { needs: [], allows: [] },
+  trickster: { needs: [], allows: [] },
 };
 
 const ROLE_NAMES: Readonly<Record<PersonaRole, string>> = {
@@ -195,6 +199,8 @@ const ROLE_NAMES: Readonly<Record<PersonaRole, string>> = {
   crystallizer: 'a crystallizer',
   developer: 'a developer',
   classifier: 'a classifier',
+  judge: 'an arena judge',
+  trickster: 'a trickster',
 };
 
 const NEEDED: Readonly<Record<string, string>> = {

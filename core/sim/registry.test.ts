@@ -34,6 +34,7 @@ describe('the simulator registry', () => {
     expect(allSimulators().map((s) => [s.protocol, s.kinds])).toEqual([
       ['crux', ['turn', 'analysis', 'baseline']],
       ['evaluation', ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative']],
+      ['arena', ['proposal', 'critique', 'revision', 'refinement', 'similarity', 'vote', 'trickster', 'judge']],
       ['development', ['questions']],
       ['classification', ['classify']],
     ]);

@@ -4,6 +4,7 @@ import { TaxonomyError } from '../../taxonomy/taxonomy';
 import { LinkRefusedError } from '../fs/read-inside';
 import { invokedDirectly } from '../invoked-directly';
 import { UserError } from '../workspace/workspace';
+import { arenaCommands } from './arena-commands';
 import { ArgError, formatHelp, parseArgs } from './args';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
@@ -28,6 +29,7 @@ export const commands: Command[] = [
   ...evaluationsCommands,
   ...runCommands(),
   ...runsCommands,
+  ...arenaCommands,
 ];
 
 function overview(): string {

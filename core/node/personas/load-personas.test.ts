@@ -61,6 +61,7 @@ describe('the built-in personas', () => {
       ['first-principles', 'red-team', 'deep', 'v1'],
       ['historian', 'debater', 'standard', '10y+ NO'],
       ['investor', 'debater', 'standard', '12-18mo YES'],
+      ['judge', 'judge', 'deep', ''],
       ['moderator', 'moderator', 'fast', ''],
       ['optimist-engineer', 'debater', 'standard', '12-18mo YES'],
       ['realist', 'red-team', 'standard', 'v1'],
@@ -69,6 +70,7 @@ describe('the built-in personas', () => {
       ['skeptical-economist', 'debater', 'standard', '5y NO'],
       ['synthesis', 'synthesis', 'deep', ''],
       ['systems-thinker', 'debater', 'standard', '10y+ UNCERTAIN'],
+      ['trickster', 'trickster', 'standard', ''],
     ]);
   });
 

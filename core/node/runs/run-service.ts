@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebateRecord, RunHeader } from '../../engine/debate-record';
 import type { RunRecord, RunStatus } from '../../engine/protocol';
-import type { AnyProtocolEntry, ProtocolRegistry } from '../../engine/registry';
+import type { AnyProtocolEntry, ProtocolRegistry, RunResources } from '../../engine/registry';
 import { type RunLimits, Runner } from '../../engine/runner';
 import { protocols as builtIn } from '../../protocols';
 import { describeIssues } from '../../text/zod-issues';
@@ -178,19 +178,7 @@ export class RunService {
     const { records } = readDebateLog(this.ws.root, rel);
     const header = headerOf(rel, records);
     const entry = this.entry(header.protocol);
-    const resources = workspaceResources(this.ws);
-    const runner = new Runner(
-      entry.protocol(header.setup, { now: () => 0, resources }),
-      entry.init(header.setup, resources),
-      header.limits ?? DEFAULT_LIMITS,
-      {
-        llm: { provider: 'none', call: () => Promise.reject(new Error('reading a log makes no calls')) },
-        append: () => {},
-        estimateCostUsd: () => 0,
-        now: () => 0,
-      },
-    );
-    for (const record of records.slice(1)) runner.fold(record as RunRecord);
+    const runner = foldRun(entry, header, records, workspaceResources(this.ws));
     const status = lastStatus(records) ?? 'running';
     return report(entry, header, rel, runner, status, runner.currentStatus.reason);
   }
@@ -256,6 +244,31 @@ export class RunService {
     }
     throw new UserError(`no run "${id}" of a registered protocol in this workspace`);
   }
+}
+
+/**
+ * A run folded from its log (the header record first) without running anything: what `show` reads,
+ * and any reader of a protocol's logs (the arena's ratings) with it.
+ */
+export function foldRun(
+  entry: AnyProtocolEntry,
+  header: RunHeader,
+  records: readonly DebateRecord[],
+  resources: RunResources,
+): Runner<unknown, unknown, unknown> {
+  const runner = new Runner(
+    entry.protocol(header.setup, { now: () => 0, resources }),
+    entry.init(header.setup, resources),
+    header.limits ?? DEFAULT_LIMITS,
+    {
+      llm: { provider: 'none', call: () => Promise.reject(new Error('reading a log makes no calls')) },
+      append: () => {},
+      estimateCostUsd: () => 0,
+      now: () => 0,
+    },
+  );
+  for (const record of records.slice(1)) runner.fold(record as RunRecord);
+  return runner;
 }
 
 function logPath(entry: AnyProtocolEntry, ideaSlug: string | null, id: string): string {

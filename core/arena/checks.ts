@@ -1,0 +1,111 @@
+import type {
+  CritiqueAnswer,
+  JudgeAnswer,
+  ProposalAnswer,
+  RevisionAnswer,
+  SimilarityAnswer,
+  TricksterAnswer,
+  VoteAnswer,
+} from './answers';
+import { pairsOf } from './similarity';
+import { type ArenaState, agentIds, currentProposal, lastVote } from './state';
+
+/**
+ * What an answer's shape cannot say: the ids it names must exist, critiques must cover every other
+ * proposal, a vote may not go to its own author. Each check returns the problems in words (none:
+ * the answer fits the state). The state machine refuses an answer with a problem; the live request
+ * puts the same problems to the model before that.
+ */
+
+function duplicateClaims(p: ProposalAnswer): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const c of p.claims) {
+    if (seen.has(c.id)) problems.push(`claim id "${c.id}" is used twice`);
+    seen.add(c.id);
+  }
+  return problems;
+}
+
+const knownAgent = (state: ArenaState, id: string) => agentIds(state).includes(id);
+
+export function proposalProblems(_state: ArenaState, _agent: string, answer: ProposalAnswer): string[] {
+  return duplicateClaims(answer);
+}
+
+export function critiqueProblems(state: ArenaState, author: string, answer: CritiqueAnswer): string[] {
+  const problems: string[] = [];
+  answer.critiques.forEach((c, i) => {
+    const where = `critiques[${i}]`;
+    if (c.target === author) problems.push(`${where}: a critique of your own proposal (target "${author}")`);
+    else if (!knownAgent(state, c.target)) problems.push(`${where}: unknown agent "${c.target}"`);
+    else if (c.claim !== undefined && !currentProposal(state, c.target)?.claims.some((k) => k.id === c.claim))
+      problems.push(`${where}: unknown claim id "${c.claim}" in ${c.target}'s proposal`);
+  });
+  const covered = new Set(answer.critiques.map((c) => c.target));
+  const missed = agentIds(state).filter((a) => a !== author && !covered.has(a));
+  if (missed.length > 0) problems.push(`no critique of ${missed.map((a) => `${a}'s`).join(', ')} proposal`);
+  return problems;
+}
+
+export function revisionProblems(state: ArenaState, agent: string, answer: RevisionAnswer): string[] {
+  const problems = duplicateClaims(answer);
+  const critiques = new Map(state.critiques.map((c) => [c.id, c]));
+  answer.changes.forEach((change, i) => {
+    const because = change.because;
+    if ('critique' in because && !critiques.has(because.critique))
+      problems.push(`changes[${i}].because: unknown critique id "${because.critique}"`);
+    if ('adopted' in because) {
+      if (because.adopted === agent) problems.push(`changes[${i}].because: adopted from yourself`);
+      else if (!knownAgent(state, because.adopted))
+        problems.push(`changes[${i}].because: unknown agent "${because.adopted}"`);
+    }
+  });
+  answer.addressed.forEach((id, i) => {
+    const critique = critiques.get(id);
+    if (!critique) problems.push(`addressed[${i}]: unknown critique id "${id}"`);
+    else if (critique.target !== agent)
+      problems.push(`addressed[${i}]: ${id} is a critique of ${critique.target}'s proposal, not yours`);
+  });
+  return problems;
+}
+
+export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
+  const problems: string[] = [];
+  const key = (a: string, b: string) => [a, b].sort().join(' ');
+  const seen = new Set<string>();
+  answer.pairs.forEach((p, i) => {
+    if (!knownAgent(state, p.a)) problems.push(`pairs[${i}].a: unknown agent "${p.a}"`);
+    else if (!knownAgent(state, p.b)) problems.push(`pairs[${i}].b: unknown agent "${p.b}"`);
+    else if (p.a === p.b) problems.push(`pairs[${i}]: a proposal paired with itself`);
+    else if (seen.has(key(p.a, p.b))) problems.push(`pairs[${i}]: the pair ${p.a}–${p.b} twice`);
+    seen.add(key(p.a, p.b));
+  });
+  const missing = pairsOf(agentIds(state)).filter(([a, b]) => !seen.has(key(a, b)));
+  if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => `${a}–${b}`).join(', ')}`);
+  return problems;
+}
+
+export function voteProblems(state: ArenaState, agent: string, answer: VoteAnswer): string[] {
+  if (!knownAgent(state, answer.vote)) return [`vote: unknown agent "${answer.vote}"`];
+  if (answer.vote === agent && !state.config.selfVote) return ['vote: an agent may not vote for its own proposal'];
+  return [];
+}
+
+export function tricksterProblems(state: ArenaState, answer: TricksterAnswer): string[] {
+  const leader = lastVote(state)?.outcome.leader;
+  if (!knownAgent(state, answer.target)) return [`target: unknown agent "${answer.target}"`];
+  if (answer.target !== leader)
+    return [`target: the challenge is aimed at the winning proposal, ${leader}'s, not ${answer.target}'s`];
+  return [];
+}
+
+export function judgeProblems(state: ArenaState, answer: JudgeAnswer): string[] {
+  const ids = agentIds(state);
+  const problems = Object.keys(answer.scores)
+    .filter((id) => !ids.includes(id))
+    .map((id) => `scores: unknown agent "${id}"`);
+  const missing = ids.filter((id) => !(id in answer.scores));
+  if (missing.length > 0) problems.push(`scores: no score for ${missing.join(', ')}`);
+  return problems;
+}

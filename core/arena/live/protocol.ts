@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+import type { AskInfo, PlannedCall, Protocol, RunStatus } from '../../engine/protocol';
+import type { ProtocolEntry } from '../../engine/registry';
+import { ArenaInputError } from '../errors';
+import { type ArenaAsk, type ArenaInput, describeAsk } from '../inputs';
+import { arenaResult } from '../result';
+import { simulatorForArena } from '../simulator';
+import { type ArenaState, createArena } from '../state';
+import { arenaAsks, arenaDone, step } from '../step';
+import { arenaRequest } from './requests';
+import { type ArenaSetup, arenaSetupSchema } from './setup';
+import { arenaTranscript } from './transcript';
+
+/**
+ * The arena as a tenant of the one runner: its asks are `arenaAsks`, its inputs go through `step`,
+ * and everything else (rounds, the pool, the meter, the log, resume) is the runner's. Every answer is
+ * needed, so no agent is degraded: an ask that keeps failing fails the arena, visibly, and a failed
+ * arena does not count for ratings.
+ */
+
+/** Times one ask is put to the model (each with the provider's own re-asks) before the arena fails. */
+const ASK_ATTEMPTS = 3;
+
+/** The planned-call form of an ask: its kind, the place it belongs to, who answers. */
+function plannedOf(setup: ArenaSetup, ask: ArenaAsk): PlannedCall {
+  const thread = ask.kind === 'revision' || ask.kind === 'similarity' ? `${ask.kind}:${ask.round}` : ask.kind;
+  return { kind: ask.kind, thread, agent: answererOf(setup, ask) };
+}
+
+function answererOf(setup: ArenaSetup, ask: ArenaAsk): string {
+  if ('agent' in ask) return ask.agent;
+  if (ask.kind === 'trickster') return setup.trickster?.id ?? 'trickster';
+  return setup.judge.id;
+}
+
+const key = (p: PlannedCall) => `${p.kind}|${p.thread}|${p.agent ?? ''}`;
+
+export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInput, ArenaAsk> {
+  const describe = (ask: ArenaAsk): AskInfo => {
+    const planned = plannedOf(setup, ask);
+    return {
+      agent: planned.agent as string,
+      meterAgent: planned.agent,
+      purpose: planned.thread,
+      failedAt: planned.thread,
+      planned,
+      degradable: false,
+      drafts: false,
+    };
+  };
+  return {
+    name: 'arena',
+    version: 1,
+    // The first call writes the head every call shares (rules, question, brief, tools).
+    warmFirstCall: true,
+    step,
+    isRefusal: (error) => error instanceof ArenaInputError,
+    done: arenaDone,
+    finalStatus: (state): RunStatus => state.stopped?.status ?? 'completed',
+    asks(state, view) {
+      const asks = arenaAsks(state);
+      // A round logged but cut short is the same round: its remaining calls are not logged again.
+      const resumed =
+        view.pending.length > 0 &&
+        view.pending.length === asks.length &&
+        asks.every((a, i) => key(plannedOf(setup, a)) === key(view.pending[i] as PlannedCall));
+      return { asks, resumed };
+    },
+    describe,
+    request: (state, ask) => arenaRequest(setup, state, ask),
+    answer(_state, ask, value) {
+      switch (ask.kind) {
+        case 'revision':
+          return { kind: 'revision', agent: ask.agent, round: ask.round, output: value } as ArenaInput;
+        case 'similarity':
+          return { kind: 'similarity', round: ask.round, output: value } as ArenaInput;
+        case 'trickster':
+        case 'judge':
+          return { kind: ask.kind, output: value } as ArenaInput;
+        default:
+          return { kind: ask.kind, agent: ask.agent, output: value } as ArenaInput;
+      }
+    },
+    failed(_state, ask, failure) {
+      if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
+        return [{ kind: 'stop', status: 'failed', reason: `${describeAsk(ask)} failed: ${failure.message}` }];
+      // Asked again in the next round: the ask is still due.
+      return [];
+    },
+    stop: (_state, cause) => ({ inputs: [{ kind: 'stop', status: 'partial', reason: cause.text }], after: 'partial' }),
+    settles(input) {
+      if (input.kind === 'stop') return null;
+      const ask: ArenaAsk =
+        input.kind === 'revision'
+          ? { kind: 'revision', agent: input.agent, round: input.round }
+          : input.kind === 'similarity'
+            ? { kind: 'similarity', round: input.round }
+            : input.kind === 'trickster'
+              ? { kind: 'trickster' }
+              : input.kind === 'judge'
+                ? { kind: 'judge', pass: 'main' }
+                : input.kind === 'vote'
+                  ? { kind: 'vote', agent: input.agent, pass: 'main' }
+                  : { kind: input.kind, agent: input.agent };
+      return plannedOf(setup, ask);
+    },
+    failureOf(agent, failedAt) {
+      if (failedAt === null) return null;
+      return { planned: { kind: failedAt.split(':')[0] as string, thread: failedAt, agent }, degradable: false };
+    },
+  };
+}
+
+/** What a run shows of itself: the result once it has an outcome, else where it stands. */
+export function arenaSummary(state: ArenaState): Record<string, unknown> {
+  const result = arenaResult(state);
+  if (result) return { ...result };
+  return {
+    topic: state.topic,
+    outcome: null,
+    stage: state.stage.kind,
+    calls: state.calls,
+    convergence: state.convergence,
+    ...(state.stopped ? { stopped: state.stopped } : {}),
+  };
+}
+
+export const arenaEntry: ProtocolEntry<ArenaSetup, ArenaState, ArenaInput, ArenaAsk> = {
+  name: 'arena',
+  version: 1,
+  setup: arenaSetupSchema as unknown as z.ZodType<ArenaSetup>,
+  folder: 'arenas',
+  init: (setup) =>
+    createArena({
+      topic: setup.question,
+      agents: setup.agents.map((a) => ({ id: a.id, name: a.name })),
+      judge: setup.judge.id,
+      config: setup.config,
+      ratings: setup.ratings,
+    }),
+  protocol: (setup) => arenaProtocol(setup),
+  summary: arenaSummary,
+  transcript: arenaTranscript,
+  simulator: simulatorForArena,
+};

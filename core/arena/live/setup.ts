@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { arenaConfigSchema } from '../config';
+
+/**
+ * What starts a live arena, as its log's header keeps it: the question, the brief every agent reads
+ * (round 0, built from the workspace when the arena starts, so a resumed run reads the same words),
+ * the personas with their prompts, the settings and the ratings from before the arena.
+ */
+
+export const arenaPersonaSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a persona id is lower-case kebab-case'),
+  name: z.string().min(1),
+  systemPrompt: z.string().min(1),
+  tier: z.enum(['fast', 'standard', 'deep']),
+});
+export type ArenaPersona = z.output<typeof arenaPersonaSchema>;
+
+export const arenaSetupSchema = z
+  .strictObject({
+    question: z.string().trim().min(1),
+    /** The context brief (round 0): the idea's README, related ideas, the ledger, past arenas. */
+    context: z.string().default(''),
+    agents: z.array(arenaPersonaSchema).min(2).max(12),
+    judge: arenaPersonaSchema,
+    trickster: arenaPersonaSchema.nullable().default(null),
+    config: arenaConfigSchema.prefault({}),
+    /** Ratings from before the arena, by persona id; 1500 when absent. */
+    ratings: z.record(z.string(), z.number()).default({}),
+  })
+  .superRefine((setup, ctx) => {
+    const ids = setup.agents.map((a) => a.id);
+    ids.forEach((id, i) => {
+      if (ids.indexOf(id) < i)
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `"${id}" is listed twice` });
+    });
+    if (ids.includes(setup.judge.id))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['judge', 'id'],
+        message: `the judge "${setup.judge.id}" is also an agent`,
+      });
+    if (setup.config.trickster && !setup.trickster)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trickster'],
+        message: 'the trickster is on but no trickster persona is given',
+      });
+    // An embedding is a call to a service the one runner does not make yet.
+    if (setup.config.similarity === 'embedding')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config', 'similarity'],
+        message:
+          'the embedding measure needs an embeddings endpoint, which this version cannot call yet (use judged or lexical)',
+      });
+  });
+export type ArenaSetup = z.output<typeof arenaSetupSchema>;

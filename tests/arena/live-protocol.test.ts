@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Runner } from '../../core/engine/runner';
+import type { Llm, LlmRequest } from '../../core/ports/llm';
+import { createSimulatedLlm } from '../../core/sim/simulated-llm';
+import { runArenaReplay } from '../../core/arena/replay';
+import type { ArenaBrief } from '../../core/arena/live/briefs';
+import { arenaEntry } from '../../core/arena/live/protocol';
+import { NO_RESOURCES } from '../../core/node/runs/run-resources';
+import type { ArenaSetup } from '../../core/arena/live/setup';
+
+// The live protocol runs on the same transitions as the replay: the one runner fed the answers of a
+// script ends with the script's result; and the simulator plays whole arenas to an end.
+
+const root = join(import.meta.dirname, '..', '..');
+const persona = (id: string) => ({ id, name: id, systemPrompt: `You are ${id}.`, tier: 'standard' as const });
+
+function setupOf(header: Record<string, unknown>): ArenaSetup {
+  return arenaEntry.setup.parse({
+    question: header.topic,
+    agents: (header.agents as { id: string }[]).map((a) => persona(a.id)),
+    judge: persona(header.judge as string),
+    trickster: persona('trickster'),
+    config: header.config ?? {},
+    ratings: header.ratings ?? {},
+  });
+}
+
+/** A model that answers each request from the script line its brief names. */
+function scripted(lines: Record<string, unknown>[]): Llm & { asked: string[] } {
+  const used = new Set<number>();
+  const asked: string[] = [];
+  return {
+    provider: 'script',
+    asked,
+    async call<T>(request: LlmRequest<T>) {
+      const brief = request.brief as ArenaBrief;
+      const agent = 'agent' in brief ? brief.agent : undefined;
+      const round = 'round' in brief ? String(brief.round) : undefined;
+      const i = lines.findIndex(
+        (l, k) =>
+          !used.has(k) &&
+          l.type === brief.kind &&
+          (agent === undefined || l.agent === agent) &&
+          (brief.kind !== 'revision' && brief.kind !== 'similarity' ? true : String(l.round) === round),
+      );
+      if (i < 0) throw new Error(`no line for ${brief.kind} ${agent ?? ''} ${round ?? ''}`);
+      used.add(i);
+      asked.push(`${brief.kind}:${agent ?? '-'}`);
+      const value = (lines[i] as { output: unknown }).output;
+      const checked = request.check?.(request.schema.parse(value));
+      if (checked && !checked.ok) throw new Error(checked.problems.join('; '));
+      return {
+        value: request.schema.parse(value),
+        calls: [
+          {
+            provider: 'script',
+            model: 'script',
+            tier: request.tier,
+            usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+            latencyMs: 0,
+            costUsd: 0,
+            ok: true,
+          },
+        ],
+      };
+    },
+  };
+}
+
+async function runLive(setup: ArenaSetup, llm: Llm) {
+  const records: unknown[] = [];
+  const runner = new Runner(
+    arenaEntry.protocol(setup, { now: () => 0, resources: NO_RESOURCES }),
+    arenaEntry.init(setup, NO_RESOURCES),
+    { budgetUsd: null, timeLimitMs: null, concurrency: 4 },
+    { llm, append: (r) => records.push(...r), estimateCostUsd: () => 0, now: () => 0 },
+  );
+  const out = await runner.run();
+  return { status: out.status, summary: arenaEntry.summary(out.state), records };
+}
+
+describe('the live arena', () => {
+  it('ends every script of the tests with the replay result when the runner is fed its answers', async () => {
+    const files = [
+      join(root, 'tests/fixtures/arena/arena-replay-small.jsonl'),
+      ...['hollow-trickster', 'split-extended', 'judged-early', 'judged-lead'].map((n) =>
+        join(root, `tests/arena/scripts/${n}.jsonl`),
+      ),
+    ];
+    const live: Record<string, unknown> = {};
+    const replayed: Record<string, unknown> = {};
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const [header, ...answers] = lines as [Record<string, unknown>, ...Record<string, unknown>[]];
+      const run = await runLive(setupOf(header), scripted(answers));
+      live[file] = [run.status, run.summary];
+      replayed[file] = ['completed', runArenaReplay(text)];
+    }
+    expect(live).toEqual(replayed);
+  });
+
+  it('is played offline by the simulator to an end, hollow consensus included, the same way for a seed', async () => {
+    const outcomes = new Set<string>();
+    let challenged = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const setup = arenaEntry.setup.parse({
+        question: 'Should the town build a solar co-op?',
+        agents: ['ada', 'bo', 'cy', 'di'].slice(0, 3 + (seed % 2)).map(persona),
+        judge: persona('judge'),
+        trickster: persona('trickster'),
+        config: { trickster: true, similarity: seed % 3 === 0 ? 'judged' : 'lexical' },
+      });
+      const run = await runLive(setup, createSimulatedLlm(seed));
+      expect(run.status).toBe('completed');
+      outcomes.add(String(run.summary.outcome));
+      if (run.summary.firstVote) challenged++;
+      if (seed === 5) expect((await runLive(setup, createSimulatedLlm(seed))).summary).toEqual(run.summary);
+    }
+    expect({ outcomes: [...outcomes].sort(), someChallenged: challenged > 0 }).toEqual({
+      outcomes: ['CONSENSUS', 'JUDGED', 'SPLIT'],
+      someChallenged: true,
+    });
+  });
+});

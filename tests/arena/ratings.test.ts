@@ -1,0 +1,109 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArenaResult } from '../../core/arena';
+import { arenaSetupFor } from '../../core/node/arena/arena-setup';
+import { type ProviderFactory, providerFor } from '../../core/node/debates/providers';
+import { type RunReport, RunService } from '../../core/node/runs/run-service';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { LlmError } from '../../core/ports/llm';
+import { cli } from '../helpers/run-cli';
+import { readme, tempWorkspace, writeFile } from '../helpers/temp-workspace';
+
+// Ratings are a fold over the completed arena logs: each completed arena starts from the ratings the
+// ones before it left (so its own Elo "after" is what the fold shows next), cancelled, failed and
+// partial arenas between them change nothing, and deleting the index changes nothing either.
+
+let ws: { root: string; cleanup: () => void };
+beforeAll(() => {
+  ws = tempWorkspace('crucible-ratings-');
+  writeFile(ws.root, 'ideas/solar-coop/README.md', readme('A community solar co-op'));
+});
+afterAll(() => ws.cleanup());
+
+const failing: ProviderFactory = (name, root, seed) => ({
+  ...providerFor(name, root, seed),
+  llm: { provider: 'down', call: () => Promise.reject(new LlmError('server_error', 'the server is down')) },
+});
+
+async function arena(
+  agents: string[],
+  seed: number,
+  how: { providers?: ProviderFactory; cancel?: boolean; timeLimitMs?: number } = {},
+): Promise<RunReport> {
+  const w = Workspace.open(ws.root);
+  try {
+    w.sync();
+    const { topic, setup } = arenaSetupFor(w, {
+      ideaSlug: 'solar-coop',
+      agents,
+      judge: 'judge',
+      trickster: true,
+      similarity: 'lexical',
+      ledger: { cruxes: [], falsifiers: [] },
+    });
+    const service = new RunService(w, undefined, how.providers);
+    return await service.start(
+      {
+        protocol: 'arena',
+        ideaSlug: 'solar-coop',
+        topic,
+        provider: 'simulated',
+        seed,
+        setup,
+        ...(how.timeLimitMs ? { limits: { timeLimitMs: how.timeLimitMs } } : {}),
+      },
+      how.cancel ? { onStarted: (_id, runner) => runner.cancel() } : {},
+    );
+  } finally {
+    w.close();
+  }
+}
+
+const ratings = () => {
+  const run = cli(['ratings', '--workspace', ws.root, '--json']);
+  if (run.code !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout) as {
+    ratings: { id: string; elo: number; arenas: number }[];
+    counted: number;
+    leftOut: Record<string, number>;
+  };
+};
+
+describe('ratings', { timeout: 120_000 }, () => {
+  it('fold the completed arenas only, in order, and come out the same from the logs after the index is deleted', async () => {
+    const first = await arena(['investor', 'regulator', 'historian'], 1);
+    const cancelled = await arena(['investor', 'regulator', 'ethicist'], 2, { cancel: true });
+    const failed = await arena(['investor', 'ethicist'], 3, { providers: failing });
+    const partial = await arena(['regulator', 'historian'], 4, { timeLimitMs: 1 });
+    const second = await arena(['investor', 'ethicist', 'historian'], 5);
+    const a = first.summary as unknown as ArenaResult;
+    const b = second.summary as unknown as ArenaResult;
+    const table = ratings();
+    rmSync(join(ws.root, '.crucible', 'index.db'), { force: true });
+    const rebuilt = ratings();
+    const elo = (t: typeof table) => Object.fromEntries(t.ratings.map((r) => [r.id, [r.elo, r.arenas]]));
+
+    expect({
+      statuses: [first.status, cancelled.status, failed.status, partial.status, second.status],
+      // The second arena started from the first's ratings: nothing in between moved them.
+      secondBefore: b.elo.before,
+      elo: elo(table),
+      counted: table.counted,
+      leftOut: table.leftOut,
+      rebuilt,
+    }).toEqual({
+      statuses: ['completed', 'cancelled', 'failed', 'partial', 'completed'],
+      secondBefore: { investor: a.elo.after.investor, ethicist: 1500, historian: a.elo.after.historian },
+      elo: {
+        investor: [b.elo.after.investor, 2],
+        historian: [b.elo.after.historian, 2],
+        ethicist: [b.elo.after.ethicist, 1],
+        regulator: [a.elo.after.regulator, 1],
+      },
+      counted: 2,
+      leftOut: { cancelled: 1, failed: 1, partial: 1 },
+      rebuilt: table,
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ArenaInputError } from '../../core/arena/errors';
+import { replayArena } from '../../core/arena/replay';
+import { type ArenaState, createArena } from '../../core/arena/state';
+import { arenaAsks, arenaDone, step } from '../../core/arena/step';
+
+const script = readFileSync(join(import.meta.dirname, 'scripts/hollow-trickster.jsonl'), 'utf8');
+const run = replayArena(script);
+const initial = (): ArenaState =>
+  createArena({ topic: run.state.topic, agents: run.state.agents, judge: 'jo', config: run.state.config });
+
+describe('the arena state machine', () => {
+  it('asks for every stage in order, and an answer counts only once its stage is complete', () => {
+    let state = initial();
+    const seen: string[] = [];
+    for (const input of run.inputs) {
+      const asks = arenaAsks(state);
+      seen.push(asks.map((a) => ('agent' in a ? `${a.kind}:${a.agent}` : a.kind)).join(' '));
+      state = step(state, input).state;
+    }
+    const afterOne = step(initial(), run.inputs[0] as (typeof run.inputs)[0]).state;
+    expect({
+      firstRound: seen.slice(0, 3),
+      stages: [...new Set(seen.map((s) => s.split(':')[0]))],
+      afterOne: { proposals: afterOne.proposals, waiting: Object.keys(afterOne.buffer), calls: afterOne.calls },
+      final: state,
+    }).toEqual({
+      firstRound: ['proposal:ana proposal:ben proposal:cy', 'proposal:ben proposal:cy', 'proposal:cy'],
+      stages: ['proposal', 'critique', 'revision', 'vote', 'trickster', 'judge'],
+      afterOne: { proposals: {}, waiting: ['ana'], calls: 1 },
+      final: run.state,
+    });
+  });
+
+  it('never changes the state it is given', () => {
+    let state = initial();
+    const changed: number[] = [];
+    run.inputs.forEach((input, i) => {
+      const before = JSON.stringify(state);
+      const next = step(state, input).state;
+      if (JSON.stringify(state) !== before) changed.push(i);
+      state = next;
+    });
+    expect(changed).toEqual([]);
+  });
+
+  it('stops with a status, and takes nothing after an end', () => {
+    const stopped = step(initial(), { kind: 'stop', status: 'partial', reason: 'spent the budget' });
+    const refused = (state: ArenaState) => {
+      try {
+        step(state, run.inputs[0] as (typeof run.inputs)[0]);
+        return 'taken';
+      } catch (e) {
+        return e instanceof ArenaInputError ? e.message : 'other';
+      }
+    };
+    expect({
+      stopped: stopped.state.stopped,
+      done: arenaDone(stopped.state),
+      asks: arenaAsks(stopped.state),
+      afterStop: refused(stopped.state),
+      afterEnd: refused(run.state),
+    }).toEqual({
+      stopped: { status: 'partial', reason: 'spent the budget' },
+      done: true,
+      asks: [],
+      afterStop: 'the arena has stopped (spent the budget)',
+      afterEnd: 'the arena is over (CONSENSUS)',
+    });
+  });
+});
