@@ -5,6 +5,7 @@ import { LinkRefusedError } from '../fs/read-inside';
 import { invokedDirectly } from '../invoked-directly';
 import { UserError } from '../workspace/workspace';
 import { ArgError, formatHelp, parseArgs } from './args';
+import { councilCommands } from './council-commands';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
@@ -28,6 +29,7 @@ export const commands: Command[] = [
   ...evaluationsCommands,
   ...runCommands(),
   ...runsCommands,
+  ...councilCommands,
 ];
 
 function overview(): string {
