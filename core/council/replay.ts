@@ -62,7 +62,7 @@ export function replayCouncil(
       if (at)
         throw new ScriptError(
           at.line,
-          `the council asks for nothing more (the task is over); found a ${at.entry.type} line`,
+          `the council asks for nothing more (the task is over); found ${article(at.entry.type)} line`,
         );
       break;
     }
@@ -89,7 +89,10 @@ export function replayCouncil(
     const entry = at.entry;
     if (due.kind === 'researcher') {
       if (entry.type !== 'researcher')
-        throw new ScriptError(at.line, `expected ${describeNeed(due)} (a researcher line), found a ${entry.type} line`);
+        throw new ScriptError(
+          at.line,
+          `expected ${describeNeed(due)} (a researcher line), found ${article(entry.type)} line`,
+        );
       apply({ kind: 'researcher', proposal: entry.proposal, decision: entry.decision, note: entry.note }, at.line);
       next++;
       continue;
@@ -102,13 +105,18 @@ export function replayCouncil(
     }
     const input = inputFor(ask.role, ask.agent, entry);
     if (!input) {
-      const found = entry.type === 'review' ? `a review by the ${entry.agent}` : `a ${entry.type} line`;
+      const found = entry.type === 'review' ? `a review by the ${entry.agent}` : `${article(entry.type)} line`;
       throw new ScriptError(at.line, `expected ${describeNeed(due)}, found ${found}`);
     }
     apply(input, at.line);
     next++;
   }
   return { taskId, state, result: councilResult(state) };
+}
+
+/** "a review", "an episode". */
+function article(word: string): string {
+  return `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 }
 
 function inputFor(role: string, agent: string, entry: ScriptLine): CouncilInput | null {
