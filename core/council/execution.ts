@@ -39,7 +39,8 @@ export interface JournalAction {
 export interface Journal {
   proposal: string;
   actions: JournalAction[];
-  reverted: { changes: FileChange[] } | null;
+  /** Set once a revert starts: how many operations (counted from the last) it has undone. */
+  reverted: { undone: number; changes: FileChange[] } | null;
 }
 
 export const executionJournalPath = (proposalFile: string) => `council/executions/${proposalFile}.json`;
@@ -171,61 +172,57 @@ export function executeAction(
   return result;
 }
 
+/** Undoes one journalled operation, unless the file already holds what it held before it. */
+function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; conflict?: string } {
+  const now = hashAt(files, op.path);
+  if (op.kind === 'move') {
+    const to = op.to as string;
+    if (now === op.beforeHash && hashAt(files, to) === null) return {};
+    if (now === null && hashAt(files, to) === op.afterHash && files.move(to, op.path, op.afterHash ?? '').moved)
+      return { change: { path: to, change: 'moved', to: op.path } };
+    return { conflict: `${to} changed or went since it was moved; left as it is` };
+  }
+  if (now === op.beforeHash) return {};
+  if (op.kind === 'write' && now !== op.afterHash) {
+    // Edited since: theirs stays; what was there before the council goes beside it.
+    if (op.before === null) return { conflict: `${op.path} changed since the council created it; left as it is` };
+    const report = files.restore(op.path, op.before, now);
+    return { conflict: `${op.path} changed since the council wrote it; the version from before is in ${report.path}` };
+  }
+  if (op.kind === 'remove' && now !== null)
+    return { conflict: `${op.path} was written again since the council removed it; left as it is` };
+  if (op.before === null) {
+    files.remove(op.path, op.afterHash ?? 'any');
+    return { change: { path: op.path, change: 'deleted' } };
+  }
+  const report = files.restore(op.path, op.before, now);
+  if (report.conflict)
+    return { conflict: `${op.path} changed while being reverted; the version from before is in ${report.path}` };
+  return { change: { path: op.path, change: now === null ? 'created' : 'modified' } };
+}
+
 /**
  * Undoes every operation of a proposal's execution, last first, putting back the exact bytes each
- * file held. A file edited since our write is not clobbered: what it held before us goes to a
- * conflict copy beside it. Running it again changes nothing.
+ * file held. A file edited since the council wrote it is not clobbered: what it held before the
+ * council goes to a conflict copy beside it. Progress is kept in the journal, so a revert killed
+ * halfway resumes where it was and a finished one changes nothing (several operations may share a
+ * file, and only their order tells which version of it each one left).
  */
 export function revertExecution(
   files: CouncilFiles,
   proposalFile: string,
 ): { changes: FileChange[]; conflicts: string[] } {
   const journal = readJournal(files, proposalFile);
+  const ops = journal.actions.flatMap((a) => a.ops).reverse();
   const changes: FileChange[] = [];
   const conflicts: string[] = [];
-  const done = [...journal.actions].reverse();
-  for (const action of done) {
-    for (const op of [...action.ops].reverse()) {
-      const now = hashAt(files, op.path);
-      if (op.kind === 'move') {
-        const to = op.to as string;
-        if (now === op.beforeHash && hashAt(files, to) === null) continue;
-        if (now === null && hashAt(files, to) === op.afterHash) {
-          files.move(to, op.path, op.afterHash ?? '');
-          changes.push({ path: to, change: 'moved', to: op.path });
-        } else conflicts.push(`${to} changed or went since it was moved; left as it is`);
-        continue;
-      }
-      // Already as it was before us.
-      if (now === op.beforeHash) continue;
-      if (op.kind === 'write' && now !== op.afterHash) {
-        // Edited since: keep theirs; what was there before us goes beside it.
-        if (op.before !== null) {
-          const report = files.restore(op.path, op.before, now);
-          conflicts.push(`${op.path} changed since the council wrote it; the earlier version is in ${report.path}`);
-        } else conflicts.push(`${op.path} changed since the council created it; left as it is`);
-        continue;
-      }
-      if (op.kind === 'remove' && now !== null) {
-        conflicts.push(`${op.path} was written again since the council removed it; left as it is`);
-        continue;
-      }
-      if (op.before === null) {
-        files.remove(op.path, op.afterHash ?? 'any');
-        changes.push({ path: op.path, change: 'deleted' });
-      } else {
-        const report = files.restore(op.path, op.before, now);
-        changes.push({
-          path: op.path,
-          change: now === null ? 'created' : 'modified',
-          ...(report.conflict ? { conflictCopy: report.path } : {}),
-        });
-        if (report.conflict)
-          conflicts.push(`${op.path} changed while being reverted; the earlier version is in ${report.path}`);
-      }
-    }
+  const reverted = journal.reverted ?? { undone: 0, changes: [] };
+  for (let k = reverted.undone; k < ops.length; k++) {
+    const { change, conflict } = undo(files, ops[k] as JournalOp);
+    if (change) changes.push(change);
+    if (conflict) conflicts.push(conflict);
+    journal.reverted = { undone: k + 1, changes: [...reverted.changes, ...changes] };
+    saveJournal(files, journal);
   }
-  journal.reverted = { changes };
-  saveJournal(files, journal);
   return { changes, conflicts };
 }
