@@ -1,3 +1,4 @@
+import { councilEntry } from './council/protocol';
 import { ProtocolRegistry } from './engine/registry';
 
 /**
@@ -7,3 +8,4 @@ import { ProtocolRegistry } from './engine/registry';
  * documents of their own); a protocol without such needs registers here and nothing else changes.
  */
 export const protocols = new ProtocolRegistry();
+protocols.register(councilEntry);

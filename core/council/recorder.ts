@@ -47,7 +47,11 @@ export function readLines<T>(files: CouncilFiles, path: string): T[] {
 }
 
 /** Appends the records whose key is not in the file yet. */
-export function appendOnce(files: CouncilFiles, path: string, records: { key: string }[]): void {
+export function appendOnce(
+  files: CouncilFiles,
+  path: string,
+  records: readonly ({ key: string } & Record<string, unknown>)[],
+): void {
   const current = files.read(path)?.text ?? '';
   const have = new Set(readLines<{ key?: string }>(files, path).map((r) => r.key));
   const fresh = records.filter((r) => !have.has(r.key));
@@ -62,10 +66,20 @@ export interface ProposalFile {
   task: string;
   idea: string | null;
   proposal: ProposalState;
+  /** Set when the researcher reverted it: when, and what the revert did. */
+  reverted?: { at: string; changes: unknown[]; conflicts: string[] };
 }
 
-/** Writes a proposal into the folder of its state, and takes it out of the others. */
-export function saveProposal(files: CouncilFiles, record: ProposalFile): void {
+/**
+ * Writes a proposal into the folder of its state, and takes it out of the others. A revert, made
+ * after the task's run, is kept: the run's state never knows of it.
+ */
+export function saveProposal(files: CouncilFiles, given: ProposalFile): void {
+  const earlier = PROPOSAL_FOLDERS.map((f) => files.read(proposalPath(f, given.id))).find((x) => x !== null);
+  const reverted = given.reverted ?? (earlier ? (JSON.parse(earlier.text) as ProposalFile).reverted : undefined);
+  const record: ProposalFile = reverted
+    ? { ...given, proposal: { ...given.proposal, status: 'REVERTED' }, reverted }
+    : given;
   const folder = folderOf(record.proposal);
   const text = `${JSON.stringify(record, null, 2)}\n`;
   const path = proposalPath(folder, record.id);
@@ -123,57 +137,62 @@ export function episodeRecord(taskId: string, state: CouncilState, at: string) {
   };
 }
 
-/** Records a task's progress as its events happen (the observer of a replay or a live run). */
+/**
+ * Records a task as it moves. Everything is derived from the state, not from the events of the last
+ * step, so a task resumed after a kill (whose last step may have been logged but not recorded)
+ * brings the files up to date on its first step; what is already there is not written again.
+ */
 export function councilRecorder(files: CouncilFiles, taskId: string): CouncilObserver {
   return {
-    after(state: CouncilState, events: CouncilEvent[]) {
-      const touched = new Set(events.flatMap((e) => ('proposal' in e ? [e.proposal] : [])));
-      for (const p of state.proposals) {
-        if (!touched.has(p.id)) continue;
-        saveProposal(files, {
-          id: proposalFileId(taskId, p.id),
-          taskId,
-          task: state.header.task,
-          idea: state.header.idea,
-          proposal: p,
-        });
-      }
-      const at = files.now();
-      const decisions = events.flatMap((e) => (e.kind === 'decided' ? [e] : []));
-      if (decisions.length > 0) {
-        appendOnce(
-          files,
-          CONSENSUS_HISTORY,
-          decisions.map((d) => {
-            const p = state.proposals.find((x) => x.id === d.proposal) as ProposalState;
-            const fileId = proposalFileId(taskId, d.proposal);
-            return {
-              key: `${fileId}#${d.version}`,
-              at,
-              taskId,
-              task: state.header.task,
-              proposal: fileId,
-              version: d.version,
-              stakes: lastVersion(p).stakes,
-              flags: lastVersion(p).flags,
-              ladder: p.ladder,
-              decision: d.decision,
-              decidedBy: d.decidedBy,
-              precedent: d.decidedBy === 'researcher',
-              note: d.note,
-              goal: lastVersion(p).output.goal,
-            };
-          }),
-        );
-      }
-      if (events.some((e) => e.kind === 'recorded')) {
-        appendOnce(files, EPISODES, [episodeRecord(taskId, state, at)]);
-        appendOnce(files, WEIGHT_HISTORY, [
-          ...state.applied.map((a, i) => ({ key: `${taskId}#${i}`, at, taskId, ...a })),
-          ...state.refused.map((r, i) => ({ key: `${taskId}#refused${i}`, at, taskId, ...r, refused: true })),
-        ]);
-        files.write(WEIGHTS_FILE, `${JSON.stringify(state.weights, null, 2)}\n`, 'any');
-      }
+    after(state: CouncilState, _events: CouncilEvent[]) {
+      recordCouncil(files, taskId, state);
     },
   };
+}
+
+export function recordCouncil(files: CouncilFiles, taskId: string, state: CouncilState): void {
+  for (const p of state.proposals)
+    saveProposal(files, {
+      id: proposalFileId(taskId, p.id),
+      taskId,
+      task: state.header.task,
+      idea: state.header.idea,
+      proposal: p,
+    });
+  const at = files.now();
+  const decided = state.proposals.filter((p) => p.decision === 'approved' || p.decision === 'rejected');
+  if (decided.length > 0)
+    appendOnce(
+      files,
+      CONSENSUS_HISTORY,
+      decided.map((p) => {
+        const v = lastVersion(p);
+        const fileId = proposalFileId(taskId, p.id);
+        return {
+          key: `${fileId}#${v.n}`,
+          at,
+          taskId,
+          task: state.header.task,
+          proposal: fileId,
+          version: v.n,
+          stakes: v.stakes,
+          flags: v.flags,
+          ladder: p.ladder,
+          decision: p.decision,
+          decidedBy: p.decidedBy,
+          precedent: p.decidedBy === 'researcher',
+          note: p.researcherNote,
+          goal: v.output.goal,
+        };
+      }),
+    );
+  if (state.phase === 'done' && state.episode !== null) {
+    appendOnce(files, EPISODES, [episodeRecord(taskId, state, at)]);
+    appendOnce(files, WEIGHT_HISTORY, [
+      ...state.applied.map((a, i) => ({ key: `${taskId}#${i}`, at, taskId, ...a })),
+      ...state.refused.map((r, i) => ({ key: `${taskId}#refused${i}`, at, taskId, ...r, refused: true })),
+    ]);
+    const weights = `${JSON.stringify(state.weights, null, 2)}\n`;
+    if (files.read(WEIGHTS_FILE)?.text !== weights) files.write(WEIGHTS_FILE, weights, 'any');
+  }
 }

@@ -29,6 +29,8 @@ export const councilHeaderSchema = z.strictObject({
   weights: weightOverridesSchema.optional(),
   /** Earlier proposals' tools, targets and outcomes (the last episodes'), for REPEATS_FAILED. */
   history: z.array(historyEntrySchema).default([]),
+  /** Past episodes and the researcher's precedents, as lines every brief of the task carries. */
+  memory: z.array(z.string()).default([]),
 });
 export type CouncilHeader = z.infer<typeof councilHeaderSchema>;
 
