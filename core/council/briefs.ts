@@ -12,7 +12,14 @@ import {
 import type { Flag } from './flags';
 import type { CouncilAsk } from './inputs';
 import { COUNCIL_PERSONAS, COUNCIL_RULES } from './personas';
-import { type ActionResult, type CouncilState, currentProposal, lastVersion, type Postcondition } from './state';
+import {
+  type ActionResult,
+  type CouncilState,
+  currentProposal,
+  lastVersion,
+  type Postcondition,
+  type VersionKind,
+} from './state';
 import type { CouncilAgent, Weights } from './values';
 
 /** The executor's answer when asked for a proposal: one, or that the task needs nothing more. */
@@ -33,7 +40,7 @@ export interface CouncilBrief extends LlmBrief {
   /** How many proposals the task has had before this one. */
   proposals: number;
   /** The version under discussion, if any, with its number, stakes and flags. */
-  version: { n: number; output: ProposalOutput; stakes: Stakes; flags: Flag[] } | null;
+  version: { n: number; kind: VersionKind; output: ProposalOutput; stakes: Stakes; flags: Flag[] } | null;
   /** The reviews this agent may see (the verifier never sees the integrator's vote of the same round). */
   reviews: Partial<Record<CouncilAgent, ReviewOutput>>;
   results: ActionResult[];
@@ -59,7 +66,7 @@ function briefOf(state: CouncilState, ask: CouncilAsk): CouncilBrief {
     task: state.header.task,
     idea: state.header.idea,
     proposals: state.proposals.length - (p ? 1 : 0),
-    version: v ? { n: v.n, output: v.output, stakes: v.stakes, flags: v.flags } : null,
+    version: v ? { n: v.n, kind: v.kind, output: v.output, stakes: v.stakes, flags: v.flags } : null,
     reviews,
     results: p?.results ?? [],
     postconditions: p?.postconditions ?? [],

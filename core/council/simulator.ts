@@ -94,10 +94,9 @@ export const councilSimulator = protocolSimulator<CouncilBrief>('council', {
   },
   review(seed, brief: Brief<'review'>) {
     const v = brief.version;
-    const ownVersion = v && v.output.goal.startsWith('Middle way') ? 'compromise' : 'executor';
     const rejects =
       brief.agent === 'verifier' &&
-      ownVersion === 'executor' &&
+      v?.kind !== 'compromise' &&
       v?.stakes !== 'low' &&
       (temper(seed) === 1 || (temper(seed) === 2 && v?.n === 1));
     if (rejects)

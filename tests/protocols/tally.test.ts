@@ -167,7 +167,7 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
     const bad = cliNow(['run', 'tally', '--topic', 'x', '--setup', join(root, 'bad.json')]);
     writeFile(root, 'bad.json', JSON.stringify({ agents: ['ada'], rounds: 0 }));
     const badAgain = cliNow(['run', 'tally', '--topic', 'x', '--setup', join(root, 'bad.json')]);
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no protocol "tallies" (registered: tally)\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no protocol "tallies" (registered: council, tally)\n']);
     expect(bad.code).toBe(1);
     expect([badAgain.code, badAgain.stderr]).toEqual([
       1,
