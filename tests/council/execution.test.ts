@@ -255,8 +255,14 @@ describe('council execution on a workspace', () => {
     const counted = fixedIds(clean.files);
     const counting: CouncilFiles = {
       ...counted,
-      write: (...a) => (operations++, counted.write(...a)),
-      remove: (...a) => (operations++, counted.remove(...a)),
+      write(...a) {
+        operations++;
+        return counted.write(...a);
+      },
+      remove(...a) {
+        operations++;
+        return counted.remove(...a);
+      },
     };
     const expected = runAll(counting, null, clean.root);
     clean.cleanup();
