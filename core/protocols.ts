@@ -1,4 +1,5 @@
 import { arenaEntry } from './arena/live/protocol';
+import { councilEntry } from './council/protocol';
 import { cruxEntry } from './crux/live/entry';
 import { ProtocolRegistry } from './engine/registry';
 import { evaluationEntry } from './evaluation/live/entry';
@@ -14,3 +15,4 @@ export const protocols = new ProtocolRegistry();
 protocols.register(cruxEntry);
 protocols.register(evaluationEntry);
 protocols.register(arenaEntry);
+protocols.register(councilEntry);

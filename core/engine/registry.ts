@@ -20,6 +20,25 @@ export interface RunResources {
 }
 
 /**
+ * For what runs or folds a protocol that reads nothing of the workspace (an arena, a test): any read
+ * is a programming error, said as such.
+ */
+export const NO_RESOURCES: RunResources = {
+  persona: () => {
+    throw new Error('this reader gives the protocol no personas');
+  },
+  read: () => {
+    throw new Error('this reader gives the protocol no files');
+  },
+  ideaText: () => {
+    throw new Error('this reader gives the protocol no idea');
+  },
+  get taxonomy(): never {
+    throw new Error('this reader gives the protocol no taxonomy');
+  },
+};
+
+/**
  * What the one engine needs to run a protocol it has never heard of: its name and version (written
  * into every log's header), the schema of its setup (what starts a run, read back from the header on
  * resume), where its logs live, its starting state, the protocol itself, and what a finished run

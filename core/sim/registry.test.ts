@@ -35,6 +35,7 @@ describe('the simulator registry', () => {
       ['crux', ['turn', 'analysis', 'baseline']],
       ['evaluation', ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative']],
       ['arena', ['proposal', 'critique', 'revision', 'refinement', 'similarity', 'vote', 'trickster', 'judge']],
+      ['council', ['proposal', 'review', 'revision', 'compromise', 'outcome', 'episode']],
       ['development', ['questions']],
       ['classification', ['classify']],
     ]);

@@ -72,11 +72,11 @@ describe('the simulated model', () => {
   });
 
   it('fails a brief of an unregistered protocol as a bad request that names the protocol', async () => {
-    const call = createSimulatedLlm(1).call(request({ protocol: 'council', kind: 'vote' }));
+    const call = createSimulatedLlm(1).call(request({ protocol: 'parliament', kind: 'vote' }));
     await expect(call).rejects.toThrow(LlmError);
     await expect(call).rejects.toMatchObject({
       kind: 'bad_request',
-      message: expect.stringContaining('no simulator is registered for protocol "council"'),
+      message: expect.stringContaining('no simulator is registered for protocol "parliament"'),
     });
   });
 });

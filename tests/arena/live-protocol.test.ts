@@ -7,7 +7,7 @@ import { createSimulatedLlm } from '../../core/sim/simulated-llm';
 import { runArenaReplay } from '../../core/arena/replay';
 import type { ArenaBrief } from '../../core/arena/live/briefs';
 import { arenaEntry } from '../../core/arena/live/protocol';
-import { NO_RESOURCES } from '../../core/node/runs/run-resources';
+import { NO_RESOURCES } from '../../core/engine/registry';
 import type { ArenaSetup } from '../../core/arena/live/setup';
 
 // The live protocol runs on the same transitions as the replay: the one runner fed the answers of a

@@ -184,7 +184,10 @@ describe('a protocol that lives only in the tests', { timeout: 240_000 }, () => 
     const bad = cliNow(['run', 'tally', '--topic', 'x', '--setup', join(root, 'bad.json')]);
     writeFile(root, 'bad.json', JSON.stringify({ agents: ['ada'], rounds: 0 }));
     const badAgain = cliNow(['run', 'tally', '--topic', 'x', '--setup', join(root, 'bad.json')]);
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no protocol "tallies" (registered: crux, evaluation, arena, tally)\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'error: no protocol "tallies" (registered: crux, evaluation, arena, council, tally)\n',
+    ]);
     expect(bad.code).toBe(1);
     expect([badAgain.code, badAgain.stderr]).toEqual([
       1,

@@ -4,7 +4,7 @@ import type { ArenaState } from '../../arena/state';
 import type { RunStatus } from '../../engine/protocol';
 import { arenaEntry } from '../../arena/live/protocol';
 import { lastStatus, readDebateLog } from '../debates/journal';
-import { NO_RESOURCES } from '../runs/run-resources';
+import { NO_RESOURCES } from '../../engine/registry';
 import { foldRun } from '../runs/run-service';
 
 /** An arena as its log has it, folded the way the run service folds any run. */

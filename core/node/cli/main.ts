@@ -6,6 +6,7 @@ import { invokedDirectly } from '../invoked-directly';
 import { UserError } from '../workspace/workspace';
 import { arenaCommands } from './arena-commands';
 import { ArgError, formatHelp, parseArgs } from './args';
+import { councilCommands } from './council-commands';
 import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
@@ -30,6 +31,7 @@ export const commands: Command[] = [
   ...runCommands(),
   ...runsCommands,
   ...arenaCommands,
+  ...councilCommands,
 ];
 
 function overview(): string {

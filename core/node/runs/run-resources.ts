@@ -9,25 +9,6 @@ import { ideaFiles } from '../sqlite/index-sql';
 import type { Workspace } from '../workspace/workspace';
 
 /**
- * For a reader that folds logs of a protocol that reads nothing of the workspace (an arena's): any
- * read is a programming error, said as such.
- */
-export const NO_RESOURCES: RunResources = {
-  persona: () => {
-    throw new Error('this reader gives the protocol no personas');
-  },
-  read: () => {
-    throw new Error('this reader gives the protocol no files');
-  },
-  ideaText: () => {
-    throw new Error('this reader gives the protocol no idea');
-  },
-  get taxonomy(): never {
-    throw new Error('this reader gives the protocol no taxonomy');
-  },
-};
-
-/**
  * The workspace as every protocol reads it (core/engine/registry.ts `RunResources`): personas as
  * loaded now (built-in ones and the workspace's `personas/`, read once per run), files read inside
  * the workspace and never through a link, an idea's inputs, the taxonomy.

@@ -1,0 +1,228 @@
+import type { CouncilAction } from './actions';
+import type { CouncilFiles } from './files-port';
+import { type FileOp, planAction } from './plan-action';
+import type { ActionResult, FileChange } from './state';
+
+/**
+ * Executing an approved proposal, one action at a time, so that a process killed at any moment
+ * neither repeats nor skips an action when the task resumes, and so that the whole proposal can be
+ * reverted byte for byte in one step.
+ *
+ * Each proposal keeps a journal (`council/executions/<id>.json`). Before an action touches anything,
+ * its operations are written there with a snapshot of every file they replace or remove and the hash
+ * each file will have after; once they are done, the action's result is written. Resuming an action
+ * found `started` looks at each file: one already holding the "after" hash was done, one still holding
+ * the "before" hash is done now, and anything else was edited by someone else — the safe write then
+ * leaves our version beside theirs as a conflict copy.
+ */
+
+export interface JournalOp {
+  kind: FileOp['kind'];
+  path: string;
+  to?: string;
+  content?: string;
+  /** Hash of what the path held when planned (null: nothing). */
+  beforeHash: string | null;
+  /** The bytes it held (for a write or a remove), to put back on revert. */
+  before: string | null;
+  /** Hash of what the path (for a move, `to`) holds once the operation is done (null: nothing). */
+  afterHash: string | null;
+}
+
+export interface JournalAction {
+  action: number;
+  status: 'started' | 'done';
+  ops: JournalOp[];
+  result?: ActionResult;
+}
+
+export interface Journal {
+  proposal: string;
+  actions: JournalAction[];
+  /** Set once a revert starts: how many operations (counted from the last) it has undone. */
+  reverted: { undone: number; changes: FileChange[] } | null;
+}
+
+export const executionJournalPath = (proposalFile: string) => `council/executions/${proposalFile}.json`;
+
+export function readJournal(files: CouncilFiles, proposalFile: string): Journal {
+  const found = files.read(executionJournalPath(proposalFile));
+  if (!found) return { proposal: proposalFile, actions: [], reverted: null };
+  return JSON.parse(found.text) as Journal;
+}
+
+function saveJournal(files: CouncilFiles, journal: Journal): void {
+  files.write(executionJournalPath(journal.proposal), `${JSON.stringify(journal, null, 2)}\n`, 'any');
+}
+
+function journalOp(files: CouncilFiles, op: FileOp): JournalOp {
+  switch (op.kind) {
+    case 'write':
+      return {
+        kind: 'write',
+        path: op.path,
+        content: op.content,
+        beforeHash: op.expected,
+        before: op.expected === null ? null : files.snapshot(op.path),
+        afterHash: files.hashOf(op.content),
+      };
+    case 'remove':
+      return {
+        kind: 'remove',
+        path: op.path,
+        beforeHash: op.expected,
+        before: files.snapshot(op.path),
+        afterHash: null,
+      };
+    case 'move':
+      return { kind: 'move', path: op.from, to: op.to, beforeHash: op.expected, before: null, afterHash: op.expected };
+  }
+}
+
+const hashAt = (files: CouncilFiles, path: string) => files.read(path)?.hash ?? null;
+
+/** Performs one journalled operation unless it is already done; says what it did. */
+function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: string } {
+  const now = hashAt(files, op.path);
+  if (op.kind === 'write') {
+    const change = op.beforeHash === null ? 'created' : 'modified';
+    if (now === op.afterHash) return { path: op.path, change };
+    const report = files.write(op.path, op.content ?? '', op.beforeHash);
+    return report.conflict
+      ? {
+          path: op.path,
+          change,
+          conflictCopy: report.path,
+          failed: `${op.path} changed meanwhile; ours is in ${report.path}`,
+        }
+      : { path: op.path, change };
+  }
+  if (op.kind === 'remove') {
+    if (now === null) return { path: op.path, change: 'deleted' };
+    const { removed } = files.remove(op.path, op.beforeHash ?? 'any');
+    return removed
+      ? { path: op.path, change: 'deleted' }
+      : { path: op.path, change: 'deleted', failed: `${op.path} changed meanwhile; kept` };
+  }
+  const to = op.to as string;
+  if (now === null && hashAt(files, to) === op.afterHash) return { path: op.path, change: 'moved', to };
+  const { moved } = files.move(op.path, to, op.beforeHash ?? '');
+  return moved
+    ? { path: op.path, change: 'moved', to }
+    : { path: op.path, change: 'moved', to, failed: `${op.path} could not move to ${to}` };
+}
+
+/**
+ * Runs action `index` of a proposal, or gives back its result if an earlier run of this process (or
+ * one killed) already finished it.
+ */
+export function executeAction(
+  files: CouncilFiles,
+  proposalFile: string,
+  index: number,
+  action: CouncilAction,
+): ActionResult {
+  const journal = readJournal(files, proposalFile);
+  let entry = journal.actions.find((a) => a.action === index);
+  if (entry?.status === 'done' && entry.result) return entry.result;
+  if (!entry) {
+    const plan = planAction(action, files);
+    if (!plan.ok) {
+      const result: ActionResult = { action: index, ok: false, detail: plan.detail, changes: [] };
+      journal.actions.push({ action: index, status: 'done', ops: [], result });
+      saveJournal(files, journal);
+      return result;
+    }
+    entry = { action: index, status: 'started', ops: plan.ops.map((op) => journalOp(files, op)) };
+    journal.actions.push(entry);
+    // Recorded before the first operation: a kill from here on resumes from this entry.
+    saveJournal(files, journal);
+    if (entry.ops.length === 0) {
+      const result: ActionResult = {
+        action: index,
+        ok: true,
+        detail: plan.detail,
+        changes: plan.read.map((path) => ({ path, change: 'read' as const })),
+      };
+      entry.status = 'done';
+      entry.result = result;
+      saveJournal(files, journal);
+      return result;
+    }
+  }
+  const changes: FileChange[] = [];
+  const failures: string[] = [];
+  for (const op of entry.ops) {
+    const { failed, ...change } = perform(files, op);
+    changes.push(change);
+    if (failed) {
+      failures.push(failed);
+      break;
+    }
+  }
+  const result: ActionResult = {
+    action: index,
+    ok: failures.length === 0,
+    detail: failures.length === 0 ? `${entry.ops.length} file operation(s) done` : failures.join('; '),
+    changes,
+  };
+  entry.status = 'done';
+  entry.result = result;
+  saveJournal(files, journal);
+  return result;
+}
+
+/** Undoes one journalled operation, unless the file already holds what it held before it. */
+function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; conflict?: string } {
+  const now = hashAt(files, op.path);
+  if (op.kind === 'move') {
+    const to = op.to as string;
+    if (now === op.beforeHash && hashAt(files, to) === null) return {};
+    if (now === null && hashAt(files, to) === op.afterHash && files.move(to, op.path, op.afterHash ?? '').moved)
+      return { change: { path: to, change: 'moved', to: op.path } };
+    return { conflict: `${to} changed or went since it was moved; left as it is` };
+  }
+  if (now === op.beforeHash) return {};
+  if (op.kind === 'write' && now !== op.afterHash) {
+    // Edited since: theirs stays; what was there before the council goes beside it.
+    if (op.before === null) return { conflict: `${op.path} changed since the council created it; left as it is` };
+    const report = files.restore(op.path, op.before, now);
+    return { conflict: `${op.path} changed since the council wrote it; the version from before is in ${report.path}` };
+  }
+  if (op.kind === 'remove' && now !== null)
+    return { conflict: `${op.path} was written again since the council removed it; left as it is` };
+  if (op.before === null) {
+    files.remove(op.path, op.afterHash ?? 'any');
+    return { change: { path: op.path, change: 'deleted' } };
+  }
+  const report = files.restore(op.path, op.before, now);
+  if (report.conflict)
+    return { conflict: `${op.path} changed while being reverted; the version from before is in ${report.path}` };
+  return { change: { path: op.path, change: now === null ? 'created' : 'modified' } };
+}
+
+/**
+ * Undoes every operation of a proposal's execution, last first, putting back the exact bytes each
+ * file held. A file edited since the council wrote it is not clobbered: what it held before the
+ * council goes to a conflict copy beside it. Progress is kept in the journal, so a revert killed
+ * halfway resumes where it was and a finished one changes nothing (several operations may share a
+ * file, and only their order tells which version of it each one left).
+ */
+export function revertExecution(
+  files: CouncilFiles,
+  proposalFile: string,
+): { changes: FileChange[]; conflicts: string[] } {
+  const journal = readJournal(files, proposalFile);
+  const ops = journal.actions.flatMap((a) => a.ops).reverse();
+  const changes: FileChange[] = [];
+  const conflicts: string[] = [];
+  const reverted = journal.reverted ?? { undone: 0, changes: [] };
+  for (let k = reverted.undone; k < ops.length; k++) {
+    const { change, conflict } = undo(files, ops[k] as JournalOp);
+    if (change) changes.push(change);
+    if (conflict) conflicts.push(conflict);
+    journal.reverted = { undone: k + 1, changes: [...reverted.changes, ...changes] };
+    saveJournal(files, journal);
+  }
+  return { changes, conflicts };
+}

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CouncilInputError, councilRecorder, replayCouncil } from '../../council';
+import { findProposal } from '../../council/recorder';
+import { ScriptError } from '../../text/script-lines';
+import { nodeCouncilFiles } from '../council/council-files';
+import { type CouncilRunReport, CouncilRuns } from '../council/council-runs';
+import { UserError, type Workspace } from '../workspace/workspace';
+import type { ParsedArgs } from './args';
+import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
+import type { CliIo } from './io';
+import { ScriptFileError } from './crux-commands';
+import type { Command } from './workspace-commands';
+
+const USAGE = [
+  'council run --task T [--idea SLUG] [--provider P] [--seed N]   start a task (simulated by default)',
+  '       council list | show ID                                         the proposals, waiting ones first',
+  '       council approve|reject ID [--note N]                           decide on a waiting proposal',
+  '       council revert ID [--note N]                                   undo an executed proposal, byte for byte',
+  '       council resume TASK                                            continue a task that was stopped',
+  '       council --replay FILE --workspace DIR [--json]                 replay a script on the workspace',
+].join('\n');
+
+function withWorkspace<T>(args: ParsedArgs, body: (ws: Workspace) => Promise<T> | T): Promise<T> {
+  const ws = openWorkspace(args);
+  return Promise.resolve()
+    .then(() => body(ws))
+    .finally(() => ws.close());
+}
+
+function printRun(io: CliIo, args: ParsedArgs, report: CouncilRunReport): void {
+  if (args.options.json) {
+    io.out(JSON.stringify(report, null, 2));
+    return;
+  }
+  io.out(`council task ${report.id}: ${report.result.status} (run ${report.status}); waits for ${report.waitsFor}`);
+  for (const p of report.result.proposals)
+    io.out(
+      `  ${report.id}-${p.id}  ${p.stakes.padEnd(6)} ${String(p.decision ?? '…').padEnd(19)} ladder ${p.ladder}${p.flags.length ? `  flags ${p.flags.join(' ')}` : ''}${p.executed ? `  executed${p.checked ? ', checked' : ', CHECK FAILED'}` : ''}`,
+    );
+}
+
+function replay(args: ParsedArgs, io: CliIo): number {
+  const file = resolve(args.options.replay as string);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UserError(`cannot read ${file}`);
+  }
+  const ws = openWorkspace(args);
+  try {
+    const files = nodeCouncilFiles(ws.root, {
+      stages: [...ws.taxonomy.stageIds],
+      search: (query) => ws.search(query).map((hit) => hit.slug),
+    });
+    const taskId = files.newId().toLowerCase();
+    let out: ReturnType<typeof replayCouncil>;
+    try {
+      out = replayCouncil(text, files, { taskId, observer: councilRecorder(files, taskId) });
+    } catch (error) {
+      if (error instanceof ScriptError) throw new ScriptFileError(`${file}: ${error.message}`);
+      throw error;
+    } finally {
+      // What the actions wrote goes into the index like any edit of the folder.
+      ws.sync();
+    }
+    io.out(JSON.stringify(out.result, null, 2));
+  } finally {
+    ws.close();
+  }
+  return 0;
+}
+
+/** `council …`: the council of executor, verifier and integrator acting on the workspace. */
+export const councilCommands: Command[] = [
+  {
+    spec: {
+      name: 'council',
+      summary: 'The council (executor, verifier, integrator) acting on the workspace, with your approval.',
+      usage: USAGE,
+      positionals: ['SUBCOMMAND?', 'ID?'],
+      options: {
+        replay: {
+          type: 'string',
+          value: 'FILE',
+          description: 'a council replay script (JSONL): its actions really run on the workspace',
+        },
+        task: { type: 'string', value: 'T', description: 'what the council should do (run)' },
+        idea: { type: 'string', value: 'SLUG', description: 'the idea the task is about (run)' },
+        note: {
+          type: 'string',
+          value: 'TEXT',
+          description: 'your reason, kept as a precedent (approve, reject, revert)',
+        },
+        provider: providerOption,
+        seed: seedOption,
+        workspace: workspaceOption,
+        json: jsonOption,
+      },
+    },
+    async run(args, io) {
+      const [sub, id] = args.positionals;
+      if (args.options.replay !== undefined) {
+        if (sub !== undefined) throw new UserError('council: --replay takes no subcommand');
+        return replay(args, io);
+      }
+      const needId = () => {
+        if (!id) throw new UserError(`council ${sub}: give the id (see: npm run cli -- council list)`);
+        return id;
+      };
+      const note = (args.options.note as string | undefined) ?? '';
+      try {
+        switch (sub) {
+          case 'run': {
+            const task = args.options.task as string | undefined;
+            if (!task?.trim()) throw new UserError('council run: give --task "what to do"');
+            const idea = args.options.idea as string | undefined;
+            const seed = seedOf(args);
+            const report = await withWorkspace(args, (ws) =>
+              new CouncilRuns(ws).start({
+                task,
+                provider: providerOf(args),
+                ...(idea ? { idea } : {}),
+                ...(seed !== undefined ? { seed } : {}),
+              }),
+            );
+            printRun(io, args, report);
+            return 0;
+          }
+          case 'resume': {
+            const report = await withWorkspace(args, (ws) => new CouncilRuns(ws).resume(needId()));
+            printRun(io, args, report);
+            return 0;
+          }
+          case 'approve':
+          case 'reject': {
+            const decision = sub;
+            const report = await withWorkspace(args, (ws) => new CouncilRuns(ws).decide(needId(), decision, note));
+            printRun(io, args, report);
+            return 0;
+          }
+          case 'revert': {
+            const out = await withWorkspace(args, (ws) => new CouncilRuns(ws).revert(needId(), note));
+            if (args.options.json) io.out(JSON.stringify(out, null, 2));
+            else {
+              io.out(`reverted ${id}: ${out.changes.length} file change(s) undone`);
+              for (const c of out.conflicts) io.out(`  kept: ${c}`);
+            }
+            return 0;
+          }
+          case 'list': {
+            const rows = await withWorkspace(args, (ws) => new CouncilRuns(ws).list());
+            const order = { pending: 0, approved: 1, rejected: 2 };
+            rows.sort((a, b) => order[a.folder] - order[b.folder] || a.record.id.localeCompare(b.record.id));
+            if (args.options.json) {
+              io.out(
+                JSON.stringify(
+                  rows.map(({ folder, record }) => ({
+                    id: record.id,
+                    folder,
+                    status: record.proposal.status,
+                    task: record.task,
+                    idea: record.idea,
+                  })),
+                  null,
+                  2,
+                ),
+              );
+              return 0;
+            }
+            if (rows.length === 0)
+              io.out('no council proposals yet (start one with: npm run cli -- council run --task "…")');
+            for (const { record } of rows) io.out(`${record.id}  ${record.proposal.status.padEnd(19)} ${record.task}`);
+            return 0;
+          }
+          case 'show': {
+            const found = await withWorkspace(args, (ws) => findProposal(new CouncilRuns(ws).files, needId()));
+            if (!found) throw new UserError(`no council proposal "${id}" (see: npm run cli -- council list)`);
+            io.out(JSON.stringify(found.record, null, 2));
+            return 0;
+          }
+          case undefined:
+            throw new UserError(`council: say what to do\nusage: npm run cli -- ${USAGE}`);
+          default:
+            throw new UserError(
+              `council: unknown subcommand "${sub}" (run, list, show, approve, reject, revert, resume)`,
+            );
+        }
+      } catch (error) {
+        if (error instanceof CouncilInputError) throw new UserError(error.message);
+        throw error;
+      }
+    },
+  },
+];

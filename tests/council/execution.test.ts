@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { councilRecorder, executeAction, replayCouncil, revertExecution } from '../../core/council';
+import type { CouncilAction } from '../../core/council/actions';
+import type { CouncilFiles } from '../../core/council/files-port';
+import { COUNCIL_FIXTURES, councilWorkspace } from './council-workspace';
+
+// Execution on a real folder: nothing is written without consensus, nothing high-stakes without the
+// researcher, a revert gives back every byte, an edit made meanwhile is never lost, and a kill at
+// any point of an execution, then a resume, neither repeats nor skips an action.
+
+/** Every file under `ideas/` by its hash: the folder's whole content, to compare two moments. */
+function tree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const abs = join(dir, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out[relative(root, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
+    }
+  };
+  walk(join(root, 'ideas'));
+  return out;
+}
+
+const header = (task: string, idea: string | null = 'soil-moisture-lora') => ({
+  type: 'council',
+  task,
+  idea,
+  config: {},
+});
+const justification = { truth: { text: 'every word of it restates what the folder already holds', strength: 0.6 } };
+const proposal = (actions: CouncilAction[], expectedOutcomes: string[]) => ({
+  type: 'proposal',
+  agent: 'executor',
+  output: {
+    goal: 'tidy the idea',
+    actions,
+    valueJustification: justification,
+    expectedOutcomes,
+    risks: [{ risk: 'a file could change', mitigation: 'the safe writes keep both', severity: 'low' }],
+  },
+});
+const review = (agent: string, decision: string) => ({
+  type: 'review',
+  agent,
+  output: { decision, rationale: 'weighed', concerns: [], values: { safety: 0.5 } },
+});
+const outcome = { type: 'outcome', agent: 'verifier', output: { confirmed: true, notes: 'seen' } };
+const episode = {
+  type: 'episode',
+  agent: 'integrator',
+  output: { keyLearnings: [], valuesServed: [], weightAdjustments: [] },
+};
+const script = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+
+const SOIL = 'ideas/soil-moisture-lora';
+/** Every kind of write, on one idea: what a revert and a kill must handle. */
+const EVERYTHING: CouncilAction[] = [
+  {
+    tool: 'edit_section',
+    args: { path: `${SOIL}/README.md`, section: 'Open questions', content: '- Is the probe loan confirmed?' },
+  },
+  { tool: 'write_note', args: { path: `${SOIL}/notes/loan.md`, content: '# Loan\n\nFrom April.\n' } },
+  { tool: 'add_tags', args: { idea: 'soil-moisture-lora', tags: ['paused-on-purpose'] } },
+  { tool: 'link_ideas', args: { idea: 'soil-moisture-lora', other: 'city-lichens-field-guide', kind: 'related' } },
+  { tool: 'set_stage', args: { idea: 'soil-moisture-lora', stage: 'RESEARCH' } },
+  { tool: 'delete_file', args: { path: `${SOIL}/research/capacitive-sensor-bench-test.md` } },
+  { tool: 'capture_idea', args: { title: 'Probe lending library', text: 'Lend reference probes between groups.' } },
+];
+
+describe('council execution on a workspace', () => {
+  it('writes nothing outside council/ for any example whose proposals were not approved', () => {
+    const results: Record<string, boolean> = {};
+    for (const name of ['low-tiebreak', 'medium-researcher', 'limit-rounds', 'high-awaiting']) {
+      const { root, files, cleanup } = councilWorkspace();
+      try {
+        const before = tree(root);
+        replayCouncil(readFileSync(join(COUNCIL_FIXTURES, `${name}.jsonl`), 'utf8'), files, {
+          taskId: 'T',
+          observer: councilRecorder(files, 'T'),
+        });
+        results[name] = JSON.stringify(tree(root)) === JSON.stringify(before);
+      } finally {
+        cleanup();
+      }
+    }
+    expect(results).toEqual({
+      'low-tiebreak': true,
+      'medium-researcher': true,
+      'limit-rounds': true,
+      'high-awaiting': true,
+    });
+  });
+
+  it('leaves a high-stakes action undone until the researcher approves it, however the agents vote', () => {
+    const target = `${SOIL}/research/capacitive-sensor-bench-test.md`;
+    const lines = [
+      header('Remove the bench test'),
+      proposal([{ tool: 'delete_file', args: { path: target } }], [`${target} is gone`]),
+      review('verifier', 'approve'),
+      review('integrator', 'approve'),
+    ];
+    const states: string[] = [];
+    for (const ending of [[], [{ type: 'researcher', proposal: 'p1', decision: 'reject', note: 'keep it' }, episode]]) {
+      const { root, files, cleanup } = councilWorkspace();
+      try {
+        const out = replayCouncil(script([...lines, ...ending]), files, {
+          taskId: 'T',
+          observer: councilRecorder(files, 'T'),
+        });
+        const folder = ['pending', 'rejected'].find((f) => existsSync(join(root, `council/proposals/${f}/T-p1.json`)));
+        states.push(`${out.result.status} ${existsSync(join(root, target))} ${folder}`);
+      } finally {
+        cleanup();
+      }
+    }
+    expect(states).toEqual(['AWAITING_RESEARCHER true pending', 'REJECTED true rejected']);
+  });
+
+  it('reverts an executed proposal in one step, byte for byte, and a second revert changes nothing', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const before = tree(root);
+      const out = replayCouncil(
+        script([
+          header('Tidy soil-moisture-lora'),
+          proposal(EVERYTHING, [
+            `${SOIL} is tidied`,
+            `${SOIL}/notes/loan.md`,
+            `${SOIL}/research/capacitive-sensor-bench-test.md`,
+            'ideas/probe-lending-library',
+          ]),
+          review('verifier', 'approve'),
+          review('integrator', 'approve'),
+          { type: 'researcher', proposal: 'p1', decision: 'approve', note: 'go' },
+          outcome,
+          episode,
+        ]),
+        files,
+        { taskId: 'T', observer: councilRecorder(files, 'T') },
+      );
+      expect([out.result.status, out.result.proposals[0]?.checked]).toEqual(['COMPLETED', true]);
+      expect(Object.keys(tree(root)).filter((p) => !(p in before))).toEqual([
+        'ideas/probe-lending-library/README.md',
+        'ideas/soil-moisture-lora/notes/loan.md',
+      ]);
+      const reverted = revertExecution(files, 'T-p1');
+      expect(reverted.conflicts).toEqual([]);
+      expect(tree(root)).toEqual(before);
+      expect(revertExecution(files, 'T-p1')).toEqual({ changes: [], conflicts: [] });
+      expect(tree(root)).toEqual(before);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('moves a renamed idea back, every file of it, on revert', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const before = tree(root);
+      const result = executeAction(files, 'R-p1', 0, {
+        tool: 'rename_idea',
+        args: { idea: 'soil-moisture-lora', to: 'soil-sensing' },
+      });
+      expect(result.ok).toBe(true);
+      expect(existsSync(join(root, 'ideas/soil-sensing/research/capacitive-sensor-bench-test.md'))).toBe(true);
+      expect(readFileSync(join(root, 'ideas/soil-sensing/README.md'), 'utf8')).toContain('slug: "soil-sensing"');
+      revertExecution(files, 'R-p1');
+      expect(tree(root)).toEqual(before);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('keeps an edit made during the execution, puts its own version in a conflict copy, and fails the check', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const readme = `${SOIL}/README.md`;
+      const theirs = `${readFileSync(join(root, readme), 'utf8')}\nA line the researcher added while the council worked.\n`;
+      // The researcher saves the README between the council's read of it and its write.
+      const racing: CouncilFiles = {
+        ...files,
+        write(path, content, expected) {
+          if (path === readme) writeFileSync(join(root, readme), theirs);
+          return files.write(path, content, expected);
+        },
+      };
+      const out = replayCouncil(
+        script([
+          header('Fill the open questions'),
+          proposal([EVERYTHING[0] as CouncilAction], [`${readme} has new open questions`]),
+          review('verifier', 'approve'),
+          review('integrator', 'approve'),
+          outcome,
+          episode,
+        ]),
+        racing,
+        { taskId: 'T' },
+      );
+      const copies = readdirSync(join(root, SOIL)).filter((n) => n.startsWith('README.conflict-'));
+      expect([
+        out.result.status,
+        out.result.proposals[0]?.checked,
+        readFileSync(join(root, readme), 'utf8') === theirs,
+        copies.length,
+      ]).toEqual(['FAILED', false, true, 1]);
+      expect(readFileSync(join(root, SOIL, copies[0] as string), 'utf8')).toContain('- Is the probe loan confirmed?');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('neither repeats nor skips an action when killed at any file operation and resumed', () => {
+    /** A port that dies (like a kill -9) before its `at`-th operation that changes a file. */
+    const dying = (files: CouncilFiles, at: number): CouncilFiles => {
+      let n = 0;
+      const guard =
+        <A extends unknown[], R>(f: (...a: A) => R) =>
+        (...a: A): R => {
+          if (++n === at) throw new Error('killed');
+          return f(...a);
+        };
+      return {
+        ...files,
+        write: guard(files.write),
+        restore: guard(files.restore),
+        remove: guard(files.remove),
+        move: guard(files.move),
+      };
+    };
+    /** Runs every action as a runner would: an action whose result came back is never asked again. */
+    const runAll = (files: CouncilFiles, killAt: number | null, root: string) => {
+      const results: boolean[] = [];
+      let port = killAt === null ? files : dying(files, killAt);
+      let kills = 0;
+      while (results.length < EVERYTHING.length) {
+        const i = results.length;
+        try {
+          results.push(executeAction(port, 'K-p1', i, EVERYTHING[i] as CouncilAction).ok);
+        } catch (error) {
+          if ((error as Error).message !== 'killed') throw error;
+          kills++;
+          port = files; // the resumed process
+        }
+      }
+      return { results, kills, tree: tree(root) };
+    };
+    // One id for every new idea, so a plan made twice (killed before it was journalled) reads the same.
+    const fixedIds = (files: CouncilFiles): CouncilFiles => ({ ...files, newId: () => '01FIXEDID' });
+    const clean = councilWorkspace();
+    let operations = 0;
+    const counted = fixedIds(clean.files);
+    const counting: CouncilFiles = {
+      ...counted,
+      write(...a) {
+        operations++;
+        return counted.write(...a);
+      },
+      remove(...a) {
+        operations++;
+        return counted.remove(...a);
+      },
+    };
+    const expected = runAll(counting, null, clean.root);
+    clean.cleanup();
+    // Each of the 7 actions writes its journal before and after its one file operation; a kill
+    // before each of the 21 is tried.
+    expect([expected.results.every(Boolean), operations]).toEqual([true, 21]);
+    for (let at = 1; at <= operations; at++) {
+      const { root, files, cleanup } = councilWorkspace();
+      try {
+        const run = runAll(fixedIds(files), at, root);
+        expect({ at, results: run.results, tree: run.tree, kills: run.kills }).toEqual({
+          at,
+          results: expected.results,
+          tree: expected.tree,
+          kills: 1,
+        });
+      } finally {
+        cleanup();
+      }
+    }
+  });
+});
