@@ -150,7 +150,8 @@ export const ARENA_GLOSSARY = {
   'extended-round': {
     plain: 'extended round',
     code: 'X1, X2 …',
-    sentence: 'One more revision, vote and judgment when the vote reached no consensus and the judge saw no clear lead.',
+    sentence:
+      'One more revision, vote and judgment when the vote reached no consensus and the judge saw no clear lead.',
   },
   'judge-score': {
     plain: 'judge’s score',

@@ -22,6 +22,14 @@ export function DiffText({ parts }: { parts: DiffPart[] }) {
   );
 }
 
+/** When a critique was answered, by the round of the version that said so. */
+function answeredWhen(round: string): string {
+  if (round === '6') return 'in the refinement';
+  if (round === 'T') return 'after the challenge';
+  if (round.startsWith('X')) return `in extended round ${round.slice(1)}`;
+  return `in revision ${round}`;
+}
+
 const changed = (parts: DiffPart[] | undefined) => parts?.some((p) => p.op !== 'same') ?? false;
 
 function SeverityBadge({ severity }: { severity: ArenaCritique['severity'] }) {
@@ -46,7 +54,7 @@ function CritiqueNote({ c, nameOf }: { c: ArenaCritique; nameOf: (id: string) =>
         <code className="muted">{c.id}</code>
         {c.addressedIn ? (
           <span className="badge ok" title={`Listed as answered by the version of round ${c.addressedIn}`}>
-            answered in {c.addressedIn === '6' ? 'the refinement' : `round ${c.addressedIn}`}
+            answered {answeredWhen(c.addressedIn)}
           </span>
         ) : (
           <span className="badge">not answered</span>
@@ -146,10 +154,7 @@ function VersionCard({
                       no evidence
                     </span>
                   ) : (
-                    <span
-                      className="badge"
-                      title={claim.evidence.map((e) => `${e.source}: “${e.quote}”`).join('\n')}
-                    >
+                    <span className="badge" title={claim.evidence.map((e) => `${e.source}: “${e.quote}”`).join('\n')}>
                       {claim.evidence.length} source{claim.evidence.length === 1 ? '' : 's'}
                     </span>
                   )}

@@ -35,8 +35,8 @@ export function ArenaView({ route }: { route: Route }) {
           <Help term="arena" />
         </h1>
         <p className="muted">
-          Agents propose, critique each other, revise toward agreement, vote, and a judge scores them. Start one
-          about an idea from its page, or about any question here.
+          Agents propose, critique each other, revise toward agreement, vote, and a judge scores them. Start one about
+          an idea from its page, or about any question here.
         </p>
         <ArenasPanel slug={null} />
       </section>
@@ -74,7 +74,9 @@ function LiveArena({ id }: { id: string }) {
 
   const commands = useMemo<Command[]>(
     () => [
-      ...(canPause ? [{ id: 'arena:pause', title: 'Pause this arena', group: 'Arena', run: () => act.run('runs:pause') }] : []),
+      ...(canPause
+        ? [{ id: 'arena:pause', title: 'Pause this arena', group: 'Arena', run: () => act.run('runs:pause') }]
+        : []),
       ...(canResume
         ? [{ id: 'arena:resume', title: 'Resume this arena', group: 'Arena', run: () => act.run('runs:resume') }]
         : []),
@@ -131,8 +133,8 @@ function LiveArena({ id }: { id: string }) {
             {d && (
               <>
                 <span className="muted">
-                  {d.agents.length} agents, judged by {d.judge.name}
-                  {d.trickster ? `, ${d.trickster.name} on` : ''}
+                  {d.agents.length} agents · judge: {d.judge.name}
+                  {d.trickster ? ` · trickster: ${d.trickster.name}` : ' · no trickster'}
                 </span>
                 <span className="muted">
                   agreement by {MEASURE_WORDS[d.settings.similarity]} ({d.settings.similarity})
@@ -199,8 +201,8 @@ function LiveArena({ id }: { id: string }) {
           <p className="small muted">
             Each column is one agent’s proposal and every version after it, oldest first; a version shows what it
             changed from the one before (<ins>added</ins>, <del>removed</del>). The critiques
-            <Help term="critique" /> of a proposal are pinned to the claim they target, with their severity and
-            whether a later version answered them.
+            <Help term="critique" /> of a proposal are pinned to the claim they target, with their severity and whether
+            a later version answered them.
           </p>
           <div className="arena-columns">
             {d.agents.map((a) => (

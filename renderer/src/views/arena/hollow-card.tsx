@@ -6,7 +6,10 @@ import { percent } from './arena-words';
 type Reason = ArenaHollowView['reasons'][number];
 
 /** Each check with the number behind it and the line it is held against. */
-function checksOf(h: ArenaHollowView, authorOf: (critique: string) => string): { code: Reason; figure: string; rule: string }[] {
+function checksOf(
+  h: ArenaHollowView,
+  authorOf: (critique: string) => string,
+): { code: Reason; figure: string; rule: string }[] {
   return [
     {
       code: 'ADOPTION',
@@ -28,7 +31,8 @@ function checksOf(h: ArenaHollowView, authorOf: (critique: string) => string): {
     },
     {
       code: 'THIN_EVIDENCE',
-      figure: h.evidenceShare === null ? '—' : `${percent(h.evidenceShare)} of the winning proposal’s claims carry evidence`,
+      figure:
+        h.evidenceShare === null ? '—' : `${percent(h.evidenceShare)} of the winning proposal’s claims carry evidence`,
       rule: 'holds under 50%',
     },
     {

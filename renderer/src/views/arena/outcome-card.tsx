@@ -62,8 +62,8 @@ export function OutcomeCard({ d, nameOf }: { d: ArenaDetail; nameOf: (id: string
       )}
       <p className="small muted">
         Ratings as they stood when the arena started (1500 for a newcomer), moved by the judge’s ranking with K ={' '}
-        {d.settings.eloK}. The <a href={href('leaderboards', { tab: 'elo' })}>Elo leaderboard</a> folds every completed arena in
-        order.
+        {d.settings.eloK}. The <a href={href('leaderboards', { tab: 'elo' })}>Elo leaderboard</a> folds every completed
+        arena in order.
       </p>
     </section>
   );

@@ -185,7 +185,11 @@ export function StartArenaForm({ ideaSlug, onCancel }: { ideaSlug: string | null
       <ProviderNotice reason={cannotRun} />
       <ErrorNotice error={start.error} onDismiss={start.clearError} />
       <div className="row">
-        <button type="submit" className="primary" disabled={!request || !current || start.running || cannotRun !== null}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!request || !current || start.running || cannotRun !== null}
+        >
           {start.running ? 'Starting…' : 'Start the arena'}
         </button>
         {onCancel && (

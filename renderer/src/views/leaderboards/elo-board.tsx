@@ -13,7 +13,12 @@ type Key = 'name' | 'elo' | 'arenas' | 'wins' | 'votes' | 'voteBrier';
 
 const COLUMNS: SortColumn<Key>[] = [
   { key: 'name', label: 'Persona', numeric: false },
-  { key: 'elo', label: 'Elo', numeric: true, title: 'Starts at 1500; moved by the judge’s ranking in each completed arena' },
+  {
+    key: 'elo',
+    label: 'Elo',
+    numeric: true,
+    title: 'Starts at 1500; moved by the judge’s ranking in each completed arena',
+  },
   { key: 'arenas', label: 'Arenas', numeric: true, title: 'Completed arenas it took part in' },
   { key: 'wins', label: 'Ranked first', numeric: true },
   { key: 'votes', label: 'Votes', numeric: true, title: 'Votes scored against the judge’s winner' },
@@ -71,7 +76,9 @@ export function EloBoard({ ratings }: { ratings: ArenaRatings }) {
         <>
           <RatingHistoryChart
             label="Persona Elo after each arena"
-            series={rows.filter((r) => lines.includes(r.id)).map((r) => ({ id: r.id, name: r.name, history: r.history }))}
+            series={rows
+              .filter((r) => lines.includes(r.id))
+              .map((r) => ({ id: r.id, name: r.name, history: r.history }))}
           />
           <div className="row">
             <button type="button" onClick={exportCsv}>

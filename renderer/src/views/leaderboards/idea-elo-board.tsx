@@ -14,8 +14,8 @@ export function IdeaEloBoard({ ratings }: { ratings: ArenaRatings }) {
     <div className="stack" data-testid="idea-elo-board">
       <p className="muted small">
         Idea Elo
-        <Help term="idea-elo" />: ideas start at 1500 and move with where the judge ranks the proposal championing
-        each one in a tournament. {leftOutWords(ratings)}
+        <Help term="idea-elo" />: ideas start at 1500 and move with where the judge ranks the proposal championing each
+        one in a tournament. {leftOutWords(ratings)}
       </p>
       {rows.length === 0 ? (
         <p className="muted" data-testid="idea-elo-empty">

@@ -63,7 +63,7 @@ export function RatingHistoryChart({ series, label }: { series: RatingSeries[]; 
   return (
     <figure className="chart rating-chart" data-testid="rating-chart" data-lines={series.length} aria-label={label}>
       <ResponsiveContainer width="100%" height={280}>
-        <LineChart data={data} margin={{ top: 10, right: 24, bottom: 4, left: 0 }}>
+        <LineChart data={data} margin={{ top: 10, right: 36, bottom: 4, left: 0 }}>
           <CartesianGrid stroke={colours['--border']} strokeDasharray="3 3" />
           <XAxis
             dataKey="n"
