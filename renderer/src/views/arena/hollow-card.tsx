@@ -61,7 +61,8 @@ export function HollowCard({ d, nameOf }: { d: ArenaDetail; nameOf: (id: string)
       {!h.ran ? (
         <p className="small muted">
           The {d.trickster?.name ?? 'trickster'}
-          <Help term="trickster" /> checks the first vote that reaches consensus; none has yet.
+          <Help term="trickster" /> checks the first vote that reaches consensus;{' '}
+          {d.status === 'running' || d.status === 'paused' ? 'none has yet.' : 'none did, so the checks never ran.'}
         </p>
       ) : (
         <>
