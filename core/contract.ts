@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { arenasChannels } from './contract/arenas-channels';
 import { debatesChannels, debatesPushEvents } from './contract/debates-channels';
 import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluations-channels';
 import { exportChannels } from './contract/export-channels';
@@ -25,6 +26,7 @@ import { workspaceChannels, workspacePushEvents } from './contract/workspace-cha
  * Pure: zod and core only, so the renderer can import it.
  */
 
+export * from './contract/arenas-channels';
 export * from './contract/crux';
 export * from './contract/debates-channels';
 export * from './contract/entities';
@@ -53,6 +55,7 @@ export const channels = {
   ...runsChannels,
   ...settingsChannels,
   ...exportChannels,
+  ...arenasChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -18,6 +18,7 @@ import type { PdfPrinter } from '../export/pdf-printer';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
+import { arenasHandlers } from './arenas-handlers';
 import { debatesHandlers } from './debates-handlers';
 import { debateReads } from './debate-view/debate-reads';
 import { environmentKeyStore } from './env-key-store';
@@ -209,6 +210,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.runs.impl,
     ...areas.settings.impl,
     ...areas.export.impl,
+    ...arenasHandlers(ctx, { startRun: areas.runs.start, ledger: () => areas.ledger.impl['ledger:list']({}) }).impl,
   };
 
   const handlers = Object.fromEntries(

@@ -1,4 +1,5 @@
 import type { RunEntry, runsChannels } from '../../contract';
+import type { RunRequest } from '../runs/run-service';
 import { listRuns, type RunListing, runListing } from '../sqlite/run-list-queries';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -33,7 +34,9 @@ const newestFirst = (a: RunEntry, b: RunEntry) =>
  * the others from the index; pause, resume and cancel go to the host of the run's protocol, which
  * each protocol's area registered (`LiveRuns.serve`).
  */
-export function runsHandlers(ctx: AppContext): AreaHandlers<keyof typeof runsChannels> {
+export function runsHandlers(
+  ctx: AppContext,
+): AreaHandlers<keyof typeof runsChannels> & { start(request: RunRequest): Promise<RunEntry> } {
   const { ws, runs, open } = ctx;
   // Runs of the protocols registered in core/protocols.ts (crux and evaluation have their own areas).
   const protocolRuns = new LiveProtocolRuns({ ws, runs, registry: protocols, providers: ctx.providers, log: ctx.log });
@@ -84,5 +87,7 @@ export function runsHandlers(ctx: AppContext): AreaHandlers<keyof typeof runsCha
       },
     },
     close: () => protocolRuns.close(),
+    // A protocol with channels of its own (`arenas:start`) starts its runs here too, with its limits.
+    start: (request) => protocolRuns.start(request),
   };
 }

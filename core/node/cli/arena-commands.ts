@@ -6,6 +6,7 @@ import { ratingsReport } from '../arena/ratings-report';
 import { RunService } from '../runs/run-service';
 import { UserError } from '../workspace/workspace';
 import { call, withApp } from './app-session';
+import { arenaEstimate } from './arena-estimate';
 import type { ParsedArgs } from './args';
 import {
   jsonOption,
@@ -109,7 +110,7 @@ export const arenaCommands: Command[] = [
       name: 'arena',
       summary: 'Run an arena (proposals, critique, revision, vote, judge, Elo) or replay an arena script.',
       usage:
-        'arena --workspace DIR (--idea SLUG | --topic T) --agents a,b,c --judge ID [--provider P] [--trickster] [--similarity lexical|judged] [--seed N] [--budget USD] [--json] | arena --replay FILE [--json]',
+        'arena --workspace DIR (--idea SLUG | --topic T) --agents a,b,c --judge ID [--provider P] [--trickster] [--similarity lexical|judged] [--seed N] [--budget USD] [--estimate] [--json] | arena --replay FILE [--json]',
       positionals: [],
       options: {
         workspace: workspaceOption,
@@ -131,12 +132,14 @@ export const arenaCommands: Command[] = [
           description: 'stop cleanly before spending more than this (default 2)',
         },
         replay: { type: 'string', value: 'FILE', description: 'replay an arena script (JSONL) and print its result' },
+        estimate: { type: 'boolean', description: 'say what the arena would likely cost, and start nothing' },
         json: jsonOption,
       },
     },
     run(args, io) {
       const file = args.options.replay as string | undefined;
       if (file !== undefined) return replay(io, file);
+      if (args.options.estimate === true) return arenaEstimate(args, io);
       return live(args, io);
     },
   },

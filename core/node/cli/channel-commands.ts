@@ -74,4 +74,11 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'ideas:develop': { command: 'develop SLUG' },
   'ideas:developCancel': { exempt: CTRL_C },
   'ideas:answer': { command: 'develop SLUG --answer N' },
+  'arenas:estimate': { command: 'arena --estimate --idea SLUG --topic T --agents a,b,c --judge ID --provider P' },
+  'arenas:start': {
+    command:
+      'arena --idea SLUG --topic T --agents a,b,c --judge ID --trickster --similarity M --provider P --seed N --budget USD',
+  },
+  'arenas:get': { command: 'runs show ID' },
+  'arenas:ratings': { command: 'ratings' },
 };

@@ -1,5 +1,6 @@
 // The words of the crux and evaluation protocols, each in plain words and one sentence. The (?)
 // beside a term and the glossary view read this one table, so a code means the same everywhere.
+import { ARENA_GLOSSARY } from './glossary-arena';
 
 export interface GlossaryEntry {
   /** What the page shows first. */
@@ -175,6 +176,7 @@ export const GLOSSARY = {
     sentence:
       'Input tokens the provider had seen before in this run and charged at a fraction of the price; 0 with the offline simulator.',
   },
+  ...ARENA_GLOSSARY,
 } as const satisfies Record<string, GlossaryEntry>;
 
 export type GlossaryTerm = keyof typeof GLOSSARY;

@@ -18,6 +18,7 @@ function deferred<K extends string>(load: () => Promise<Record<K, ComponentType<
   return { component: lazy(once), prefetch: once };
 }
 
+const ArenaView = deferred(() => import('./arena/arena-view'), 'ArenaView');
 const ConvergenceView = deferred(() => import('./convergence/convergence-view'), 'ConvergenceView');
 const EvaluationLiveView = deferred(() => import('./evaluation/evaluation-live-view'), 'EvaluationLiveView');
 const LeaderboardsView = deferred(() => import('./leaderboards/leaderboards-view'), 'LeaderboardsView');
@@ -49,7 +50,8 @@ export interface ViewEntry {
  * Every view of the app. Routes: `#/library`, `#/idea/<slug>`, `#/debate/<id>`,
  * `#/evaluation/<id>`, `#/crux-map/<debateId>`, `#/ledger`, `#/leaderboards`,
  * `#/convergence/<evaluationId>`, `#/matrix`, `#/pipeline`, `#/graph`, `#/transcripts`,
- * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`, `#/glossary?term=<id>`.
+ * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`, `#/glossary?term=<id>`,
+ * `#/arena`, `#/arena/<id>`.
  */
 export const VIEWS: readonly ViewEntry[] = [
   { route: 'library', title: 'Library', component: LibraryView, rail: true, key: '1' },
@@ -62,6 +64,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { route: 'transcripts', title: 'Transcripts', component: TranscriptsView.component, rail: true, key: '8' },
   { route: 'export', title: 'Export', component: ExportView.component, rail: true, key: '9' },
   { route: 'settings', title: 'Settings', component: SettingsView.component, rail: true, key: '0' },
+  { route: 'arena', title: 'Arenas', component: ArenaView.component, rail: true },
   { route: 'glossary', title: 'Glossary', component: GlossaryView.component, rail: true },
   { route: 'idea', title: 'Idea', component: IdeaView.component, rail: false },
   { route: 'debate', title: 'Debate', component: DebateView.component, rail: false },
@@ -72,6 +75,7 @@ export const VIEWS: readonly ViewEntry[] = [
 
 const DEFERRED = [
   IdeaView,
+  ArenaView,
   LeaderboardsView,
   ConvergenceView,
   TranscriptsView,

@@ -19,7 +19,7 @@ export function GlossaryView({ route }: { route: Route }) {
     <section className="view glossary-view">
       <h1>Glossary</h1>
       <p className="muted">
-        The words of crux debates and evaluations. Pages show the plain words; the code in bold is what logs,
+        The words of crux debates, evaluations and arenas. Pages show the plain words; the code in bold is what logs,
         transcripts and exports say.
       </p>
       <dl className="glossary" aria-label="Glossary">

@@ -1,13 +1,15 @@
 import { useEffect, useRef } from 'react';
+import { StartArenaForm } from '../arena/start-arena-form';
 import { StartDebateForm } from '../debate/start-debate-form';
 import { EvaluateForm } from '../evaluation/evaluate-form';
 
-/** The two runs an idea page starts from its header (or the palette). */
-export type IdeaAction = 'evaluate' | 'debate';
+/** The runs an idea page starts from its header (or the palette). */
+export type IdeaAction = 'evaluate' | 'debate' | 'arena';
 
 export const ACTION_TITLES: Record<IdeaAction, string> = {
   evaluate: 'Evaluate this idea',
   debate: 'Start a crux debate',
+  arena: 'Start an arena',
 };
 
 /**
@@ -33,7 +35,13 @@ export function IdeaActionForm({ slug, action, onClose }: { slug: string; action
           Close
         </button>
       </div>
-      {action === 'evaluate' ? <EvaluateForm slug={slug} /> : <StartDebateForm ideaSlug={slug} onCancel={onClose} />}
+      {action === 'evaluate' ? (
+        <EvaluateForm slug={slug} />
+      ) : action === 'arena' ? (
+        <StartArenaForm ideaSlug={slug} onCancel={onClose} />
+      ) : (
+        <StartDebateForm ideaSlug={slug} onCancel={onClose} />
+      )}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { Markdown } from '../../ui/markdown';
 import { attachDropped, carriesSomething, type Dropped, readDrop } from '../library/drop';
 import { DropZone } from '../library/drop-zone';
+import { ArenasPanel } from '../arena/arenas-panel';
 import { DebatesPanel } from './debates-panel';
 import { DevelopmentSection } from './development-section';
 import { EvaluationPanel } from './evaluation-panel';
@@ -129,6 +130,13 @@ export function IdeaView({ route }: { route: Route }) {
         group: 'This idea',
         keywords: 'debate crux agents personas cost',
         run: () => setAction('debate'),
+      },
+      {
+        id: `idea:${slug}:arena`,
+        title: `Start an arena about “${title}”…`,
+        group: 'This idea',
+        keywords: 'arena proposals vote judge elo agents cost',
+        run: () => setAction('arena'),
       },
       {
         id: `idea:${slug}:develop`,
@@ -259,6 +267,14 @@ export function IdeaView({ route }: { route: Route }) {
               >
                 Start a crux debate…
               </button>
+              <button
+                type="button"
+                className="primary"
+                aria-pressed={action === 'arena'}
+                onClick={() => setAction(action === 'arena' ? null : 'arena')}
+              >
+                Start an arena…
+              </button>
               <button type="button" onClick={focusDevelop}>
                 Develop (Q&amp;A)
               </button>
@@ -290,6 +306,7 @@ export function IdeaView({ route }: { route: Route }) {
               </article>
               <EvaluationPanel slug={slug} />
               <DebatesPanel slug={slug} />
+              <ArenasPanel slug={slug} />
               <DevelopmentSection slug={slug} reloadKey={reloadKey} />
             </div>
             <aside className="stack">

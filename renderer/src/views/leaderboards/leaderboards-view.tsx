@@ -4,23 +4,31 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { CalibrationBoard } from './calibration-board';
+import { EloBoard } from './elo-board';
+import { IdeaEloBoard } from './idea-elo-board';
 import { IdeasBoard } from './ideas-board';
 import { PersonasBoard } from './personas-board';
 import './leaderboards.css';
 
-type Tab = 'ideas' | 'personas';
+type Tab = 'ideas' | 'personas' | 'elo' | 'idea-elo';
+const TABS: readonly Tab[] = ['ideas', 'personas', 'elo', 'idea-elo'];
 
 /**
- * Leaderboards: ideas by overall score, and the agents by the arbiter's rulings and by their
- * calibration in crux debates (`?tab=personas`).
+ * Leaderboards: ideas by overall score, the agents by the arbiter's rulings and by their
+ * calibration in crux debates (`?tab=personas`), personas by Elo from arenas with a rating-history
+ * chart (`?tab=elo`), and ideas by Elo from tournaments (`?tab=idea-elo`).
  * Both follow evaluations as they lock and the folder as it changes.
  */
 export function LeaderboardsView({ route }: { route: Route }) {
-  const tab: Tab = route.query.get('tab') === 'personas' ? 'personas' : 'ideas';
+  const asked = route.query.get('tab');
+  const tab: Tab = TABS.find((t) => t === asked) ?? 'ideas';
   const ideas = useChannel('evaluations:leaderboard', {});
   const personas = useChannel('evaluations:personaRatings', tab === 'personas' ? {} : null);
   const calibration = useChannel('ledger:calibration', tab === 'personas' ? {} : null);
+  const elo = useChannel('arenas:ratings', tab === 'elo' || tab === 'idea-elo' ? {} : null);
   usePush('run:status', (p) => {
+    // A completed arena moves the Elo of its agents (an arena that ends otherwise changes none).
+    if (p.protocol === 'arena' && p.status === 'completed' && (tab === 'elo' || tab === 'idea-elo')) elo.reload();
     // An evaluation that completed has locked: its record and the idea's synthesis are written.
     if (p.protocol !== 'evaluation' || p.status !== 'completed') return;
     ideas.reload();
@@ -39,6 +47,20 @@ export function LeaderboardsView({ route }: { route: Route }) {
         keywords: 'personas agents ratings arbiter',
         run: () => navigate(href('leaderboards', { tab: 'personas' })),
       },
+      {
+        id: 'leaderboards:elo',
+        title: 'Leaderboard of persona Elo from arenas (with the rating history)',
+        group: 'View',
+        keywords: 'elo arena ratings personas history chart',
+        run: () => navigate(href('leaderboards', { tab: 'elo' })),
+      },
+      {
+        id: 'leaderboards:idea-elo',
+        title: 'Leaderboard of idea Elo from tournaments',
+        group: 'View',
+        keywords: 'elo ideas tournament ratings',
+        run: () => navigate(href('leaderboards', { tab: 'idea-elo' })),
+      },
     ],
     [],
   );
@@ -47,6 +69,8 @@ export function LeaderboardsView({ route }: { route: Route }) {
   const tabs: { id: Tab; label: string }[] = [
     { id: 'ideas', label: `Ideas${ideas.data ? ` (${ideas.data.ideas.length})` : ''}` },
     { id: 'personas', label: 'Personas' },
+    { id: 'elo', label: 'Persona Elo' },
+    { id: 'idea-elo', label: 'Idea Elo' },
   ];
   return (
     <section className="view leaderboards">
@@ -72,6 +96,13 @@ export function LeaderboardsView({ route }: { route: Route }) {
             <ErrorNotice error={ideas.error} />
             {!ideas.data && !ideas.error && <p className="muted">Loading…</p>}
             {ideas.data && <IdeasBoard rows={ideas.data.ideas} categories={ideas.data.categories} />}
+          </>
+        )}
+        {(tab === 'elo' || tab === 'idea-elo') && (
+          <>
+            <ErrorNotice error={elo.error} />
+            {!elo.data && !elo.error && <p className="muted">Loading…</p>}
+            {elo.data && (tab === 'elo' ? <EloBoard ratings={elo.data} /> : <IdeaEloBoard ratings={elo.data} />)}
           </>
         )}
         {tab === 'personas' && (

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { PersonaRatingView } from '../../../../core/contract';
+import { href } from '../../router';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
 import { SampleScore } from './sample-score';
@@ -57,7 +58,9 @@ export function PersonasBoard({ rows }: { rows: PersonaRatingView[] }) {
         <button type="button" onClick={exportCsv} disabled={shown.length === 0}>
           Export CSV
         </button>
-        <span className="muted small">Ratings from arena debates come once arena debates exist.</span>
+        <span className="muted small">
+          Elo from arenas is on the <a href={href('leaderboards', { tab: 'elo' })}>Persona Elo</a> tab.
+        </span>
       </div>
       {rows.length === 0 ? (
         <p className="muted">No rulings yet: evaluate an idea and its red team and evaluators get rated here.</p>

@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { appPerTest, IDEA, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
+import { type ArenaDetail, arenasChannels, type Channel, type PushPayload } from '../../contract';
+import { ratingsReport } from '../arena/ratings-report';
+import { RunService } from '../runs/run-service';
+import { Workspace } from '../workspace/workspace';
+import type { App } from './create-app';
+
+// The arenas:* channels against a real app on a temp workspace, with the offline simulator: an
+// arena started from the channel runs in the background through the general run service, its end
+// arrives as `run:status`, and what `arenas:get` and `arenas:ratings` read is checked against what
+// the run service and the `ratings` fold say of the same logs.
+
+const AGENTS = ['optimist-engineer', 'skeptical-economist', 'regulator'];
+const answered = new Set<Channel>();
+const ENDED = new Set(['completed', 'partial', 'cancelled', 'failed']);
+
+/** The end of the next arena, as `run:status` pushes it (subscribe before starting it). */
+function arenaEnd(app: App): Promise<PushPayload<'run:status'>> {
+  return new Promise((resolve) => {
+    const off = app.events.on('run:status', (p) => {
+      if (p.protocol !== 'arena' || !ENDED.has(p.status)) return;
+      off();
+      resolve(p);
+    });
+  });
+}
+
+const text = (parts: { op: string; text: string }[]) =>
+  parts
+    .filter((p) => p.op !== 'removed')
+    .map((p) => p.text)
+    .join('');
+
+/** What the view shows, reduced to what the run service's summary of the same log says. */
+function asSummary(d: ArenaDetail) {
+  return {
+    outcome: d.outcome,
+    earlyConsensus: d.earlyConsensus,
+    convergence: d.convergence.map((c) => ({ round: c.round, score: c.score, measure: c.measure })),
+    consensus: (() => {
+      const v = d.votes[d.votes.length - 1];
+      return (
+        v && {
+          level: v.level,
+          reached: v.reached,
+          leader: v.leader,
+          tally: Object.fromEntries(v.tally.map((t) => [t.agent, t.votes])),
+        }
+      );
+    })(),
+    judge: (() => {
+      const j = d.judgments[d.judgments.length - 1];
+      return (
+        j && {
+          ranking: j.ranking,
+          scores: Object.fromEntries(d.agents.map((a) => [a.id, j.scores.find((s) => s.agent === a.id)?.overall])),
+        }
+      );
+    })(),
+    elo: d.elo,
+    voteBrier: d.voteBrier,
+    counters: d.counters,
+  };
+}
+
+describe('arenas', () => {
+  const t = appPerTest('crucible-arenas-', answered);
+  const { boot, call } = t;
+
+  it('estimates, starts a simulated arena in the background, and reads it as its log and the run service have it', async () => {
+    const app = await boot();
+    const seen = record(app);
+
+    const free = await call(app, 'arenas:estimate', {
+      ideaSlug: IDEA,
+      agents: AGENTS,
+      trickster: true,
+      provider: 'simulated',
+    });
+    // Priced from the model table for Anthropic, with no key: the figure is there, and why it cannot run.
+    const priced = await call(app, 'arenas:estimate', { ideaSlug: IDEA, agents: AGENTS, provider: 'anthropic' });
+    expect({ free, priced: { ...priced, usd: priced.usd > 0, worstUsd: priced.worstUsd > priced.usd } }).toEqual({
+      // Likely: 3 proposals + 3 critiques + 3·(2 rounds + ⅓ hollow + ¼ extended) revisions + 3·½
+      // refinements + 3·(1 + ⅓ + ¼) votes + ⅓ challenge + 1¼ judgments = 21.58; at worst
+      // 3 + 3 + 3·(3 + 1 + 2) + 3 + 3·(1 + 1 + 2) + 1 + 3 = 43.
+      free: {
+        calls: 22,
+        usd: 0,
+        worstCalls: 43,
+        worstUsd: 0,
+        basis: expect.stringMatching(
+          /^about 22 calls: 3 proposals, 3 critique lists, .*; the simulator costs nothing$/,
+        ),
+        cannotRun: null,
+      },
+      priced: {
+        // No trickster, and judged similarity by default with a model: 2 measurements likely, 3 at
+        // worst: 3 + 3 + 3·2¼ + 1½ + 3·1¼ + 2 + 1¼ = 21.25; 3 + 3 + 3·5 + 3 + 3·3 + 3 + 3 = 39.
+        calls: 21,
+        usd: true,
+        worstCalls: 39,
+        worstUsd: true,
+        basis: expect.stringContaining('each with the judge measuring agreement'),
+        cannotRun: expect.stringMatching(/key/i),
+      },
+    });
+
+    const ended = arenaEnd(app);
+    const started = await call(app, 'arenas:start', {
+      ideaSlug: IDEA,
+      agents: AGENTS,
+      trickster: true,
+      provider: 'simulated',
+      seed: 2,
+    });
+    expect([started.run.protocol, started.run.ideaSlug, started.run.live]).toEqual(['arena', IDEA, true]);
+    const id = started.run.id;
+    expect(await ended).toMatchObject({ id, status: 'completed', live: false });
+    expect(runStatuses(seen, id)).toEqual(['running', 'completed']);
+
+    const detail = await call(app, 'arenas:get', { id });
+    const ws = Workspace.open(t.root);
+    const shown = (() => {
+      try {
+        return new RunService(ws).show(id);
+      } finally {
+        ws.close();
+      }
+    })();
+    const summary = shown.summary as Record<string, unknown>;
+    expect(asSummary(detail)).toEqual({
+      outcome: summary.outcome,
+      earlyConsensus: summary.earlyConsensus,
+      convergence: summary.convergence,
+      consensus: summary.consensus,
+      judge: summary.judge,
+      elo: summary.elo,
+      voteBrier: summary.voteBrier,
+      counters: summary.counters,
+    });
+
+    // Seed 2 is a hollow consensus: every check's numbers are shown, and the re-vote beside the first.
+    expect({
+      status: detail.status,
+      waitingFor: detail.waitingFor,
+      similarity: detail.settings.similarity,
+      agents: detail.agents.map((a) => [a.id, a.versions.map((v) => v.label)]),
+      votes: detail.votes.map((v) => v.pass),
+      hollow: detail.hollow && {
+        ran: detail.hollow.ran,
+        detected: detail.hollow.detected,
+        reasons: detail.hollow.reasons,
+      },
+      challenge: detail.challenge?.target,
+    }).toEqual({
+      status: 'completed',
+      waitingFor: [],
+      similarity: 'lexical',
+      agents: AGENTS.map((a) => [a, ['proposal', 'revision 3', 'after the challenge']]),
+      votes: ['main', 'T'],
+      hollow: { ran: true, detected: true, reasons: ['ADOPTION', 'THIN_EVIDENCE', 'TOO_FAST'] },
+      challenge: detail.votes[0]?.leader,
+    });
+
+    // Each version's diff gives its own text back; each critique names a claim of its target's
+    // proposal, and is answered exactly when a revision of that agent lists it.
+    for (const agent of detail.agents) {
+      expect(agent.versions[0]?.diff).toBeNull();
+      for (const v of agent.versions.slice(1)) {
+        expect(v.diff && [text(v.diff.title), text(v.diff.summary), text(v.diff.body)]).toEqual([
+          v.title,
+          v.summary,
+          v.body,
+        ]);
+      }
+      const claims = new Set(agent.versions[0]?.claims.map((c) => c.id));
+      for (const c of agent.critiques) {
+        expect(c.target).toBe(agent.id);
+        if (c.claim !== null) expect(claims.has(c.claim)).toBe(true);
+        const answeredIn = agent.versions.find((v) => v.addressed.includes(c.id))?.round ?? null;
+        expect(c.addressedIn).toBe(answeredIn);
+      }
+    }
+    expect(detail.agents.flatMap((a) => a.critiques).length).toBe(detail.counters.critiques);
+  });
+
+  it('folds ratings with a history per arena from completed arenas only, as the ratings command does', async () => {
+    const app = await boot();
+    for (const [seed, agents] of [
+      [1, AGENTS],
+      [4, ['regulator', 'investor', 'skeptical-economist']],
+    ] as const) {
+      const ended = arenaEnd(app);
+      await call(app, 'arenas:start', {
+        topic: 'Pilot the tutoring scheme?',
+        agents: [...agents],
+        provider: 'simulated',
+        seed,
+      });
+      expect((await ended).status).toBe('completed');
+    }
+    // A cancelled arena changes nothing: paced, it is still running when it is stopped.
+    const paced = await boot({ paceSimulated: true });
+    const cancelled = arenaEnd(paced);
+    const { run } = await call(paced, 'arenas:start', { topic: 'Left out', agents: AGENTS, provider: 'simulated' });
+    await call(paced, 'runs:cancel', { id: run.id });
+    expect((await cancelled).status).toBe('cancelled');
+
+    const ratings = await call(app, 'arenas:ratings', {});
+    const report = ratingsReport(t.root);
+    expect({
+      table: ratings.personas.map(({ history: _, name: __, ...r }) => r),
+      counted: ratings.counted,
+      leftOut: ratings.leftOut,
+      // The chart's last point is the table's rating; arenas a persona sat out leave no point.
+      last: ratings.personas.map((p) => [p.id, p.history.length, p.history[p.history.length - 1]?.after]),
+      ideas: ratings.ideas,
+    }).toEqual({
+      table: report.ratings,
+      counted: 2,
+      leftOut: [{ status: 'cancelled', arenas: 1 }],
+      last: report.ratings.map((r) => [r.id, r.arenas, r.elo]),
+      ideas: [],
+    });
+    const regulator = ratings.personas.find((p) => p.id === 'regulator');
+    expect(regulator?.history.map((h) => [h.topic, h.of, h.before])).toEqual([
+      ['Pilot the tutoring scheme?', 3, 1500],
+      ['Pilot the tutoring scheme?', 3, regulator?.history[0]?.after],
+    ]);
+  });
+
+  it('refuses what cannot run, in words', async () => {
+    const app = await boot();
+    const debate = await call(app, 'debates:start', { topic: 'Not an arena', agents: AGENTS, provider: 'simulated' });
+    expect(
+      await Promise.all([
+        refused(call(app, 'arenas:start', { ideaSlug: IDEA, agents: ['nobody', 'regulator'], provider: 'simulated' })),
+        refused(call(app, 'arenas:start', { ideaSlug: IDEA, agents: AGENTS, provider: 'anthropic' })),
+        refused(
+          call(app, 'arenas:estimate', { topic: 'x', agents: AGENTS, similarity: 'embedding', provider: 'simulated' }),
+        ),
+        refused(call(app, 'arenas:start', { topic: 'x', agents: AGENTS, judge: 'regulator', provider: 'simulated' })),
+        refused(call(app, 'arenas:get', { id: debate.id })),
+        refused(call(app, 'arenas:estimate', { agents: AGENTS, provider: 'simulated' })),
+      ]).then((errors) => errors.map((e) => [e.code, e.message])),
+    ).toEqual([
+      ['user_error', expect.stringContaining('nobody')],
+      ['user_error', expect.stringMatching(/key/i)],
+      ['user_error', expect.stringContaining('embedding')],
+      ['user_error', expect.stringContaining('not a judge persona')],
+      ['user_error', `run ${debate.id} is not an arena but a crux run (see: runs show ${debate.id})`],
+      ['bad_input', 'topic: an arena needs an idea (ideaSlug) or a topic'],
+    ]);
+  });
+});
+
+describe('coverage', () => {
+  it('answered every channel of core/contract/arenas-channels.ts in this file', () => {
+    expect(Object.keys(arenasChannels).filter((c) => !answered.has(c as Channel))).toEqual([]);
+  });
+});

@@ -1,0 +1,148 @@
+import type { SimilarityMeasure } from '../../arena/config';
+import { arenaEntry } from '../../arena/live/protocol';
+import type { ArenaSetup } from '../../arena/live/setup';
+import type {
+  ArenaEstimate,
+  ArenaRequest,
+  arenasChannels,
+  LedgerCrux,
+  LedgerFalsifier,
+  RunEntry,
+} from '../../contract';
+import { describeIssues } from '../../text/zod-issues';
+import { arenaSetupFor } from '../arena/arena-setup';
+import { previewCost } from '../llm/cost-preview';
+import type { RunRequest } from '../runs/run-service';
+import { UserError } from '../workspace/workspace';
+import type { AppContext, AreaHandlers } from './app-context';
+import { arenaDetail } from './arena-view/arena-detail';
+import { readArena } from './arena-view/arena-log';
+import { planArena } from './arena-view/arena-plan';
+import { ratingsWithHistory } from './arena-view/rating-history';
+import { debateLimitsFromSettings } from './settings-file';
+
+type Ledger = { cruxes: LedgerCrux[]; falsifiers: LedgerFalsifier[] };
+
+/** What the arena channels borrow from other areas: the general run start, and the ledger for the brief. */
+export interface ArenaDeps {
+  /** `runs:start`'s way of starting a registered protocol in the background (LiveProtocolRuns). */
+  startRun(request: RunRequest): Promise<RunEntry>;
+  /** Every crux and falsifier, as `ledger:list` answers: those that mention the idea go into the brief. */
+  ledger(): Ledger | Promise<Ledger>;
+}
+
+const NO_LEDGER: Ledger = { cruxes: [], falsifiers: [] };
+const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+/**
+ * The handlers of the channels in core/contract/arenas-channels.ts. An arena is a registered
+ * protocol the general run service runs, so starting one goes through the same background start as
+ * `runs:start` (its status is `run:status`, its controls `runs:*`); what the arena view and the
+ * ratings tab read is folded from the logs in the folder.
+ */
+export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<keyof typeof arenasChannels> {
+  const { ws, open } = ctx;
+
+  /** The setup a request makes (personas, brief, ratings), checked as the run service will check it. */
+  const setupOf = (request: ArenaRequest, ledger: Ledger) => {
+    // Judged by a model when one is at hand, lexical offline (ARENA-PROTOCOL.md).
+    const similarity: SimilarityMeasure =
+      request.similarity ?? (request.provider === 'simulated' ? 'lexical' : 'judged');
+    const built = arenaSetupFor(ws, {
+      ...(request.ideaSlug !== undefined ? { ideaSlug: request.ideaSlug } : {}),
+      ...(request.topic !== undefined ? { topic: request.topic } : {}),
+      agents: request.agents,
+      judge: request.judge,
+      trickster: request.trickster,
+      similarity,
+      ledger,
+    });
+    const checked = arenaEntry.setup.safeParse(built.setup);
+    if (!checked.success) throw new UserError(describeIssues('the arena', checked.error).join('; '));
+    return { topic: built.topic, setup: checked.data as ArenaSetup };
+  };
+
+  const estimateOf = (request: ArenaRequest, setup: ArenaSetup, budgetUsd: number | undefined): ArenaEstimate => {
+    const plan = planArena({
+      agents: setup.agents.map((a) => a.tier),
+      judge: setup.judge.tier,
+      trickster: setup.trickster?.tier ?? null,
+      config: setup.config,
+    });
+    const cost = previewCost(ws.root, plan, request.provider, budgetUsd);
+    let cannotRun: string | null = null;
+    try {
+      ctx.providers(request.provider, ws.root, request.seed ?? 1);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      cannotRun = error.message;
+    }
+    return {
+      calls: cost.likelyCalls,
+      usd: cost.likelyUsd,
+      worstCalls: cost.worstCalls,
+      worstUsd: cost.worstUsd,
+      basis:
+        request.provider === 'simulated'
+          ? `${plan.basis}; the simulator costs nothing`
+          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
+      cannotRun,
+    };
+  };
+
+  /** The request's budget, else the settings page's debate budget; 0 is no cap. */
+  const budgetOf = (request: ArenaRequest) => request.budgetUsd ?? debateLimitsFromSettings(ws.root).budgetUsd;
+
+  return {
+    impl: {
+      'arenas:estimate': (request) => {
+        open();
+        const { setup } = setupOf(request, NO_LEDGER);
+        return estimateOf(request, setup, budgetOf(request));
+      },
+      'arenas:start': async (request) => {
+        open();
+        const { topic, setup } = setupOf(request, await deps.ledger());
+        const budgetUsd = budgetOf(request);
+        const estimate = estimateOf(request, setup, budgetUsd);
+        if (estimate.cannotRun !== null) throw new UserError(estimate.cannotRun);
+        const { concurrency } = debateLimitsFromSettings(ws.root);
+        const run = await deps.startRun({
+          protocol: arenaEntry.name,
+          ...(request.ideaSlug !== undefined ? { ideaSlug: request.ideaSlug } : {}),
+          topic,
+          provider: request.provider,
+          ...(request.seed !== undefined ? { seed: request.seed } : {}),
+          setup,
+          limits: {
+            ...(budgetUsd !== undefined ? { budgetUsd: budgetUsd > 0 ? budgetUsd : null } : {}),
+            ...(concurrency !== undefined ? { concurrency } : {}),
+          },
+        });
+        return { run, estimate };
+      },
+      'arenas:get': ({ id }) => {
+        open();
+        const read = readArena(ws, id);
+        const live = ctx.runs.get(id);
+        return arenaDetail(read.state, {
+          id: read.header.id,
+          ideaSlug: read.header.ideaSlug,
+          status: live?.status ?? read.status,
+          reason: live?.reason ?? read.reason,
+          live: live?.live ?? false,
+          provider: read.header.provider,
+          costUsd: roundUsd(read.costUsd),
+          startedAt: read.header.createdAt,
+          records: read.records,
+          judge: { id: read.setup.judge.id, name: read.setup.judge.name },
+          trickster: read.setup.trickster ? { id: read.setup.trickster.id, name: read.setup.trickster.name } : null,
+        });
+      },
+      'arenas:ratings': () => {
+        open();
+        return ratingsWithHistory(ws.root);
+      },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ArenaDetail } from '../../../../core/contract';
+import { useClient } from '../../api/client';
+import { usePush } from '../../api/hooks';
+
+/** How often a running arena is read again: an arena pushes only its status, not its answers. */
+export const ARENA_POLL_MS = 700;
+
+/**
+ * One arena, read from its log and followed while it runs. The arena's one push is `run:status`
+ * (shown at once, and the arena read again then); its answers are not pushed, so while it runs in
+ * this app it is read again every ARENA_POLL_MS, and the view keeps the answer it has when the log
+ * has not grown.
+ */
+export function useArena(id: string): { detail: ArenaDetail | null; error: unknown; reload: () => void } {
+  const client = useClient();
+  const [detail, setDetail] = useState<ArenaDetail | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const ticket = useRef(0);
+
+  const reload = useCallback(() => {
+    const mine = ++ticket.current;
+    client.invoke('arenas:get', { id }).then(
+      (fresh) => {
+        if (mine !== ticket.current) return;
+        setDetail((held) =>
+          held &&
+          held.records === fresh.records &&
+          held.status === fresh.status &&
+          held.live === fresh.live &&
+          held.costUsd === fresh.costUsd
+            ? held
+            : fresh,
+        );
+        setError(null);
+      },
+      (e: unknown) => {
+        if (mine === ticket.current) setError(e);
+      },
+    );
+  }, [client, id]);
+
+  useEffect(() => {
+    setDetail(null);
+    reload();
+  }, [reload]);
+
+  const running = detail?.status === 'running' && detail.live;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(reload, ARENA_POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, reload]);
+
+  usePush('run:status', (p) => {
+    if (p.id !== id) return;
+    setDetail((held) => (held ? { ...held, status: p.status, live: p.live, reason: p.reason } : held));
+    reload();
+  });
+
+  return { detail, error, reload };
+}
