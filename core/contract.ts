@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { councilChannels, councilPushEvents } from './contract/council-channels';
 import { debatesChannels, debatesPushEvents } from './contract/debates-channels';
 import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluations-channels';
 import { exportChannels } from './contract/export-channels';
@@ -25,6 +26,7 @@ import { workspaceChannels, workspacePushEvents } from './contract/workspace-cha
  * Pure: zod and core only, so the renderer can import it.
  */
 
+export * from './contract/council-channels';
 export * from './contract/crux';
 export * from './contract/debates-channels';
 export * from './contract/entities';
@@ -53,6 +55,7 @@ export const channels = {
   ...runsChannels,
   ...settingsChannels,
   ...exportChannels,
+  ...councilChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -81,6 +84,7 @@ export const pushEvents = {
   ...debatesPushEvents,
   ...evaluationsPushEvents,
   ...runsPushEvents,
+  ...councilPushEvents,
 } as const;
 
 export type PushEvents = typeof pushEvents;

@@ -18,6 +18,7 @@ import type { PdfPrinter } from '../export/pdf-printer';
 import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
+import { councilHandlers } from './council-handlers';
 import { debatesHandlers } from './debates-handlers';
 import { debateReads } from './debate-view/debate-reads';
 import { environmentKeyStore } from './env-key-store';
@@ -195,6 +196,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     runs: runsHandlers(ctx),
     settings: settingsHandlers(ctx),
     export: exportHandlers(ctx),
+    council: councilHandlers(ctx),
   };
   // One handler per channel, one file per area; the type makes the compiler insist on every channel.
   const impl: Implementations = {
@@ -209,6 +211,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.runs.impl,
     ...areas.settings.impl,
     ...areas.export.impl,
+    ...areas.council.impl,
   };
 
   const handlers = Object.fromEntries(
