@@ -1,6 +1,8 @@
 // The words of the crux and evaluation protocols, each in plain words and one sentence. The (?)
 // beside a term and the glossary view read this one table, so a code means the same everywhere.
 
+import { COUNCIL_GLOSSARY } from './council-glossary';
+
 export interface GlossaryEntry {
   /** What the page shows first. */
   plain: string;
@@ -175,6 +177,7 @@ export const GLOSSARY = {
     sentence:
       'Input tokens the provider had seen before in this run and charged at a fraction of the price; 0 with the offline simulator.',
   },
+  ...COUNCIL_GLOSSARY,
 } as const satisfies Record<string, GlossaryEntry>;
 
 export type GlossaryTerm = keyof typeof GLOSSARY;
