@@ -167,7 +167,10 @@ describe.skipIf(!chromiumPath)('the council in the window', () => {
     const overflow = () =>
       page.evaluate(() => {
         const main = document.querySelector('main') as HTMLElement;
-        return { page: document.documentElement.scrollWidth > window.innerWidth, main: main.scrollWidth > main.clientWidth };
+        return {
+          page: document.documentElement.scrollWidth > window.innerWidth,
+          main: main.scrollWidth > main.clientWidth,
+        };
       });
     const inbox = await overflow();
     await s.screenshot('approvals-1024-dark');

@@ -108,7 +108,13 @@ describe('the council in the app', () => {
       started: ['Write down the open questions', IDEA, true, 'running'],
       runStatuses: ['running', 'completed'],
       // Proposal, two reviews, the outcome review, "nothing more to propose", the episode.
-      task: ['COMPLETED', 'done', 'nothing more (the task is over)', false, { calls: 6, proposalsWithDissent: 1, dissentRate: 1 }],
+      task: [
+        'COMPLETED',
+        'done',
+        'nothing more (the task is over)',
+        false,
+        { calls: 6, proposalsWithDissent: 1, dissentRate: 1 },
+      ],
       p1: [
         'RECORDED',
         'medium',
@@ -126,7 +132,13 @@ describe('the council in the app', () => {
         ['RECORDED', 'medium', false, 0],
         ['REVERTED', 'medium', false, 0],
       ],
-      reverted: ['REVERTED', [{ path: `ideas/${IDEA}/notes/council-write-down-the-open-questions.md`, change: 'deleted' }], [], false, true],
+      reverted: [
+        'REVERTED',
+        [{ path: `ideas/${IDEA}/notes/council-write-down-the-open-questions.md`, change: 'deleted' }],
+        [],
+        false,
+        true,
+      ],
       after: ['REVERTED', false, []],
       listed: [[started.id, 'COMPLETED', ['REVERTED']]],
       waiting: 0,
@@ -159,7 +171,12 @@ describe('the council in the app', () => {
     await call(app, 'runs:resume', { id: started.id });
     await pushed(app, seen, standsWaiting(id, 2));
     const general = await refused(
-      call(app, 'runs:start', { protocol: 'council', ideaSlug: IDEA, provider: 'simulated', setup: { task: 'Archive' } }),
+      call(app, 'runs:start', {
+        protocol: 'council',
+        ideaSlug: IDEA,
+        provider: 'simulated',
+        setup: { task: 'Archive' },
+      }),
     );
     const neverExecuted = await refused(call(app, 'council:revert', { id, note: '' }));
     const stillWaiting = await call(app, 'council:get', { id: started.id });
@@ -173,7 +190,9 @@ describe('the council in the app', () => {
     const precedents = readFileSync(join(t.root, 'council/memory/consensus_history.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { proposal: string; precedent: boolean; note: string | null; decision: string });
+      .map(
+        (line) => JSON.parse(line) as { proposal: string; precedent: boolean; note: string | null; decision: string },
+      );
     const twice = await refused(call(app, 'council:approve', { id, note: '' }));
     const executedPreview = await refused(call(app, 'council:preview', { id }));
     const reverted = await call(app, 'council:revert', { id, note: 'Changed my mind' });
@@ -258,7 +277,10 @@ describe('the council in the app', () => {
   it('reads the weights, their history and a task replayed from a script (no run log)', async () => {
     const app = await boot();
     const files = nodeCouncilFiles(t.root, { stages: [...loadTaxonomy(null).stageIds] });
-    const script = readFileSync(join(import.meta.dirname, '../../../tests/fixtures/council/medium-discussion.jsonl'), 'utf8');
+    const script = readFileSync(
+      join(import.meta.dirname, '../../../tests/fixtures/council/medium-discussion.jsonl'),
+      'utf8',
+    );
     replayCouncil(script, files, { taskId: 'replayed1', observer: councilRecorder(files, 'replayed1') });
     const weights = await call(app, 'council:weights', {});
     const listed = await call(app, 'council:list', {});
@@ -300,7 +322,9 @@ describe('the council in the app', () => {
       code: 'bad_input',
       field: 'id',
     });
-    expect(await refused(call(app, 'council:run', { task: 'x', idea: 'no-such-idea', provider: 'simulated' }))).toMatchObject({
+    expect(
+      await refused(call(app, 'council:run', { task: 'x', idea: 'no-such-idea', provider: 'simulated' })),
+    ).toMatchObject({
       code: 'user_error',
       message: 'no idea "no-such-idea" in this workspace',
     });

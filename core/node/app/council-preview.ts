@@ -29,9 +29,7 @@ function metaOf(text: string): IdeaMetaView {
   const relationships = Array.isArray(data.relationships)
     ? data.relationships.flatMap((r) => {
         const target = (r as { target?: unknown } | null)?.target;
-        return typeof target === 'string'
-          ? [{ target, type: String((r as { type?: unknown }).type ?? '') }]
-          : [];
+        return typeof target === 'string' ? [{ target, type: String((r as { type?: unknown }).type ?? '') }] : [];
       })
     : [];
   return { id: str(data.id), title: str(data.title), stage: str(data.stage), tags, relationships };
@@ -116,7 +114,9 @@ function applyOp(files: CouncilFiles, op: FileOp): void {
 }
 
 const clip = (text: string | null) =>
-  text !== null && text.length > PREVIEW_CHARS ? { text: text.slice(0, PREVIEW_CHARS), cut: true } : { text, cut: false };
+  text !== null && text.length > PREVIEW_CHARS
+    ? { text: text.slice(0, PREVIEW_CHARS), cut: true }
+    : { text, cut: false };
 
 /** The preview of `actions` (a proposal's last version) on the files as they are now. */
 export function previewActions(
@@ -153,12 +153,24 @@ export function previewActions(
   const out: CouncilPreviewFile[] = [];
   for (const [path, entry] of touched) {
     // A move shows once, at its source; its destination is the same bytes.
-    if (entry.movedFrom !== null && base.read(path) === null && files.read(path)?.text === base.read(entry.movedFrom)?.text)
+    if (
+      entry.movedFrom !== null &&
+      base.read(path) === null &&
+      files.read(path)?.text === base.read(entry.movedFrom)?.text
+    )
       continue;
     const before = base.read(path)?.text ?? null;
     const after = files.read(path)?.text ?? null;
     if (entry.movedTo !== null && after === null) {
-      out.push({ path, change: 'moved', to: entry.movedTo, before: null, after: null, truncated: false, actions: entry.actions });
+      out.push({
+        path,
+        change: 'moved',
+        to: entry.movedTo,
+        before: null,
+        after: null,
+        truncated: false,
+        actions: entry.actions,
+      });
       continue;
     }
     if (before === after) continue;

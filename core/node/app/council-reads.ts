@@ -343,7 +343,10 @@ export class CouncilReads {
     const out = rows.map((row) => this.taskOf(row.id, row, byTask.get(row.id) ?? [], episodes.get(row.id)).summary);
     const replayed = [...byTask.keys()]
       .filter((id) => !known.has(id))
-      .map((id) => ({ at: episodes.get(id)?.at ?? '', task: this.taskOf(id, null, byTask.get(id) ?? [], episodes.get(id)) }))
+      .map((id) => ({
+        at: episodes.get(id)?.at ?? '',
+        task: this.taskOf(id, null, byTask.get(id) ?? [], episodes.get(id)),
+      }))
       .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
     return [...out, ...replayed.map((r) => r.task.summary)];
   }

@@ -5,7 +5,7 @@ import type { DebateRecord } from '../../engine/debate-record';
 import type { LlmRequest } from '../../ports/llm';
 import type { Log } from '../../ports/log';
 import { type CouncilDecision, type CouncilRunReport, CouncilRuns } from '../council/council-runs';
-import { type Provider, type ProviderFactory, type ProviderName } from '../debates/providers';
+import type { Provider, ProviderFactory, ProviderName } from '../debates/providers';
 import { readDebateLog } from '../debates/journal';
 import { runOwner } from '../runs/run-control';
 import { listRuns } from '../sqlite/run-list-queries';
@@ -120,7 +120,12 @@ export class LiveCouncils {
   }
 
   /** Starts a task; answers once its log is begun. */
-  async start(request: { task: string; idea?: string; provider: ProviderName; seed?: number }): Promise<CouncilTaskSummary> {
+  async start(request: {
+    task: string;
+    idea?: string;
+    provider: ProviderName;
+    seed?: number;
+  }): Promise<CouncilTaskSummary> {
     const { ws } = this.deps;
     const before = new Set(listRuns(ws.db, { protocol: 'council' }).map((r) => r.id));
     let id: string | null = null;
@@ -138,7 +143,8 @@ export class LiveCouncils {
   /** Continues a task that stopped without its end; with a decision, the researcher's. */
   async resume(taskId: string, decision: CouncilDecision | null = null): Promise<CouncilTaskSummary> {
     if (this.driving.has(taskId)) throw new UserError(`council task ${taskId} is running in this app now`);
-    if (!runRow(this.deps.ws.db, taskId)) throw new UserError(`no council task "${taskId}" with a run log in this workspace`);
+    if (!runRow(this.deps.ws.db, taskId))
+      throw new UserError(`no council task "${taskId}" with a run log in this workspace`);
     const owner = runOwner(this.deps.ws.root, taskId);
     // Held by another process (the CLI's council run): refused now, rather than failing in the background.
     if (owner) throw new UserError(`council task ${taskId} is running in process ${owner.pid}; wait for it to stop`);
