@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { arenasChannels } from './contract/arenas-channels';
+import { councilChannels, councilPushEvents } from './contract/council-channels';
 import { debatesChannels, debatesPushEvents } from './contract/debates-channels';
 import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluations-channels';
 import { exportChannels } from './contract/export-channels';
@@ -27,6 +28,7 @@ import { workspaceChannels, workspacePushEvents } from './contract/workspace-cha
  */
 
 export * from './contract/arenas-channels';
+export * from './contract/council-channels';
 export * from './contract/crux';
 export * from './contract/debates-channels';
 export * from './contract/entities';
@@ -56,6 +58,7 @@ export const channels = {
   ...settingsChannels,
   ...exportChannels,
   ...arenasChannels,
+  ...councilChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -84,6 +87,7 @@ export const pushEvents = {
   ...debatesPushEvents,
   ...evaluationsPushEvents,
   ...runsPushEvents,
+  ...councilPushEvents,
 } as const;
 
 export type PushEvents = typeof pushEvents;

@@ -5,6 +5,7 @@ import type { Command } from './commands';
 import { Palette } from './palette';
 import { href, navigate, useRoute } from './router';
 import { useTheme } from './theme';
+import { ApprovalsNotifier } from './views/approvals/approvals-badge';
 import { LibraryCommands } from './views/library/library-commands';
 import { prefetchViews, VIEWS, viewFor } from './views/registry';
 
@@ -75,6 +76,7 @@ export function App() {
             title={v.key ? `${v.title} (Alt+${v.key})` : v.title}
           >
             {v.title}
+            {v.badge && <v.badge />}
           </a>
         ))}
         <div className="rail-foot">
@@ -108,6 +110,7 @@ export function App() {
         </Suspense>
       </main>
       <LibraryCommands />
+      <ApprovalsNotifier />
       {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} extra={themeCommand} />}
     </div>
   );

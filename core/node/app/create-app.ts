@@ -19,6 +19,7 @@ import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
 import { arenasHandlers } from './arenas-handlers';
+import { councilHandlers } from './council-handlers';
 import { debatesHandlers } from './debates-handlers';
 import { debateReads } from './debate-view/debate-reads';
 import { environmentKeyStore } from './env-key-store';
@@ -196,6 +197,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     runs: runsHandlers(ctx),
     settings: settingsHandlers(ctx),
     export: exportHandlers(ctx),
+    council: councilHandlers(ctx),
   };
   // One handler per channel, one file per area; the type makes the compiler insist on every channel.
   const impl: Implementations = {
@@ -211,6 +213,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.settings.impl,
     ...areas.export.impl,
     ...arenasHandlers(ctx, { startRun: areas.runs.start, ledger: () => areas.ledger.impl['ledger:list']({}) }).impl,
+    ...areas.council.impl,
   };
 
   const handlers = Object.fromEntries(

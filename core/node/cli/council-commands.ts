@@ -8,6 +8,7 @@ import { type CouncilRunReport, CouncilRuns } from '../council/council-runs';
 import { UserError, type Workspace } from '../workspace/workspace';
 import type { ParsedArgs } from './args';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
+import { COUNCIL_VIEWS_USAGE, councilView } from './council-views';
 import type { CliIo } from './io';
 import { ScriptFileError } from './crux-commands';
 import type { Command } from './workspace-commands';
@@ -19,6 +20,7 @@ const USAGE = [
   '       council revert ID [--note N]                                   undo an executed proposal, byte for byte',
   '       council resume TASK                                            continue a task that was stopped',
   '       council --replay FILE --workspace DIR [--json]                 replay a script on the workspace',
+  ...COUNCIL_VIEWS_USAGE,
 ].join('\n');
 
 function withWorkspace<T>(args: ParsedArgs, body: (ws: Workspace) => Promise<T> | T): Promise<T> {
@@ -110,6 +112,8 @@ export const councilCommands: Command[] = [
         return id;
       };
       const note = (args.options.note as string | undefined) ?? '';
+      const viewed = await councilView(sub, id, args, io);
+      if (viewed !== null) return viewed;
       try {
         switch (sub) {
           case 'run': {
@@ -184,7 +188,7 @@ export const councilCommands: Command[] = [
             throw new UserError(`council: say what to do\nusage: npm run cli -- ${USAGE}`);
           default:
             throw new UserError(
-              `council: unknown subcommand "${sub}" (run, list, show, approve, reject, revert, resume)`,
+              `council: unknown subcommand "${sub}" (run, list, show, task, inbox, preview, weights, approve, reject, revert, resume)`,
             );
         }
       } catch (error) {

@@ -2,6 +2,8 @@
 // beside a term and the glossary view read this one table, so a code means the same everywhere.
 import { ARENA_GLOSSARY } from './glossary-arena';
 
+import { COUNCIL_GLOSSARY } from './council-glossary';
+
 export interface GlossaryEntry {
   /** What the page shows first. */
   plain: string;
@@ -177,6 +179,7 @@ export const GLOSSARY = {
       'Input tokens the provider had seen before in this run and charged at a fraction of the price; 0 with the offline simulator.',
   },
   ...ARENA_GLOSSARY,
+  ...COUNCIL_GLOSSARY,
 } as const satisfies Record<string, GlossaryEntry>;
 
 export type GlossaryTerm = keyof typeof GLOSSARY;

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import type { Route } from '../router';
+import { ApprovalsBadge } from './approvals/approvals-badge';
 import { LibraryView } from './library/library-view';
 
 // Every view but the first is its own bundle, fetched when first opened (or when the window is
@@ -34,6 +35,8 @@ const MatrixView = deferred(() => import('./matrix/matrix-view'), 'MatrixView');
 const PipelineView = deferred(() => import('./pipeline/pipeline-view'), 'PipelineView');
 const SettingsView = deferred(() => import('./settings/settings-view'), 'SettingsView');
 const TranscriptView = deferred(() => import('./transcripts/transcript-view'), 'TranscriptView');
+const CouncilView = deferred(() => import('./council/council-view'), 'CouncilView');
+const ApprovalsView = deferred(() => import('./approvals/approvals-view'), 'ApprovalsView');
 
 export interface ViewEntry {
   /** The route's first segment. */
@@ -44,6 +47,8 @@ export interface ViewEntry {
   rail: boolean;
   /** Alt+<key> jumps to it. */
   key?: string;
+  /** Drawn beside its name on the rail (a count of what waits there). */
+  badge?: ComponentType;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface ViewEntry {
  * `#/evaluation/<id>`, `#/crux-map/<debateId>`, `#/ledger`, `#/leaderboards`,
  * `#/convergence/<evaluationId>`, `#/matrix`, `#/pipeline`, `#/graph`, `#/transcripts`,
  * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`, `#/glossary?term=<id>`,
- * `#/arena`, `#/arena/<id>`.
+ * `#/arena`, `#/arena/<id>`, `#/council`, `#/council/<task id>`, `#/approvals`.
  */
 export const VIEWS: readonly ViewEntry[] = [
   { route: 'library', title: 'Library', component: LibraryView, rail: true, key: '1' },
@@ -65,6 +70,8 @@ export const VIEWS: readonly ViewEntry[] = [
   { route: 'export', title: 'Export', component: ExportView.component, rail: true, key: '9' },
   { route: 'settings', title: 'Settings', component: SettingsView.component, rail: true, key: '0' },
   { route: 'arena', title: 'Arenas', component: ArenaView.component, rail: true },
+  { route: 'council', title: 'Council', component: CouncilView.component, rail: true },
+  { route: 'approvals', title: 'Approvals', component: ApprovalsView.component, rail: true, badge: ApprovalsBadge },
   { route: 'glossary', title: 'Glossary', component: GlossaryView.component, rail: true },
   { route: 'idea', title: 'Idea', component: IdeaView.component, rail: false },
   { route: 'debate', title: 'Debate', component: DebateView.component, rail: false },
@@ -90,6 +97,8 @@ const DEFERRED = [
   PipelineView,
   SettingsView,
   TranscriptView,
+  CouncilView,
+  ApprovalsView,
 ];
 
 /**

@@ -1,0 +1,101 @@
+import type { councilChannels } from '../../contract';
+import { CouncilInputError } from '../../council/errors';
+import { lastVersion } from '../../council/state';
+import { findProposal } from '../../council/recorder';
+import { nodeCouncilFiles } from '../council/council-files';
+import { UserError } from '../workspace/workspace';
+import type { AppContext, AreaHandlers } from './app-context';
+import { previewActions } from './council-preview';
+import { LiveCouncils } from './live-councils';
+
+/** The council's refusals (a proposal never executed, …) are the researcher's to read, not bugs. */
+function inWords<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof CouncilInputError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+const EXECUTED = new Set(['EXECUTING', 'CHECKING', 'RECORDED', 'FAILED', 'REVERTED']);
+
+/**
+ * The handlers of core/contract/council-channels.ts: council tasks started and followed in the
+ * background (LiveCouncils), read from their logs and the files under `council/` (CouncilReads),
+ * the researcher's decisions and reverts, and the preview of a proposal's effect on every file.
+ */
+export function councilHandlers(ctx: AppContext): AreaHandlers<keyof typeof councilChannels> {
+  const { ws, open } = ctx;
+  const councils = new LiveCouncils({
+    ws,
+    runs: ctx.runs,
+    emitter: ctx.emitter,
+    providers: ctx.providers,
+    log: ctx.log,
+  });
+  // The preview reads the workspace as execution would, and writes nothing (see council-preview.ts).
+  const files = nodeCouncilFiles(ws.root, {
+    stages: [...ws.taxonomy.stageIds],
+    search: (query) => ws.search(query).map((hit) => hit.slug),
+  });
+
+  return {
+    impl: {
+      'council:run': ({ task, idea, provider, seed }) => {
+        open();
+        return councils.start({
+          task,
+          provider,
+          ...(idea !== undefined ? { idea } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+        });
+      },
+      'council:list': () => {
+        open();
+        return { tasks: councils.reads.list(), waiting: councils.reads.waitingCount() };
+      },
+      'council:get': ({ id }) => {
+        open();
+        return councils.reads.get(id);
+      },
+      'council:approvals': () => {
+        open();
+        return { proposals: councils.reads.approvals() };
+      },
+      'council:preview': ({ id }) => {
+        open();
+        const found = findProposal(files, id);
+        if (!found) throw new UserError(`no council proposal "${id}" (see: npm run cli -- council list)`);
+        const p = found.record.proposal;
+        if (found.record.reverted || EXECUTED.has(p.status) || p.executed)
+          throw new UserError(
+            `${id} has been executed: what it did is in its results${found.record.reverted ? ', and it was reverted' : ''}`,
+          );
+        const last = lastVersion(p);
+        return previewActions(files, id, last.n, last.output.actions);
+      },
+      'council:approve': ({ id, note }) => {
+        open();
+        return councils.decide(id, 'approve', note);
+      },
+      'council:reject': ({ id, note }) => {
+        open();
+        return councils.decide(id, 'reject', note);
+      },
+      'council:revert': ({ id, note }) => {
+        open();
+        return inWords(() => councils.revert(id, note));
+      },
+      'council:resume': ({ id }) => {
+        open();
+        return councils.resume(id);
+      },
+      'council:weights': () => {
+        open();
+        return councils.reads.weights();
+      },
+    },
+    close: () => councils.close(ctx.options.shutdownTimeoutMs ?? 5_000),
+  };
+}
