@@ -93,4 +93,14 @@ export const runsPushEvents = {
    * per change, in the order of the run's log.
    */
   'run:status': runEntrySchema,
+  /**
+   * A run this app drives applied answers: its log grew to `records` records. Views of protocols that
+   * push no content of their own (an arena) read the run again on it; nothing polls.
+   */
+  'run:progress': z.strictObject({
+    id: z.string(),
+    protocol: z.string(),
+    records: z.number().int().nonnegative(),
+    costUsd: z.number().nonnegative(),
+  }),
 } as const;

@@ -46,6 +46,8 @@ const call = (costUsd: number): DebateRecord =>
     purpose: 'turn:t1',
     call: { costUsd },
   }) as unknown as DebateRecord;
+const input = (): DebateRecord =>
+  ({ seq: seq++, at: `2026-05-01T10:00:${seq}Z`, type: 'input', input: { kind: 'answer' } }) as DebateRecord;
 const event = (): DebateRecord =>
   ({ seq: seq++, at: `2026-05-01T10:00:${seq}Z`, type: 'event', event: { type: 'message_posted' } }) as DebateRecord;
 
@@ -93,6 +95,24 @@ describe('LiveRuns', () => {
     expect(runs.get('r1')).toBeNull();
     expect(runs.list()).toEqual([]);
     expect(bugs).toEqual([]);
+  });
+
+  it('pushes run:progress when answers are applied, with the log size and the cost so far, and for nothing else', () => {
+    const { runs } = host();
+    const emitter = (runs as unknown as { emitter: PushEmitter }).emitter;
+    const progress: PushPayload<'run:progress'>[] = [];
+    emitter.on('run:progress', (p) => progress.push(p));
+    const run = runs.follow(START);
+    run.records([call(0.25), event()]);
+    const batch = [call(0.125), input(), event()];
+    const first = batch[1] as DebateRecord;
+    run.records(batch);
+    run.records([status('paused')]);
+    run.records([input()]);
+    expect(progress).toEqual([
+      { id: 'r1', protocol: 'crux', records: first.seq + 2, costUsd: 0.875 },
+      { id: 'r1', protocol: 'crux', records: first.seq + 4, costUsd: 0.875 },
+    ]);
   });
 
   it('ends a run that threw as failed with its reason, and one that ended without a word quietly', () => {

@@ -139,6 +139,15 @@ export class LiveRuns {
 
   private take(followed: Followed, records: readonly DebateRecord[]): void {
     const { entry } = followed;
+    // Content first (an answer applied), then any status the same records carry.
+    const last = records[records.length - 1];
+    if (last && records.some((r) => r.type === 'input'))
+      this.emitter.emit('run:progress', {
+        id: entry.id,
+        protocol: entry.protocol,
+        records: last.seq + 1,
+        costUsd: roundUsd(entry.costUsd + records.reduce((n, r) => n + (r.type === 'llm_call' ? r.call.costUsd : 0), 0)),
+      });
     for (const record of records) {
       entry.updatedAt = record.at;
       if (record.type === 'llm_call') entry.costUsd += record.call.costUsd;

@@ -3,14 +3,10 @@ import type { ArenaDetail } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { usePush } from '../../api/hooks';
 
-/** How often a running arena is read again: an arena pushes only its status, not its answers. */
-export const ARENA_POLL_MS = 700;
-
 /**
- * One arena, read from its log and followed while it runs. The arena's one push is `run:status`
- * (shown at once, and the arena read again then); its answers are not pushed, so while it runs in
- * this app it is read again every ARENA_POLL_MS, and the view keeps the answer it has when the log
- * has not grown.
+ * One arena, read from its log and followed while it runs: read again on `run:progress` (answers
+ * applied) and on `run:status` (shown at once), never on a timer; the view keeps the answer it has
+ * when the log has not grown.
  */
 export function useArena(id: string): { detail: ArenaDetail | null; error: unknown; reload: () => void } {
   const client = useClient();
@@ -45,12 +41,9 @@ export function useArena(id: string): { detail: ArenaDetail | null; error: unkno
     reload();
   }, [reload]);
 
-  const running = detail?.status === 'running' && detail.live;
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(reload, ARENA_POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, reload]);
+  usePush('run:progress', (p) => {
+    if (p.id === id) reload();
+  });
 
   usePush('run:status', (p) => {
     if (p.id !== id) return;
