@@ -107,7 +107,8 @@ describe('bad input', () => {
       const run = cli(args.map((a) => (a === 'WS' ? ws : a)));
       expect({ args, code: run.code, stderr: run.stderr.trim() }).toEqual({ args, code: 1, stderr: message });
     }
-  });
+    // A dozen CLI processes one after another: on a busy machine that is more than the default 30 s.
+  }, 120_000);
 
   it('has --help for every command', async () => {
     const overview = cli(['--help']);

@@ -35,6 +35,8 @@ describe('a debate or evaluation running in one process, controlled from another
   afterAll(() => cleanup());
 
   it('pauses a running debate from a second process, then resumes it there to completion', async () => {
+    // Half a second a call: the 22 calls of this debate outlast a second CLI process starting on a
+    // busy machine (at 150 ms the debate could end before `debates pause` was up).
     const debate = start(
       [
         'debate',
@@ -46,7 +48,7 @@ describe('a debate or evaluation running in one process, controlled from another
         'ethicist,field-researcher',
         '--json',
       ],
-      150,
+      500,
     );
     try {
       const id = await eventually(() => runningId(debate.child), 'the debate to start');
@@ -107,7 +109,7 @@ describe('a debate or evaluation running in one process, controlled from another
 
     const running = start(
       ['debate', '--workspace', ws, '--topic', 'Kelp farming', '--agents', 'ethicist,field-researcher', '--json'],
-      150,
+      500,
     );
     try {
       const other = await eventually(() => runningId(running.child), 'the second debate to start');
