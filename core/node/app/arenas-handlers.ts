@@ -11,7 +11,7 @@ import type {
 } from '../../contract';
 import { describeIssues } from '../../text/zod-issues';
 import { arenaSetupFor } from '../arena/arena-setup';
-import { previewCost } from '../llm/cost-preview';
+import { runEstimate } from '../llm/cost-preview';
 import type { RunRequest } from '../runs/run-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -69,25 +69,9 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
       trickster: setup.trickster?.tier ?? null,
       config: setup.config,
     });
-    const cost = previewCost(ws.root, plan, request.provider, budgetUsd);
-    let cannotRun: string | null = null;
-    try {
-      ctx.providers(request.provider, ws.root, request.seed ?? 1);
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      cannotRun = error.message;
-    }
-    return {
-      calls: cost.likelyCalls,
-      usd: cost.likelyUsd,
-      worstCalls: cost.worstCalls,
-      worstUsd: cost.worstUsd,
-      basis:
-        request.provider === 'simulated'
-          ? `${plan.basis}; the simulator costs nothing`
-          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
-      cannotRun,
-    };
+    return runEstimate(ws.root, plan, request.provider, budgetUsd, () =>
+      ctx.providers(request.provider, ws.root, request.seed ?? 1),
+    );
   };
 
   /** The request's budget, else the settings page's debate budget; 0 is no cap. */

@@ -28,7 +28,7 @@ import { configForAgents } from '../../crux/scale';
 import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
-import { previewCost } from '../llm/cost-preview';
+import { runEstimate } from '../llm/cost-preview';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
 import { cruxPrompts } from '../../crux/live/entry';
@@ -165,18 +165,7 @@ export class DebateService {
       agents: header.agents.map((a) => a.tier),
       maxMessages: header.limits.maxMessages,
     });
-    const cost = previewCost(this.ws.root, plan, provider, header.limits.budgetUsd);
-    return {
-      calls: cost.likelyCalls,
-      usd: cost.likelyUsd,
-      worstCalls: cost.worstCalls,
-      worstUsd: cost.worstUsd,
-      basis:
-        provider === 'simulated'
-          ? `${plan.basis}; the simulator costs nothing`
-          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
-      cannotRun: null,
-    };
+    return runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
   }
 
   async start(

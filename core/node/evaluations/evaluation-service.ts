@@ -25,7 +25,7 @@ import { resolveConfig as resolveEvaluationConfig } from '../../evaluation/confi
 import { planEvaluation } from '../../evaluation/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
-import { previewCost } from '../llm/cost-preview';
+import { runEstimate } from '../llm/cost-preview';
 import { safeWrite } from '../fs/atomic-write';
 import { readTextInside } from '../fs/read-inside';
 import { ulid } from '../ids';
@@ -562,27 +562,10 @@ export class EvaluationService {
       categories: categories.length,
       redTeam: settings.personas.length,
     });
-    const cost = previewCost(this.ws.root, plan, options.provider, options.budgetUsd);
-    let cannotRun: string | null = null;
-    try {
-      this.providers(options.provider, this.ws.root, 1);
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      cannotRun = error.message;
-    }
-    return {
-      calls: cost.likelyCalls,
-      usd: cost.likelyUsd,
-      worstCalls: cost.worstCalls,
-      worstUsd: cost.worstUsd,
-      rounds: settings.rounds,
-      personas: [...settings.personas],
-      basis:
-        options.provider === 'simulated'
-          ? `${plan.basis}; the simulator costs nothing`
-          : `${plan.basis}${cost.worstIsBudget ? '; at worst the budget stops it' : ''}`,
-      cannotRun,
-    };
+    const estimate = runEstimate(this.ws.root, plan, options.provider, options.budgetUsd, () =>
+      this.providers(options.provider, this.ws.root, 1),
+    );
+    return { ...estimate, rounds: settings.rounds, personas: [...settings.personas] };
   }
 
   /** Answers a simulated continuation of `state` would take: how much work is left, roughly. */
