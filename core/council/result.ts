@@ -30,7 +30,7 @@ export interface CouncilResult {
 }
 
 /** The last round's votes: the author's own approval and each review given so far. */
-function votesOf(p: ProposalState): Partial<Record<CouncilAgent, Vote>> {
+export function votesOf(p: ProposalState): Partial<Record<CouncilAgent, Vote>> {
   const v = lastVersion(p);
   const votes: Partial<Record<CouncilAgent, Vote>> = {};
   for (const agent of COUNCIL_AGENTS) {

@@ -7,7 +7,6 @@ import type {
   CouncilTaskView,
   CouncilWeightsReport,
 } from '../../contract';
-import type { Vote } from '../../council/answers';
 import type { CouncilFiles } from '../../council/files-port';
 import { describeNeed, hadDissent, need } from '../../council/lifecycle';
 import {
@@ -19,8 +18,8 @@ import {
   WEIGHTS_FILE,
 } from '../../council/recorder';
 import { proposalFileId } from '../../council/replay';
-import { statusOf } from '../../council/result';
-import { type Awaiting, type CouncilState, lastVersion, type ProposalState } from '../../council/state';
+import { statusOf, votesOf } from '../../council/result';
+import { type Awaiting, type CouncilState, lastVersion, } from '../../council/state';
 import {
   COUNCIL_AGENTS,
   type CouncilAgent,
@@ -86,18 +85,6 @@ function waitsForWords(awaiting: Awaiting | null): string | null {
   }
 }
 
-function votesOf(p: ProposalState): Partial<Record<CouncilAgent, Vote>> {
-  const v = lastVersion(p);
-  const votes: Partial<Record<CouncilAgent, Vote>> = {};
-  for (const agent of COUNCIL_AGENTS) {
-    if (agent === v.author) votes[agent] = 'approve';
-    else {
-      const review = v.reviews[agent];
-      if (review) votes[agent] = review.decision;
-    }
-  }
-  return votes;
-}
 
 export const changesOf = (changes: unknown[]): CouncilFileChange[] =>
   changes.flatMap((c) => {
