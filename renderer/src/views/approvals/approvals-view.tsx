@@ -6,7 +6,7 @@ import type { Route } from '../../router';
 import { href } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
-import { Flags, LadderLevel, StakesBadge, TiebreakFigures, VersionBody, Votes } from '../council/proposal-parts';
+import { EarlierVersions, Flags, LadderLevel, StakesBadge, TiebreakFigures, VersionBody, Votes } from '../council/proposal-parts';
 import { WAIT_WORDS } from '../council/words';
 import { FileDiff } from './file-diff';
 import './approvals.css';
@@ -117,22 +117,7 @@ function WaitingProposal({ p, onDecided }: { p: CouncilProposalView; onDecided: 
           <h3>The proposal and the votes</h3>
           <VersionBody version={last} goal={false} />
           <Votes version={last} />
-          {earlier.length > 0 && (
-            <details>
-              <summary>
-                Earlier versions ({earlier.length}): how the agents got here <Help term="ladder" />
-              </summary>
-              {earlier.map((v) => (
-                <div key={v.n} className="approval-earlier">
-                  <h4>
-                    Version {v.n}: {v.kind} by {v.author}
-                  </h4>
-                  <VersionBody version={v} />
-                  <Votes version={v} />
-                </div>
-              ))}
-            </details>
-          )}
+          <EarlierVersions versions={earlier} lead="how the agents got here" />
         </section>
       )}
 

@@ -201,3 +201,24 @@ export function TiebreakFigures({ p }: { p: CouncilProposalView }) {
     </p>
   );
 }
+
+/** A proposal's versions before its last, folded away: what each said and how it was voted on. */
+export function EarlierVersions({ versions, lead }: { versions: readonly CouncilVersionView[]; lead?: string }) {
+  if (versions.length === 0) return null;
+  return (
+    <details>
+      <summary>
+        Earlier versions ({versions.length}){lead ? `: ${lead}` : ''} <Help term="ladder" />
+      </summary>
+      {versions.map((v) => (
+        <div key={v.n} className="approval-earlier">
+          <h4>
+            Version {v.n}: {v.kind} by {v.author}
+          </h4>
+          <VersionBody version={v} />
+          <Votes version={v} />
+        </div>
+      ))}
+    </details>
+  );
+}

@@ -8,6 +8,7 @@ import { Help } from '../../ui/help';
 import { Lifecycle } from './lifecycle';
 import {
   AgentName,
+  EarlierVersions,
   Flags,
   LadderLevel,
   StakesBadge,
@@ -141,22 +142,7 @@ function ProposalCard({ p, onChange }: { p: CouncilProposalView; onChange: () =>
           <Votes version={last} />
         </section>
       )}
-      {earlier.length > 0 && (
-        <details>
-          <summary>
-            Earlier versions ({earlier.length}) <Help term="ladder" />
-          </summary>
-          {earlier.map((v) => (
-            <div key={v.n} className="approval-earlier">
-              <h4>
-                Version {v.n}: {v.kind} by {v.author}
-              </h4>
-              <VersionBody version={v} />
-              <Votes version={v} />
-            </div>
-          ))}
-        </details>
-      )}
+      <EarlierVersions versions={earlier} />
       <Execution p={p} onChange={onChange} />
     </article>
   );
