@@ -9,6 +9,7 @@ import { type ArenaState, createArena } from '../state';
 import { arenaAsks, arenaDone, step } from '../step';
 import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
+import { championsOf } from '../tournament';
 import { arenaTranscript } from './transcript';
 
 /**
@@ -114,13 +115,15 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
 /** What a run shows of itself: the result once it has an outcome, else where it stands. */
 export function arenaSummary(state: ArenaState): Record<string, unknown> {
   const result = arenaResult(state);
-  if (result) return { ...result };
+  const champions = state.champions ? { champions: state.champions } : {};
+  if (result) return { ...result, ...champions };
   return {
     topic: state.topic,
     outcome: null,
     stage: state.stage.kind,
     calls: state.calls,
     convergence: state.convergence,
+    ...champions,
     ...(state.stopped ? { stopped: state.stopped } : {}),
   };
 }
@@ -137,6 +140,7 @@ export const arenaEntry: ProtocolEntry<ArenaSetup, ArenaState, ArenaInput, Arena
       judge: setup.judge.id,
       config: setup.config,
       ratings: setup.ratings,
+      champions: setup.tournament ? championsOf(setup.tournament) : null,
     }),
   protocol: (setup) => arenaProtocol(setup),
   summary: arenaSummary,

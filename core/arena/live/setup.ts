@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { arenaConfigSchema } from '../config';
+import { arenaTournamentSchema } from '../tournament';
 
 /**
  * What starts a live arena, as its log's header keeps it: the question, the brief every agent reads
@@ -26,6 +27,8 @@ export const arenaSetupSchema = z
     config: arenaConfigSchema.prefault({}),
     /** Ratings from before the arena, by persona id; 1500 when absent. */
     ratings: z.record(z.string(), z.number()).default({}),
+    /** Set when the arena is one meeting of a tournament of ideas: its agents are the two ideas' champions. */
+    tournament: arenaTournamentSchema.nullable().default(null),
   })
   .superRefine((setup, ctx) => {
     const ids = setup.agents.map((a) => a.id);
@@ -39,6 +42,16 @@ export const arenaSetupSchema = z
         path: ['judge', 'id'],
         message: `the judge "${setup.judge.id}" is also an agent`,
       });
+    if (setup.tournament) {
+      const { ideas, pairing } = setup.tournament;
+      const expected = pairing.map((slug) => ideas.find((i) => i.slug === slug)?.champion ?? '?');
+      if (expected.join(',') !== ids.join(','))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents'],
+          message: `a tournament arena's agents are the champions of its two ideas (${expected.join(', ')}), not ${ids.join(', ')}`,
+        });
+    }
     if (setup.config.trickster && !setup.trickster)
       ctx.addIssue({
         code: 'custom',
