@@ -34,6 +34,13 @@ function answererOf(setup: ArenaSetup, ask: ArenaAsk): string {
   return setup.judge.id;
 }
 
+/** An ask in words; a similarity names its measure (the replay's similarity lines are always judged). */
+function askName(setup: ArenaSetup, ask: ArenaAsk): string {
+  if (ask.kind === 'similarity' && setup.config.similarity === 'embedding')
+    return `the embedding similarity of round ${ask.round}`;
+  return describeAsk(ask);
+}
+
 const key = (p: PlannedCall) => `${p.kind}|${p.thread}|${p.agent ?? ''}`;
 
 export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInput, ArenaAsk> {
@@ -84,7 +91,7 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     },
     failed(_state, ask, failure) {
       if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
-        return [{ kind: 'stop', status: 'failed', reason: `${describeAsk(ask)} failed: ${failure.message}` }];
+        return [{ kind: 'stop', status: 'failed', reason: `${askName(setup, ask)} failed: ${failure.message}` }];
       // Asked again in the next round: the ask is still due.
       return [];
     },

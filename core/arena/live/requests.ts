@@ -1,5 +1,7 @@
+import type { PairwiseEmbeddingBrief } from '../../ports/embeddings';
 import type { AnswerCheck, LlmRequest, LlmTool } from '../../ports/llm';
 import {
+  type SimilarityAnswer,
   critiqueAnswerSchema,
   judgeAnswerSchema,
   proposalAnswerSchema,
@@ -18,7 +20,7 @@ import {
   voteProblems,
 } from '../checks';
 import type { ArenaAsk } from '../inputs';
-import { pairsOf } from '../similarity';
+import { pairsOf, proposalText } from '../similarity';
 import { type ArenaState, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
 import { arenaBrief } from './briefs';
 import type { ArenaPersona, ArenaSetup } from './setup';
@@ -209,7 +211,38 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
   }
 }
 
+/**
+ * The embedding measure's request: no model call, but the same path (the runner makes, meters and
+ * logs it; the provider's embeddings wrapper answers it): every current proposal's text (title,
+ * summary and body, as the lexical measure reads it) to the setup's endpoint, the agreement of each
+ * pair the cosine of their embeddings.
+ */
+function embeddingRequest(setup: ArenaSetup, state: ArenaState): LlmRequest<unknown> {
+  const endpoint = setup.embedding;
+  if (!endpoint) throw new Error('the embedding measure needs an endpoint in the setup');
+  const brief: PairwiseEmbeddingBrief = {
+    protocol: 'embeddings',
+    kind: 'pairwise-cosine',
+    endpoint,
+    texts: agentIds(state).map((id) => {
+      const p = currentProposal(state, id);
+      return { id, text: p ? proposalText(p) : '' };
+    }),
+  };
+  return {
+    system: '',
+    messages: [{ role: 'user', content: `Embeddings of ${brief.texts.length} proposals (${endpoint.model}).` }],
+    schema: similarityAnswerSchema,
+    schemaName: 'arena_similarity',
+    tier: setup.judge.tier,
+    maxTokens: 1,
+    check: checked<SimilarityAnswer>((v) => similarityProblems(state, v)) as (value: unknown) => AnswerCheck<unknown>,
+    brief,
+  };
+}
+
 export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk): LlmRequest<unknown> {
+  if (ask.kind === 'similarity' && state.config.similarity === 'embedding') return embeddingRequest(setup, state);
   const persona = personaFor(setup, ask);
   const systemParts = [head(setup), `# Who you are\n\n${persona.systemPrompt.trim()}`];
   const a = asked(state, ask);

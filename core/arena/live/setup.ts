@@ -27,6 +27,14 @@ export const arenaSetupSchema = z
     config: arenaConfigSchema.prefault({}),
     /** Ratings from before the arena, by persona id; 1500 when absent. */
     ratings: z.record(z.string(), z.number()).default({}),
+    /**
+     * The embeddings endpoint of the `embedding` measure (its API root or `…/embeddings` address, and
+     * the model), kept so a resumed arena asks the same one; never a key.
+     */
+    embedding: z
+      .strictObject({ url: z.url(), model: z.string().trim().min(1) })
+      .nullable()
+      .default(null),
     /** Set when the arena is one meeting of a tournament of ideas: its agents are the two ideas' champions. */
     tournament: arenaTournamentSchema.nullable().default(null),
   })
@@ -58,13 +66,11 @@ export const arenaSetupSchema = z
         path: ['trickster'],
         message: 'the trickster is on but no trickster persona is given',
       });
-    // An embedding is a call to a service the one runner does not make yet.
-    if (setup.config.similarity === 'embedding')
+    if (setup.config.similarity === 'embedding' && !setup.embedding)
       ctx.addIssue({
         code: 'custom',
-        path: ['config', 'similarity'],
-        message:
-          'the embedding measure needs an embeddings endpoint, which this version cannot call yet (use judged or lexical)',
+        path: ['embedding'],
+        message: 'the embedding measure needs an embeddings endpoint: {url, model} of an OpenAI-compatible server',
       });
   });
 export type ArenaSetup = z.output<typeof arenaSetupSchema>;

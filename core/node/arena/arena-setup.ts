@@ -13,6 +13,7 @@ import {
 } from '../../arena/tournament';
 import type { LedgerCrux, LedgerFalsifier } from '../../contract';
 import type { Persona } from '../../personas/persona';
+import type { EmbeddingEndpoint } from '../../ports/embeddings';
 import { findPersonas, loadPersonas, UnknownPersonaError } from '../personas/load-personas';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { type ArenaLog, readArenaLogs } from './arena-logs';
@@ -25,6 +26,8 @@ export interface ArenaStartOptions {
   judge: string;
   trickster: boolean;
   similarity: SimilarityMeasure;
+  /** The endpoint of the `embedding` measure (required with it). */
+  embedding?: EmbeddingEndpoint | null;
   /** The ledger's rows (from the app's `ledger:list`), of which those that mention the idea go into the brief. */
   ledger: { cruxes: LedgerCrux[]; falsifiers: LedgerFalsifier[] };
 }
@@ -38,6 +41,7 @@ export interface TournamentArenaOptions {
   judge: string;
   trickster: boolean;
   similarity: SimilarityMeasure;
+  embedding?: EmbeddingEndpoint | null;
   ledger: ArenaStartOptions['ledger'];
 }
 
@@ -197,6 +201,7 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
       trickster: trickster ? asArena(trickster) : null,
       config: resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster }),
       ratings: Object.fromEntries(ids.map((id) => [id, ratings[id] ?? 1500])),
+      embedding: options.embedding ?? null,
       tournament: null,
     },
   };
@@ -239,6 +244,7 @@ export function tournamentArenaSetup(
     trickster: trickster ? asArena(trickster) : null,
     config: resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster }),
     ratings: Object.fromEntries([a, b].map((i) => [i.champion, ideaRatings[i.slug] ?? 1500])),
+    embedding: options.embedding ?? null,
     tournament: {
       id: tournament.id,
       ideas: tournament.ideas,

@@ -5,6 +5,7 @@ import type { ArenaState } from '../../arena/state';
 import { MAX_TOURNAMENT_IDEAS, pairingAgents, type TournamentIdea, tournamentPairings } from '../../arena/tournament';
 import type { CostEstimate } from '../../engine/cost-plan';
 import type { RunStatus } from '../../engine/protocol';
+import type { EmbeddingEndpoint } from '../../ports/embeddings';
 import type { ProviderFactory, ProviderName } from '../debates/providers';
 import { ulid } from '../ids';
 import { previewCost } from '../llm/cost-preview';
@@ -28,6 +29,8 @@ export interface TournamentOptions {
   judge: string;
   trickster: boolean;
   similarity: SimilarityMeasure;
+  /** The endpoint of the `embedding` measure. */
+  embedding?: EmbeddingEndpoint | null;
   provider: ProviderName;
   seed?: number;
   /** USD for the whole tournament: each arena may spend what the ones before it left. */
@@ -186,6 +189,7 @@ async function play(
         judge: settings.judge,
         trickster: settings.trickster,
         similarity: settings.similarity,
+        embedding: settings.embedding ?? null,
         ledger: settings.ledger,
       });
       run = await service.start({
@@ -238,7 +242,7 @@ export function continueTournament(
   const header = new RunService(ws).header(first.id);
   const setup = header.setup as {
     judge: { id: string };
-    trickster: unknown;
+    embedding?: EmbeddingEndpoint | null;
     config: { similarity: SimilarityMeasure };
   };
   const state: ArenaState = first.state;
@@ -249,6 +253,7 @@ export function continueTournament(
       judge: setup.judge.id,
       trickster: state.config.trickster,
       similarity: setup.config.similarity,
+      embedding: setup.embedding ?? null,
       provider: header.provider as ProviderName,
       ...(header.seed !== undefined ? { seed: header.seed } : {}),
       ...(options.budgetUsd !== undefined ? { budgetUsd: options.budgetUsd } : {}),

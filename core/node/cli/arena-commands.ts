@@ -50,6 +50,9 @@ const list = (value: unknown) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** The embedding model asked for when none is named (OpenAI's small one; a local server names its own). */
+const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
+
 /** The settings every arena of a command shares, from its options. */
 function arenaSettings(args: ParsedArgs) {
   const judge = args.options.judge as string | undefined;
@@ -60,13 +63,24 @@ function arenaSettings(args: ParsedArgs) {
     (provider === 'simulated' ? 'lexical' : 'judged')) as SimilarityMeasure;
   if (!SIMILARITY_MEASURES.includes(similarity))
     throw new UserError(`--similarity must be one of ${SIMILARITY_MEASURES.join(', ')}`);
-  if (similarity === 'embedding')
-    throw new UserError('--similarity embedding needs an embeddings endpoint, which this version cannot call yet');
+  // The embedding measure's endpoint: the options, else the environment; kept in the arena's setup.
+  const url = (args.options['embeddings-url'] as string | undefined) ?? process.env.CRUCIBLE_EMBEDDINGS_URL;
+  const model =
+    (args.options['embeddings-model'] as string | undefined) ??
+    process.env.CRUCIBLE_EMBEDDINGS_MODEL ??
+    DEFAULT_EMBEDDINGS_MODEL;
+  if (similarity === 'embedding' && !url)
+    throw new UserError(
+      '--similarity embedding needs an OpenAI-compatible embeddings endpoint: --embeddings-url URL (or CRUCIBLE_EMBEDDINGS_URL)',
+    );
+  if (url !== undefined && !URL.canParse(url))
+    throw new UserError(`--embeddings-url must be an address such as http://127.0.0.1:11434/v1, not "${url}"`);
+  const embedding = similarity === 'embedding' && url ? { url, model } : null;
   const budget = args.options.budget === undefined ? undefined : Number(args.options.budget);
   if (budget !== undefined && !(budget >= 0))
     throw new UserError(`--budget must be a number of USD, not "${args.options.budget}"`);
   const seed = seedOf(args);
-  return { judge, provider, similarity, budget, seed, trickster: args.options.trickster === true };
+  return { judge, provider, similarity, embedding, budget, seed, trickster: args.options.trickster === true };
 }
 
 /** `--size N` as a whole number, or undefined. */
@@ -154,6 +168,7 @@ async function tournament(args: ParsedArgs, io: CliIo): Promise<number> {
         judge: settings.judge,
         trickster: settings.trickster,
         similarity: settings.similarity,
+        embedding: settings.embedding,
         provider: settings.provider,
         ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
         ...(settings.budget !== undefined ? { budgetUsd: settings.budget } : {}),
@@ -198,6 +213,7 @@ async function live(args: ParsedArgs, io: CliIo): Promise<number> {
       judge: settings.judge,
       trickster: settings.trickster,
       similarity: settings.similarity,
+      embedding: settings.embedding,
       ledger,
     });
     const plan = planArena({
@@ -245,7 +261,7 @@ export const arenaCommands: Command[] = [
       name: 'arena',
       summary: 'Run an arena (proposals, critique, revision, vote, judge, Elo) or replay an arena script.',
       usage:
-        'arena --workspace DIR (--idea SLUG | --topic T | --ideas a,b,c) --agents a,b,c|auto [--size N] --judge ID [--provider P] [--trickster] [--similarity lexical|judged] [--seed N] [--budget USD] [--estimate] [--json] | arena --workspace DIR --tournament ID [--budget USD] [--json] | arena --replay FILE [--json]',
+        'arena --workspace DIR (--idea SLUG | --topic T | --ideas a,b,c) --agents a,b,c|auto [--size N] --judge ID [--provider P] [--trickster] [--similarity lexical|judged|embedding [--embeddings-url URL] [--embeddings-model M]] [--seed N] [--budget USD] [--estimate] [--json] | arena --workspace DIR --tournament ID [--budget USD] [--json] | arena --replay FILE [--json]',
       positionals: [],
       options: {
         workspace: workspaceOption,
@@ -278,7 +294,19 @@ export const arenaCommands: Command[] = [
         similarity: {
           type: 'string',
           value: 'M',
-          description: 'how agreement is measured: judged (default with a model) or lexical (default offline)',
+          description:
+            'how agreement is measured: judged (default with a model), lexical (default offline) or embedding (cosine, from --embeddings-url)',
+        },
+        'embeddings-url': {
+          type: 'string',
+          value: 'URL',
+          description:
+            'an OpenAI-compatible embeddings endpoint for --similarity embedding: its API root (http://127.0.0.1:11434/v1) or …/embeddings address (default $CRUCIBLE_EMBEDDINGS_URL; a key from $CRUCIBLE_EMBEDDINGS_API_KEY)',
+        },
+        'embeddings-model': {
+          type: 'string',
+          value: 'M',
+          description: `the embedding model (default $CRUCIBLE_EMBEDDINGS_MODEL, else ${DEFAULT_EMBEDDINGS_MODEL})`,
         },
         provider: providerOption,
         seed: seedOption,
