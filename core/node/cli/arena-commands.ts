@@ -246,7 +246,8 @@ async function live(args: ParsedArgs, io: CliIo): Promise<number> {
       io.out(
         `arena ${report.id}: ${report.status}${report.reason ? ` (${report.reason})` : ''}${s.outcome ? `, ${s.outcome}` : ''}${s.judge ? `; ranking ${s.judge.ranking.join(' > ')}` : ''}`,
       );
-      for (const line of report.transcript) io.out(`  ${line.author}: ${line.text}`);
+      // One line per message here; `runs show ID` and `export --arena ID` give them whole.
+      for (const line of report.transcript) io.out(`  ${line.author}: ${line.text.split('\n')[0]}`);
       io.out(`log: ${report.log} · $${report.costUsd.toFixed(4)}`);
     }
     return report.status === 'completed' ? 0 : 1;
