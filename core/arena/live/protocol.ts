@@ -59,8 +59,11 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
   return {
     name: 'arena',
     version: 1,
-    // The first call writes the head every call shares (rules, question, brief, tools).
+    // The first call writes the head every call shares (the tools, the rules, question and brief).
     warmFirstCall: true,
+    // With a provider whose prompt cache is marked per request, the first call of each round also
+    // writes what the round's calls share (the proposals and critiques as they stand) for the others.
+    warmEachRound: setup.cacheRounds,
     step,
     isRefusal: (error) => error instanceof ArenaInputError,
     done: arenaDone,

@@ -35,6 +35,12 @@ export const arenaSetupSchema = z
       .strictObject({ url: z.url(), model: z.string().trim().min(1) })
       .nullable()
       .default(null),
+    /**
+     * Whether each round's first call goes alone until it starts answering, so that the others read
+     * the round's materials from the prompt cache it writes: worth it where the cache is marked per
+     * request (the Anthropic provider); elsewhere it would only make each round wait.
+     */
+    cacheRounds: z.boolean().default(false),
     /** Set when the arena is one meeting of a tournament of ideas: its agents are the two ideas' champions. */
     tournament: arenaTournamentSchema.nullable().default(null),
   })

@@ -14,6 +14,7 @@ import {
 import type { LedgerCrux, LedgerFalsifier } from '../../contract';
 import type { Persona } from '../../personas/persona';
 import type { EmbeddingEndpoint } from '../../ports/embeddings';
+import type { ProviderName } from '../debates/providers';
 import { findPersonas, loadPersonas, UnknownPersonaError } from '../personas/load-personas';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { type ArenaLog, readArenaLogs } from './arena-logs';
@@ -28,6 +29,8 @@ export interface ArenaStartOptions {
   similarity: SimilarityMeasure;
   /** The endpoint of the `embedding` measure (required with it). */
   embedding?: EmbeddingEndpoint | null;
+  /** The provider it will run on: with `anthropic` each round's materials are cached for the round. */
+  provider?: ProviderName;
   /** The ledger's rows (from the app's `ledger:list`), of which those that mention the idea go into the brief. */
   ledger: { cruxes: LedgerCrux[]; falsifiers: LedgerFalsifier[] };
 }
@@ -42,6 +45,7 @@ export interface TournamentArenaOptions {
   trickster: boolean;
   similarity: SimilarityMeasure;
   embedding?: EmbeddingEndpoint | null;
+  provider?: ProviderName;
   ledger: ArenaStartOptions['ledger'];
 }
 
@@ -202,6 +206,7 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
       config: resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster }),
       ratings: Object.fromEntries(ids.map((id) => [id, ratings[id] ?? 1500])),
       embedding: options.embedding ?? null,
+      cacheRounds: options.provider === 'anthropic',
       tournament: null,
     },
   };
@@ -245,6 +250,7 @@ export function tournamentArenaSetup(
     config: resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster }),
     ratings: Object.fromEntries([a, b].map((i) => [i.champion, ideaRatings[i.slug] ?? 1500])),
     embedding: options.embedding ?? null,
+    cacheRounds: options.provider === 'anthropic',
     tournament: {
       id: tournament.id,
       ideas: tournament.ideas,

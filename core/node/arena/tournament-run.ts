@@ -190,6 +190,7 @@ async function play(
         trickster: settings.trickster,
         similarity: settings.similarity,
         embedding: settings.embedding ?? null,
+        provider: settings.provider,
         ledger: settings.ledger,
       });
       run = await service.start({

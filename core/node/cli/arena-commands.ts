@@ -214,6 +214,7 @@ async function live(args: ParsedArgs, io: CliIo): Promise<number> {
       trickster: settings.trickster,
       similarity: settings.similarity,
       embedding: settings.embedding,
+      provider: settings.provider,
       ledger,
     });
     const plan = planArena({
@@ -238,7 +239,11 @@ async function live(args: ParsedArgs, io: CliIo): Promise<number> {
       provider: settings.provider,
       ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
       setup,
-      ...(settings.budget !== undefined ? { limits: { budgetUsd: settings.budget } } : {}),
+      // A round asks every agent at once: the pool holds them all.
+      limits: {
+        concurrency: Math.max(4, setup.agents.length),
+        ...(settings.budget !== undefined ? { budgetUsd: settings.budget } : {}),
+      },
     });
     if (args.options.json) io.out(JSON.stringify(report, null, 2));
     else {
