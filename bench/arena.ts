@@ -1,12 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArenaResult } from '../core/arena';
+import type { TokenTable } from '../core/engine/cost-plan';
 import { estimateCallCost, type ModelsConfig, modelFor } from '../core/llm/prices';
 import { appRoot } from '../core/node/app-root';
 import { arenaSetupFor } from '../core/node/arena/arena-setup';
 import type { Provider, ProviderFactory } from '../core/node/debates/providers';
 import { ANTHROPIC_PROVIDER, createAnthropicLlm } from '../core/node/llm/anthropic';
+import { callTokensText, SHIPPED_CALL_TOKENS } from '../core/node/llm/call-tokens';
 import { loadModelsConfig } from '../core/node/llm/prices-loader';
 import { RunService } from '../core/node/runs/run-service';
 import { Workspace } from '../core/node/workspace/workspace';
@@ -129,7 +131,7 @@ interface ArenaRun {
   byKind: Record<string, { calls: number; uncached: number; cacheRead: number; cacheWrite: number; output: number }>;
 }
 
-async function arena(seed: number): Promise<ArenaRun> {
+async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<ArenaRun> {
   const root = mkdtempSync(join(tmpdir(), 'crucible-bench-arena-'));
   const latency = jitteredLatency(seed + 7, 300, 100);
   const fake = new FakeAnthropic({ responder: responder(seed), latencyMs: latency.next, ...modelLike() });
@@ -162,7 +164,7 @@ async function arena(seed: number): Promise<ArenaRun> {
     // As `arena --idea` sets it up with a model: judged similarity, no trickster, the default settings.
     const { topic, setup } = arenaSetupFor(ws, {
       ideaSlug: IDEA,
-      agents: AGENTS,
+      agents: [...agents],
       judge: 'judge',
       trickster: false,
       similarity: 'judged',
@@ -177,7 +179,7 @@ async function arena(seed: number): Promise<ArenaRun> {
       provider: 'anthropic',
       seed,
       setup,
-      limits: { concurrency: AGENTS.length, budgetUsd: 5 },
+      limits: { concurrency: Math.max(4, agents.length), budgetUsd: 5 },
     });
     const wallMs = performance.now() - started;
     if (report.status !== 'completed') throw new Error(`the arena ended ${report.status}: ${report.reason}`);
@@ -203,7 +205,7 @@ async function arena(seed: number): Promise<ArenaRun> {
       byKind[kind] = k;
     }
     for (const k of Object.values(byKind))
-      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = Math.round(k[f] / k.calls);
+      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = k[f] / k.calls;
     return {
       seed,
       wallMs: round(wallMs, 1),
@@ -226,7 +228,64 @@ async function arena(seed: number): Promise<ArenaRun> {
   }
 }
 
+/** The most output each answer shape may take (its request's `maxTokens`, core/arena/live/requests.ts). */
+const MAX_OUTPUT: Record<string, number> = {
+  arena_proposal: 1500,
+  arena_critiques: 1500,
+  arena_revision: 2000,
+  arena_similarity: 600,
+  arena_vote: 400,
+  arena_challenge: 600,
+  arena_judgment: 1500,
+};
+
+/**
+ * `--measure`: the arena rows of the token table the cost preview reads (resources/call-tokens.json),
+ * from arenas of two agents (a tournament's meetings) and of five, three seeds each (not the
+ * benchmark's seeds); the table's other rows are kept as they are.
+ */
+async function measure(): Promise<void> {
+  const table = JSON.parse(readFileSync(join(appRoot(), SHIPPED_CALL_TOKENS), 'utf8')) as { kinds: TokenTable };
+  for (const size of [2, 5]) {
+    const sums: Record<
+      string,
+      { calls: number; input: number; cacheWrite: number; cacheRead: number; output: number }
+    > = {};
+    for (const seed of [101, 102, 103]) {
+      const run = await arena(seed, AGENTS.slice(0, size));
+      progress(`measured ${size} agents, seed ${seed}: ${run.calls} calls`);
+      for (const [kind, k] of Object.entries(run.byKind)) {
+        const t = sums[kind] ?? { calls: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
+        t.calls += k.calls;
+        t.input += k.uncached * k.calls;
+        t.cacheWrite += k.cacheWrite * k.calls;
+        t.cacheRead += k.cacheRead * k.calls;
+        t.output += k.output * k.calls;
+        sums[kind] = t;
+      }
+    }
+    for (const [kind, t] of Object.entries(sums)) {
+      const key = `arena/${kind}`;
+      table.kinds[key] = {
+        ...table.kinds[key],
+        [String(size)]: {
+          calls: t.calls,
+          input: t.input / t.calls,
+          cacheWrite: t.cacheWrite / t.calls,
+          cacheRead: t.cacheRead / t.calls,
+          output: t.output / t.calls,
+          maxOutput: MAX_OUTPUT[kind] ?? 2000,
+          tier: kind === 'arena_similarity' || kind === 'arena_judgment' ? 'deep' : 'standard',
+        },
+      };
+    }
+  }
+  writeFileSync(join(appRoot(), SHIPPED_CALL_TOKENS), callTokensText(table.kinds));
+  progress(`wrote the arena rows of ${SHIPPED_CALL_TOKENS}`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--measure')) return measure();
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number of at least 1`);
   progress('warm-up arena (not counted)');
   await arena(99);
