@@ -184,4 +184,53 @@ describe('a tournament of ideas', { timeout: 180_000 }, () => {
       pairings: ['solar-coop vs heat-pumps', 'solar-coop vs bike-lanes', 'heat-pumps vs bike-lanes'],
     });
   });
+
+  it('picks its champions with --agents auto and prices itself before it runs (--estimate)', () => {
+    // No persona has played an arena outside a tournament: all at 1500, no Brier, so the two first
+    // by id, then the least-played of the rest (all at 0) by id.
+    const run = cli([
+      'arena',
+      '--workspace',
+      ws.root,
+      '--ideas',
+      IDEAS.join(','),
+      '--agents',
+      'auto',
+      '--judge',
+      'judge',
+      '--provider',
+      'anthropic',
+      '--estimate',
+      '--json',
+    ]);
+    const preview = JSON.parse(run.stdout) as {
+      ideas: { slug: string; champion: string }[];
+      pairings: string[][];
+      estimate: { likelyCalls: number; likelyUsd: number; worstUsd: number; kinds: { kind: string }[] };
+    };
+    expect({
+      code: run.code,
+      champions: preview.ideas.map((i) => [i.slug, i.champion]),
+      arenas: preview.pairings.length,
+      kinds: [...new Set(preview.estimate.kinds.map((k) => k.kind))].sort(),
+      priced: preview.estimate.likelyUsd > 0 && preview.estimate.worstUsd > preview.estimate.likelyUsd,
+    }).toEqual({
+      code: 0,
+      champions: [
+        ['solar-coop', 'end-user-advocate'],
+        ['heat-pumps', 'ethicist'],
+        ['bike-lanes', 'field-researcher'],
+      ],
+      arenas: 3,
+      kinds: [
+        'arena_critiques',
+        'arena_judgment',
+        'arena_proposal',
+        'arena_revision',
+        'arena_similarity',
+        'arena_vote',
+      ],
+      priced: true,
+    });
+  });
 });
