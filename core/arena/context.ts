@@ -5,13 +5,17 @@
  */
 
 export interface ArenaContextInput {
-  idea: { slug: string; title: string; summary: string; readme: string } | null;
+  /**
+   * The idea the arena is about, or a tournament arena's contestant ideas, each with the name of the
+   * agent championing it; empty for a topic.
+   */
+  ideas: { slug: string; title: string; summary: string; readme: string; champion?: string }[];
   related: { slug: string; title: string; type: string; reason: string | null; summary: string }[];
   /** Open cruxes from the ledger that mention the idea. */
   cruxes: { question: string; debateTopic: string; nextDeadline: string | null }[];
   /** Resolved falsifiers from the ledger that mention the idea. */
   falsifiers: { agentName: string; metric: string; threshold: string; outcome: string; resolvedOn: string }[];
-  /** Earlier completed arenas on the same idea (or topic), most recent first. */
+  /** Earlier completed arenas on the same idea (or topic, or pair of ideas), most recent first. */
   past: { question: string; outcome: string; winner: string; title: string; summary: string }[];
 }
 
@@ -20,10 +24,11 @@ const SCOPE =
 
 export function arenaContext(input: ArenaContextInput): string {
   const parts = [SCOPE];
-  if (input.idea) {
-    const { title, summary, readme } = input.idea;
+  for (const { slug, title, summary, readme, champion } of input.ideas) {
+    const heading =
+      champion === undefined ? `The idea: ${title}` : `Contestant idea: ${title} [${slug}], championed by ${champion}`;
     parts.push(
-      `## The idea: ${title}\n\nSummary: ${summary.trim() || '(no summary given)'}\n\nThe researcher's README, verbatim (quote it when you rely on it):\n\n<idea-readme>\n${readme.trim()}\n</idea-readme>`,
+      `## ${heading}\n\nSummary: ${summary.trim() || '(no summary given)'}\n\nThe researcher's README, verbatim (quote it when you rely on it):\n\n<idea-readme>\n${readme.trim()}\n</idea-readme>`,
     );
   }
   if (input.related.length > 0)

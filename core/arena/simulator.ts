@@ -71,7 +71,7 @@ function claimsFor(seed: number, brief: { topic: string; agents: string[] }, age
     const supported = thin ? i === 0 : rng() < 0.75;
     return {
       id: `k${i + 1}`,
-      text: `${S} ${agent}'s claim ${i + 1} about ${brief.topic.replace(/\?$/, '')}.`,
+      text: `${S} ${agent}'s claim ${i + 1} about ${brief.topic.replace(/[?.]$/, '')}.`,
       evidence: supported
         ? [{ source: `${S} ${agent}'s notes`, quote: `${S} an observation behind claim ${i + 1}.` }]
         : [],

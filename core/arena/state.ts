@@ -96,8 +96,13 @@ export interface ArenaState {
   /** Who judges (and, with the judged measure, scores agreement). */
   judge: string;
   config: ArenaConfig;
-  /** Ratings from before the arena, by agent id (1500 when absent). */
+  /**
+   * Ratings from before the arena, by agent id (1500 when absent). In a tournament's arena the agents
+   * stand for their ideas, and these are the ideas' ratings.
+   */
   ratings: Record<string, number>;
+  /** In a tournament's arena: the idea each agent champions, by agent id; null otherwise. */
+  champions: Record<string, string> | null;
   stage: ArenaStage;
   /**
    * The answers of the current per-agent stage so far. They count only once the stage is complete,
@@ -128,6 +133,7 @@ export interface ArenaSetupCore {
   judge: string;
   config: ArenaConfig;
   ratings?: Record<string, number>;
+  champions?: Record<string, string> | null;
 }
 
 export function createArena(setup: ArenaSetupCore): ArenaState {
@@ -137,6 +143,7 @@ export function createArena(setup: ArenaSetupCore): ArenaState {
     judge: setup.judge,
     config: setup.config,
     ratings: { ...(setup.ratings ?? {}) },
+    champions: setup.champions ? { ...setup.champions } : null,
     stage: { kind: 'proposal' },
     buffer: {},
     proposals: {},

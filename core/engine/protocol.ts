@@ -59,6 +59,12 @@ export interface Protocol<State, Input, Ask> {
    * caches (the tools, the idea, the rubric) instead of each writing their own copy.
    */
   readonly warmFirstCall?: boolean;
+  /**
+   * The same for the first call of every round: for a protocol whose calls of one round share a head
+   * that the round itself is the first to send (an arena's proposals as they stand), so one call
+   * writes it and the others read it. Each round then waits for its first call to start answering.
+   */
+  readonly warmEachRound?: boolean;
   /** Draft text of an answer still being written, for a live view (null: not worth showing). */
   draftOf?(ask: Ask, partial: unknown): unknown | null;
 }

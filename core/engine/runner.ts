@@ -381,17 +381,18 @@ export class Runner<State, Input, Ask> {
     }
   }
 
-  /** The round's calls through the pool; the first of a run alone until it has started, if the protocol asks. */
+  /**
+   * The round's calls through the pool; the first of a run (or of every round) alone until it has
+   * started, if the protocol asks.
+   */
   private async callAll(
     requests: LlmRequest<unknown>[],
   ): Promise<PromiseSettledResult<{ value: unknown; calls: LlmCallRecord[] }>[]> {
     const { concurrency } = this.limits;
     const call = (request: LlmRequest<unknown>) => () => this.deps.llm.call(request);
-    if (this.warmed || !this.protocol.warmFirstCall || requests.length < 2 || concurrency < 2) {
-      this.warmed = true;
-      return runPooled(requests.map(call), concurrency);
-    }
+    const warm = this.protocol.warmEachRound === true || (this.protocol.warmFirstCall === true && !this.warmed);
     this.warmed = true;
+    if (!warm || requests.length < 2 || concurrency < 2) return runPooled(requests.map(call), concurrency);
     let started: () => void = () => {};
     const head = new Promise<void>((resolve) => {
       started = resolve;

@@ -9,6 +9,7 @@ import { type ArenaState, createArena } from '../state';
 import { arenaAsks, arenaDone, step } from '../step';
 import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
+import { championsOf } from '../tournament';
 import { arenaTranscript } from './transcript';
 
 /**
@@ -33,6 +34,13 @@ function answererOf(setup: ArenaSetup, ask: ArenaAsk): string {
   return setup.judge.id;
 }
 
+/** An ask in words; a similarity names its measure (the replay's similarity lines are always judged). */
+function askName(setup: ArenaSetup, ask: ArenaAsk): string {
+  if (ask.kind === 'similarity' && setup.config.similarity === 'embedding')
+    return `the embedding similarity of round ${ask.round}`;
+  return describeAsk(ask);
+}
+
 const key = (p: PlannedCall) => `${p.kind}|${p.thread}|${p.agent ?? ''}`;
 
 export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInput, ArenaAsk> {
@@ -51,8 +59,11 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
   return {
     name: 'arena',
     version: 1,
-    // The first call writes the head every call shares (rules, question, brief, tools).
+    // The first call writes the head every call shares (the tools, the rules, question and brief).
     warmFirstCall: true,
+    // With a provider whose prompt cache is marked per request, the first call of each round also
+    // writes what the round's calls share (the proposals and critiques as they stand) for the others.
+    warmEachRound: setup.cacheRounds,
     step,
     isRefusal: (error) => error instanceof ArenaInputError,
     done: arenaDone,
@@ -83,7 +94,7 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     },
     failed(_state, ask, failure) {
       if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
-        return [{ kind: 'stop', status: 'failed', reason: `${describeAsk(ask)} failed: ${failure.message}` }];
+        return [{ kind: 'stop', status: 'failed', reason: `${askName(setup, ask)} failed: ${failure.message}` }];
       // Asked again in the next round: the ask is still due.
       return [];
     },
@@ -114,13 +125,15 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
 /** What a run shows of itself: the result once it has an outcome, else where it stands. */
 export function arenaSummary(state: ArenaState): Record<string, unknown> {
   const result = arenaResult(state);
-  if (result) return { ...result };
+  const champions = state.champions ? { champions: state.champions } : {};
+  if (result) return { ...result, ...champions };
   return {
     topic: state.topic,
     outcome: null,
     stage: state.stage.kind,
     calls: state.calls,
     convergence: state.convergence,
+    ...champions,
     ...(state.stopped ? { stopped: state.stopped } : {}),
   };
 }
@@ -137,6 +150,7 @@ export const arenaEntry: ProtocolEntry<ArenaSetup, ArenaState, ArenaInput, Arena
       judge: setup.judge.id,
       config: setup.config,
       ratings: setup.ratings,
+      champions: setup.tournament ? championsOf(setup.tournament) : null,
     }),
   protocol: (setup) => arenaProtocol(setup),
   summary: arenaSummary,

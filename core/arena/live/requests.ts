@@ -1,5 +1,7 @@
+import type { PairwiseEmbeddingBrief } from '../../ports/embeddings';
 import type { AnswerCheck, LlmRequest, LlmTool } from '../../ports/llm';
 import {
+  type SimilarityAnswer,
   critiqueAnswerSchema,
   judgeAnswerSchema,
   proposalAnswerSchema,
@@ -18,17 +20,18 @@ import {
   voteProblems,
 } from '../checks';
 import type { ArenaAsk } from '../inputs';
-import { pairsOf } from '../similarity';
+import { pairsOf, proposalText } from '../similarity';
 import { type ArenaState, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
 import { arenaBrief } from './briefs';
 import type { ArenaPersona, ArenaSetup } from './setup';
 
 /**
- * The model request of each ask. The system prompt runs from the most shared to the least: the
- * arena's rules, the question and its context brief (the same for every call of the arena, so a
- * prompt cache keeps it once), then the persona answering. The round's materials and what is asked
- * come in the one message. Every request offers every answer shape (one tool set, one cached head)
- * and carries its brief for the simulator.
+ * The model request of each ask, laid out from the most shared to the least, so a prompt cache keeps
+ * each part once: the tools (every answer shape, one tool set), the system prompt (the arena's rules,
+ * the question and its context brief: the same for every call of the arena), the materials of the
+ * state the ask is made in (every proposal, every critique: the same for every call made in that
+ * state), and last who answers (the persona) and what is asked. Every request carries its brief for
+ * the simulator.
  */
 
 const RULES = `# How this arena works
@@ -74,22 +77,49 @@ function proposalBlock(state: ArenaState, agent: string, p: ProposalVersion | un
   return `## ${nameOf(state, agent)}: ${p.title}\nSummary: ${p.summary}\n\n${p.body}\n\nClaims:\n${claims}\nConfidence: ${p.confidence}`;
 }
 
-function allProposals(state: ArenaState, except?: string): string {
+function allProposals(state: ArenaState): string {
   return agentIds(state)
-    .filter((a) => a !== except)
     .map((a) => proposalBlock(state, a, currentProposal(state, a)))
     .join('\n\n');
 }
 
-function critiquesOf(state: ArenaState, agent: string): string {
-  const addressed = new Set(state.revisions.filter((r) => r.agent === agent).flatMap((r) => r.addressed));
-  const lines = state.critiques
+/** Which critiques each agent has listed as answered: a critique is answered by its target. */
+function answeredIds(state: ArenaState): Set<string> {
+  return new Set(
+    state.critiques
+      .filter((c) => state.revisions.some((r) => r.agent === c.target && r.addressed.includes(c.id)))
+      .map((c) => c.id),
+  );
+}
+
+function critiqueLine(c: ArenaState['critiques'][number], answered: boolean): string {
+  return `- ${c.id} from ${c.author} on ${c.target}'s proposal (${c.severity}${c.claim ? `, claim ${c.claim}` : ''})${answered ? ' [answered]' : ''}: ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`;
+}
+
+/** The critiques of `agent`'s proposal, by id (their text is in the materials above the ask). */
+function critiqueIdsOf(state: ArenaState, agent: string): string {
+  const answered = answeredIds(state);
+  const ids = state.critiques
     .filter((c) => c.target === agent)
-    .map(
-      (c) =>
-        `- ${c.id} from ${c.author} (${c.severity}${c.claim ? `, on ${c.claim}` : ''})${addressed.has(c.id) ? ' [answered]' : ''}: ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`,
-    );
-  return lines.length ? lines.join('\n') : '- none';
+    .map((c) => `${c.id}${answered.has(c.id) ? ' (answered)' : ''}`);
+  return ids.length ? ids.join(', ') : 'none';
+}
+
+/**
+ * What every request made in one state reads, before its ask: every current proposal, then every
+ * critique with whether its target has answered it. The text depends on the state alone, never on
+ * who asks, so the requests of a round (and the judge's call that follows it, whose state the next
+ * round starts from) share it as a cached prefix: one agent's call writes it, the others read it.
+ */
+function materials(state: ArenaState): string[] {
+  const ids = agentIds(state);
+  if (!ids.some((a) => currentProposal(state, a))) return [];
+  const parts = [`# The proposals as they stand\n\n${allProposals(state)}`];
+  if (state.critiques.length > 0) {
+    const answered = answeredIds(state);
+    parts.push(`# The critiques\n\n${state.critiques.map((c) => critiqueLine(c, answered.has(c.id))).join('\n')}`);
+  }
+  return parts;
 }
 
 function lastScore(state: ArenaState): string {
@@ -132,7 +162,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     case 'critique':
       return {
-        text: `Round 2, critique. The proposals of the others:\n\n${allProposals(state, ask.agent)}\n\nCritique every one of them at least once: target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
+        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once: target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
         schema: critiqueAnswerSchema,
         schemaName: 'arena_critiques',
         maxTokens: 1500,
@@ -153,7 +183,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
               ? `Extended round ${ask.round}: the vote reached no consensus and the judge saw no clear lead; revise once more.`
               : `Round ${ask.round}, revision.`;
       return {
-        text: `${what}\n\nYour current proposal:\n\n${proposalBlock(state, ask.agent, currentProposal(state, ask.agent))}\n\nThe critiques of your proposal:\n${critiquesOf(state, ask.agent)}\n\nThe others' current proposals:\n\n${allProposals(state, ask.agent)}${lastScore(state)}${challenge}\n\nGive your revised proposal in full. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
+        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nGive your revised proposal in full. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
         schema: revisionAnswerSchema,
         schemaName: 'arena_revision',
         maxTokens: 2000,
@@ -165,7 +195,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
         .map(([a, b]) => `${a}–${b}`)
         .join(', ');
       return {
-        text: `After revision round ${ask.round}, how far do the proposals agree? Judge what each would have the researcher do, not its wording. The proposals:\n\n${allProposals(state)}\n\nGive the agreement (0 to 1) of every pair exactly once: ${pairs}.`,
+        text: `After revision round ${ask.round}, how far do the proposals above agree? Judge what each would have the researcher do, not its wording. Give the agreement (0 to 1) of every pair exactly once: ${pairs}.`,
         schema: similarityAnswerSchema,
         schemaName: 'arena_similarity',
         maxTokens: 600,
@@ -174,7 +204,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
     }
     case 'vote':
       return {
-        text: `Vote. The proposals as they stand:\n\n${allProposals(state)}\n\nVote for the proposal you think the judge will rank first${state.config.selfVote ? '' : ' (not your own)'}; your confidence is the chance you give it of ranking first.`,
+        text: `Vote for the proposal above you think the judge will rank first${state.config.selfVote ? '' : ` (not your own, the one under [${ask.agent}])`}; your confidence is the chance you give it of ranking first.`,
         schema: voteAnswerSchema,
         schemaName: 'arena_vote',
         maxTokens: 400,
@@ -187,7 +217,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
         ? `Checks that fired: ${h.reasons.join(', ')}. Adopted changes: ${Math.round((h.adoptionShare ?? 0) * 100)}% (by ${h.adopters ?? 0} agents); unanswered critical critiques of the winner: ${h.unaddressedCritical?.join(', ') || 'none'}; claims of the winner with evidence: ${Math.round((h.evidenceShare ?? 0) * 100)}%; changes citing a critique: ${h.critiqueChanges ?? 0}; converged in round ${h.convergedIn ?? '—'}.`
         : '';
       return {
-        text: `The agents reached a consensus on ${nameOf(state, leader)}'s proposal, and it looks hollow. ${numbers}\n\nThe winning proposal:\n\n${proposalBlock(state, leader, currentProposal(state, leader))}\n\nThe critiques of it:\n${critiquesOf(state, leader)}\n\nWrite your one challenge; target is ${leader}.`,
+        text: `The agents reached a consensus on ${nameOf(state, leader)}'s proposal, and it looks hollow. ${numbers} The winning proposal is the one under [${leader}] above; the critiques of it are ${critiqueIdsOf(state, leader)}.\n\nWrite your one challenge; target is ${leader}.`,
         schema: tricksterAnswerSchema,
         schemaName: 'arena_challenge',
         maxTokens: 600,
@@ -199,7 +229,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
         .map(([a, n]) => `${a} ${n}`)
         .join(', ');
       return {
-        text: `Judge the proposals as they stand:\n\n${allProposals(state)}\n\nThe agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${agentIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
+        text: `Judge the proposals above as they stand. The agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${agentIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
         schema: judgeAnswerSchema,
         schemaName: 'arena_judgment',
         maxTokens: 1500,
@@ -209,16 +239,59 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
   }
 }
 
-export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk): LlmRequest<unknown> {
-  const persona = personaFor(setup, ask);
-  const systemParts = [head(setup), `# Who you are\n\n${persona.systemPrompt.trim()}`];
-  const a = asked(state, ask);
+/**
+ * The embedding measure's request: no model call, but the same path (the runner makes, meters and
+ * logs it; the provider's embeddings wrapper answers it): every current proposal's text (title,
+ * summary and body, as the lexical measure reads it) to the setup's endpoint, the agreement of each
+ * pair the cosine of their embeddings.
+ */
+function embeddingRequest(setup: ArenaSetup, state: ArenaState): LlmRequest<unknown> {
+  const endpoint = setup.embedding;
+  if (!endpoint) throw new Error('the embedding measure needs an endpoint in the setup');
+  const brief: PairwiseEmbeddingBrief = {
+    protocol: 'embeddings',
+    kind: 'pairwise-cosine',
+    endpoint,
+    texts: agentIds(state).map((id) => {
+      const p = currentProposal(state, id);
+      return { id, text: p ? proposalText(p) : '' };
+    }),
+  };
   return {
-    system: systemParts.join('\n\n'),
-    systemParts,
+    system: '',
+    messages: [{ role: 'user', content: `Embeddings of ${brief.texts.length} proposals (${endpoint.model}).` }],
+    schema: similarityAnswerSchema,
+    schemaName: 'arena_similarity',
+    tier: setup.judge.tier,
+    maxTokens: 1,
+    check: checked<SimilarityAnswer>((v) => similarityProblems(state, v)) as (value: unknown) => AnswerCheck<unknown>,
+    brief,
+  };
+}
+
+export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk): LlmRequest<unknown> {
+  if (ask.kind === 'similarity' && state.config.similarity === 'embedding') return embeddingRequest(setup, state);
+  const persona = personaFor(setup, ask);
+  const system = head(setup);
+  const a = asked(state, ask);
+  const shared = materials(state);
+  return {
+    system,
+    systemParts: [system],
     toolset: arenaToolset(),
-    messages: [{ role: 'user', content: a.text }],
-    stablePrefix: 0,
+    // The shared materials first (cached), then who answers and what is asked (the only part that
+    // differs between the requests of a round).
+    messages: [
+      ...shared.map((content) => ({ role: 'user' as const, content })),
+      {
+        role: 'user',
+        content: `# Who you are\n\n${persona.systemPrompt.trim()}\n\n# What is asked of you\n\n${a.text}`,
+      },
+    ],
+    // Marked for the cache only where a round asks every agent (the same tool for each): a single
+    // call (agreement, the challenge, the judgment) has no one after it to read it, since a change of
+    // forced tool leaves the messages uncached, and a write costs more than an uncached read.
+    stablePrefix: 'agent' in ask ? shared.length : 0,
     schema: a.schema,
     schemaName: a.schemaName,
     tier: persona.tier,

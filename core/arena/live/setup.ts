@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { arenaConfigSchema } from '../config';
+import { arenaTournamentSchema } from '../tournament';
 
 /**
  * What starts a live arena, as its log's header keeps it: the question, the brief every agent reads
@@ -26,6 +27,22 @@ export const arenaSetupSchema = z
     config: arenaConfigSchema.prefault({}),
     /** Ratings from before the arena, by persona id; 1500 when absent. */
     ratings: z.record(z.string(), z.number()).default({}),
+    /**
+     * The embeddings endpoint of the `embedding` measure (its API root or `…/embeddings` address, and
+     * the model), kept so a resumed arena asks the same one; never a key.
+     */
+    embedding: z
+      .strictObject({ url: z.url(), model: z.string().trim().min(1) })
+      .nullable()
+      .default(null),
+    /**
+     * Whether each round's first call goes alone until it starts answering, so that the others read
+     * the round's materials from the prompt cache it writes: worth it where the cache is marked per
+     * request (the Anthropic provider); elsewhere it would only make each round wait.
+     */
+    cacheRounds: z.boolean().default(false),
+    /** Set when the arena is one meeting of a tournament of ideas: its agents are the two ideas' champions. */
+    tournament: arenaTournamentSchema.nullable().default(null),
   })
   .superRefine((setup, ctx) => {
     const ids = setup.agents.map((a) => a.id);
@@ -39,19 +56,27 @@ export const arenaSetupSchema = z
         path: ['judge', 'id'],
         message: `the judge "${setup.judge.id}" is also an agent`,
       });
+    if (setup.tournament) {
+      const { ideas, pairing } = setup.tournament;
+      const expected = pairing.map((slug) => ideas.find((i) => i.slug === slug)?.champion ?? '?');
+      if (expected.join(',') !== ids.join(','))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents'],
+          message: `a tournament arena's agents are the champions of its two ideas (${expected.join(', ')}), not ${ids.join(', ')}`,
+        });
+    }
     if (setup.config.trickster && !setup.trickster)
       ctx.addIssue({
         code: 'custom',
         path: ['trickster'],
         message: 'the trickster is on but no trickster persona is given',
       });
-    // An embedding is a call to a service the one runner does not make yet.
-    if (setup.config.similarity === 'embedding')
+    if (setup.config.similarity === 'embedding' && !setup.embedding)
       ctx.addIssue({
         code: 'custom',
-        path: ['config', 'similarity'],
-        message:
-          'the embedding measure needs an embeddings endpoint, which this version cannot call yet (use judged or lexical)',
+        path: ['embedding'],
+        message: 'the embedding measure needs an embeddings endpoint: {url, model} of an OpenAI-compatible server',
       });
   });
 export type ArenaSetup = z.output<typeof arenaSetupSchema>;

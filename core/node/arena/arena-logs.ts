@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArenaState } from '../../arena/state';
+import type { ArenaTournament } from '../../arena/tournament';
 import type { RunStatus } from '../../engine/protocol';
 import { arenaEntry } from '../../arena/live/protocol';
 import { lastStatus, readDebateLog } from '../debates/journal';
@@ -17,6 +18,8 @@ export interface ArenaLog {
   /** The time of its last status record (null while none). */
   statusAt: string | null;
   state: ArenaState;
+  /** The tournament it is a meeting of, from its setup; null for an arena on its own. */
+  tournament: ArenaTournament | null;
 }
 
 function names(dir: string): string[] {
@@ -71,6 +74,7 @@ export function readArenaLogs(root: string): { arenas: ArenaLog[]; errors: { fil
         status: lastStatus(records) ?? 'running',
         statusAt: statuses[statuses.length - 1]?.at ?? null,
         state: runner.currentState as ArenaState,
+        tournament: setup.tournament,
       });
     } catch (error) {
       errors.push({ file: rel, reason: error instanceof Error ? error.message : String(error) });

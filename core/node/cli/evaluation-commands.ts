@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { MODES, type Mode, runEvaluationReplay, ScriptError } from '../../evaluation';
 import { ClassificationService } from '../evaluations/classification-service';
 import { EXPORT_FORMATS, type ExportFormat, exportDocument, writeExport } from '../export/export-document';
+import { arenaExportMarkdown } from '../arena/arena-export';
 import { evaluationTranscriptMarkdown } from '../export/evaluation-transcript';
 import { call, withApp } from './app-session';
 import { type DevelopmentResult, DevelopmentService } from '../evaluations/development-service';
@@ -300,8 +301,9 @@ export const evaluationCommands: Command[] = [
     spec: {
       name: 'export',
       summary:
-        "Export an idea's synthesis (or a debate's or an evaluation's transcript) as Markdown, self-contained HTML or PDF.",
-      usage: 'export (SLUG | --debate ID | --evaluation ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
+        "Export an idea's synthesis (or a debate's, an evaluation's or an arena's transcript) as Markdown, self-contained HTML or PDF.",
+      usage:
+        'export (SLUG | --debate ID | --evaluation ID | --arena ID) --format md|html|pdf --out FILE --workspace DIR [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
@@ -310,6 +312,11 @@ export const evaluationCommands: Command[] = [
           type: 'string',
           value: 'ID',
           description: "export this evaluation's transcript instead of a synthesis",
+        },
+        arena: {
+          type: 'string',
+          value: 'ID',
+          description: "export this arena's result and transcript instead of a synthesis",
         },
         format: {
           type: 'string',
@@ -326,6 +333,21 @@ export const evaluationCommands: Command[] = [
         throw new UserError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
       const out = args.options.out as string | undefined;
       if (!out) throw new UserError('export: where to? (--out FILE)');
+      const arena = args.options.arena as string | undefined;
+      if (arena !== undefined) {
+        if (args.positionals[0] || args.options.debate || args.options.evaluation)
+          throw new UserError('export: name one document (SLUG, --debate ID, --evaluation ID or --arena ID)');
+        const ws = open(args);
+        try {
+          const { markdown, rel } = arenaExportMarkdown(ws, arena);
+          const result = await writeExport(markdown, rel, format as ExportFormat, resolve(out));
+          if (args.options.json) io.out(JSON.stringify(result, null, 2));
+          else io.out(`Wrote ${result.path} (${result.bytes} bytes)`);
+          return 0;
+        } finally {
+          ws.close();
+        }
+      }
       const evaluation = args.options.evaluation as string | undefined;
       if (evaluation !== undefined) {
         if (args.positionals[0] || args.options.debate)

@@ -3,6 +3,7 @@ import { estimateCallCost, modelFor, type ModelsConfig } from '../../llm/prices'
 import type { Llm, LlmRequest } from '../../ports/llm';
 import { createSimulatedLlm } from '../../sim/simulated-llm';
 import { createAnthropicLlm } from '../llm/anthropic';
+import { withEmbeddings } from '../llm/embeddings';
 import { createOpenAiCompatibleLlm } from '../llm/openai-compatible';
 import { loadModelsConfig } from '../llm/prices-loader';
 import { UserError } from '../workspace/workspace';
@@ -63,6 +64,24 @@ export function providerFor(
   seed: number | null,
   keys: ProviderKeys = {},
   simulatedLatencyMs = 0,
+): Provider {
+  const provider = chatProvider(name, workspace, seed, keys, simulatedLatencyMs);
+  // Requests marked as embedding requests (an arena's embedding measure) go to the endpoint they name.
+  return {
+    ...provider,
+    llm: withEmbeddings(provider.llm, {
+      ...(process.env.CRUCIBLE_EMBEDDINGS_API_KEY ? { apiKey: process.env.CRUCIBLE_EMBEDDINGS_API_KEY } : {}),
+      prices: () => loadModelsConfig(workspace).prices,
+    }),
+  };
+}
+
+function chatProvider(
+  name: ProviderName,
+  workspace: string,
+  seed: number | null,
+  keys: ProviderKeys,
+  simulatedLatencyMs: number,
 ): Provider {
   switch (name) {
     case 'simulated':

@@ -79,7 +79,9 @@ export async function writeExport(
       ? `Evaluation ${String(data.evaluationId)} · locked by ${String(data.lockReason)} · ${String(data.completedAt)}`
       : data.kind === 'evaluation-transcript'
         ? `Evaluation ${String(data.evaluation ?? '')} · ${String(data.status ?? '')}`
-        : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
+        : data.kind === 'arena-transcript'
+          ? `Arena ${String(data.arena ?? '')} · ${String(data.status ?? '')}`
+          : `Debate ${String(data.debate ?? '')} · ${String(data.status ?? '')}`,
     `exported by Crucible from ${rel}`,
   ].join(' · ');
   const html = htmlDocument(title, body, meta);
