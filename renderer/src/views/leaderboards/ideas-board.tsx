@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { LeaderboardRowView } from '../../../../core/contract';
 import { href } from '../../router';
 import { toCsv, downloadText } from '../../ui/csv';
@@ -21,6 +21,36 @@ interface Column {
   width: string;
   colour?: string;
 }
+
+/**
+ * One idea's row: drawn again only when its idea, its place or the columns change, so a scroll
+ * mounts the rows that come into view and leaves the others alone.
+ */
+const BoardRow = memo(function BoardRow({
+  row,
+  index,
+  columns,
+}: {
+  row: LeaderboardRowView;
+  index: number;
+  columns: readonly Column[];
+}) {
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      className={index % 2 === 1 ? 'odd' : undefined}
+      data-testid="leaderboard-row"
+      data-slug={row.slug}
+      style={{ height: ROW_HEIGHT }}
+    >
+      {columns.map((c) => (
+        <td key={c.key} className={c.numeric ? 'num' : ''}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+});
 
 type Filter = { text: string; stage: string; evaluated: boolean; staleness: 'all' | 'fresh' | 'stale' };
 
@@ -233,19 +263,7 @@ export function IdeasBoard({
               </tr>
             )}
             {shown.slice(first, last).map((r, k) => (
-              <tr
-                key={r.slug}
-                aria-rowindex={first + k + 2}
-                data-testid="leaderboard-row"
-                data-slug={r.slug}
-                style={{ height: ROW_HEIGHT }}
-              >
-                {columns.map((c) => (
-                  <td key={c.key} className={c.numeric ? 'num' : ''}>
-                    {c.cell(r)}
-                  </td>
-                ))}
-              </tr>
+              <BoardRow key={r.slug} row={r} index={first + k} columns={columns} />
             ))}
             {last < shown.length && (
               <tr className="spacer" style={{ height: (shown.length - last) * ROW_HEIGHT }}>

@@ -15,6 +15,14 @@ export function cellStyle(score: number | null): { background?: string } {
   return score === null ? {} : { background: scoreBackground(score) };
 }
 
+/**
+ * The class of a criterion's cell (`h1`…`h10`, matrix.css): the same colours as `cellStyle`, but
+ * from the stylesheet, so the browser resolves ten colours instead of one per drawn cell.
+ */
+export function heatClass(score: number | null): string {
+  return score === null ? '' : `h${Math.max(1, Math.min(10, Math.round(score)))}`;
+}
+
 /** What a cell says to a screen reader and in its tooltip. */
 export function cellLabel(criterion: string, score: number | null, confidence: number | null): string {
   if (score === null) return `${criterion}: not scored`;
