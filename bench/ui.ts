@@ -246,7 +246,7 @@ async function main(): Promise<void> {
           timings.push(`${probe.name} ${t.firstContentMs.toFixed(0)}/${t.interactiveMs.toFixed(0)}`);
         } catch (error) {
           // A view that never shows its content is a finding, said in the result, not a crash.
-          failed[probe.name] = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+          failed[probe.name] = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
           timings.push(`${probe.name} FAILED`);
         }
       }
@@ -305,13 +305,15 @@ async function main(): Promise<void> {
       cruxMapLongestTaskMs: round1(median(samples.longest)),
       cruxMapLayout: layoutKind,
       views: Object.fromEntries(
-        [...viewSamples].filter(([, list]) => list.length > 0).map(([name, list]) => [
-          name,
-          {
-            firstContentMs: round1(median(list.map((t) => t.firstContentMs))),
-            interactiveMs: round1(median(list.map((t) => t.interactiveMs))),
-          },
-        ]),
+        [...viewSamples]
+          .filter(([, list]) => list.length > 0)
+          .map(([name, list]) => [
+            name,
+            {
+              firstContentMs: round1(median(list.map((t) => t.firstContentMs))),
+              interactiveMs: round1(median(list.map((t) => t.interactiveMs))),
+            },
+          ]),
       ),
       failedViews: failed,
       ideas,

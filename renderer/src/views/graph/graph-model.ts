@@ -106,9 +106,7 @@ function degrees(edges: readonly GraphEdge[]): Map<string, number> {
 /** At most `limit` of `slugs`, the most connected first (then by slug, so the choice is stable). */
 export function mostLinked(slugs: readonly string[], edges: readonly GraphEdge[], limit: number): string[] {
   const degree = degrees(edges);
-  return [...slugs]
-    .sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b))
-    .slice(0, limit);
+  return [...slugs].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b)).slice(0, limit);
 }
 
 /**

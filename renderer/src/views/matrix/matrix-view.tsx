@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { ChannelOutput } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
@@ -22,20 +22,37 @@ const TITLE_WIDTH = 240;
 const OVERALL_WIDTH = 56;
 const CELL_WIDTH = 26;
 
+/**
+ * A function that keeps one identity for the component's life and always runs the latest body, so
+ * the memoized rows are not drawn again because a handler was made anew.
+ */
+function useCallbackRef<A extends unknown[]>(body: (...args: A) => void): (...args: A) => void {
+  const ref = useRef(body);
+  ref.current = body;
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
 function gapsOf(row: Matrix['ideas'][number]): number {
   return row.scores.reduce<number>((n, s, i) => n + (cellKind(s, row.confidence[i] ?? null) === 'scored' ? 0 : 1), 0);
 }
 
 /** The criteria in order, as runs of one category (the header's first row). */
 function categoryRuns(criteria: readonly Criterion[], categories: Matrix['categories']) {
-  const runs: { id: string; name: string; weight: number; index: number; span: number }[] = [];
-  for (const c of criteria) {
+  const runs: { id: string; name: string; weight: number; index: number; span: number; first: number }[] = [];
+  for (const [at, c] of criteria.entries()) {
     const last = runs[runs.length - 1];
     if (last && last.id === c.category) last.span++;
     else {
       const index = categories.findIndex((k) => k.id === c.category);
       const category = categories[index];
-      runs.push({ id: c.category, name: category?.name ?? c.category, weight: category?.weight ?? 0, index, span: 1 });
+      runs.push({
+        id: c.category,
+        name: category?.name ?? c.category,
+        weight: category?.weight ?? 0,
+        index,
+        span: 1,
+        first: at,
+      });
     }
   }
   return runs;
@@ -50,60 +67,64 @@ const MatrixRow = memo(function MatrixRow({
   index,
   criteria,
   tabCol,
+  onKey,
+  onFocusCell,
 }: {
   row: Row;
   index: number;
   criteria: readonly Criterion[];
   /** The cell Tab reaches in this row, or -1. */
   tabCol: number;
+  onKey: (e: React.KeyboardEvent, row: number, col: number) => void;
+  onFocusCell: (row: number, col: number) => void;
 }) {
   return (
-    <div
-      role="row"
+    <tr
       aria-rowindex={index + 3}
       className="matrix-row"
       style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
       data-testid="matrix-row"
       data-slug={row.slug}
-      data-row={index}
     >
-      <div role="rowheader" className="title">
+      <th scope="row" className="title">
         <a href={href('idea', row.slug)} title={row.title} tabIndex={-1}>
           {row.title}
         </a>
         {row.stale && <span className="badge warn">stale</span>}
-      </div>
-      <div role="gridcell" className="num">
-        {score(row.overallScore)}
-      </div>
+      </th>
+      <td className="num">{score(row.overallScore)}</td>
       {criteria.map((c, col) => {
         const s = row.scores[col] ?? null;
         const conf = row.confidence[col] ?? null;
         const label = `${row.title}, ${cellLabel(c.name, s, conf)}`;
         return (
-          <div
-            role="gridcell"
-            key={c.id}
-            className={`heat ${cellKind(s, conf)} ${heatClass(s)}`}
-            data-cell={`${index}:${col}`}
-            tabIndex={tabCol === col ? 0 : -1}
-            title={label}
-            aria-label={label}
-          >
-            {s ?? ''}
-          </div>
+          <td key={c.id}>
+            <button
+              type="button"
+              className={`heat ${cellKind(s, conf)} ${heatClass(s)}`}
+              data-cell={`${index}:${col}`}
+              tabIndex={tabCol === col ? 0 : -1}
+              title={label}
+              aria-label={label}
+              onKeyDown={(e) => onKey(e, index, col)}
+              onFocus={() => onFocusCell(index, col)}
+              onClick={() => navigate(href('idea', row.slug))}
+            >
+              {s ?? ''}
+            </button>
+          </td>
         );
       })}
-    </div>
+    </tr>
   );
 });
 
 /**
  * Every idea × the 30 criteria of its current evaluation as a heatmap, grouped by category: darker
  * is a higher score, a hatched cell is not scored, a dashed one is scored with low confidence. A
- * cell opens its idea. An ARIA grid whose rows are placed absolutely and drawn only where visible
- * (a table's rows are laid out together, and 2,000 ideas scrolled at 16 frames a second); arrow
- * keys move between cells, Enter opens the idea.
+ * cell opens its idea. A table whose rows are drawn only where visible and placed one by one
+ * (matrix.css lays its rows out as flex boxes: a table laid out as a table redid every drawn row on
+ * each scroll, and 2,000 ideas scrolled at 16 frames a second); arrow keys move between cells.
  */
 export function MatrixView({ route }: { route: Route }) {
   void route;
@@ -154,21 +175,14 @@ export function MatrixView({ route }: { route: Route }) {
       else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight - HEAD_HEIGHT)
         el.scrollTop = top - el.clientHeight + HEAD_HEIGHT + ROW_HEIGHT;
     }
-    requestAnimationFrame(() =>
-      scroller.current?.querySelector<HTMLElement>(`[data-cell="${r}:${c}"]`)?.focus({ preventScroll: true }),
-    );
+    // A drawn cell takes the focus at once, so quick presses each start from the cell before; one
+    // not drawn yet (a long jump) takes it once its row is drawn.
+    const cell = () => scroller.current?.querySelector<HTMLElement>(`[data-cell="${r}:${c}"]`);
+    const now = cell();
+    if (now) now.focus({ preventScroll: true });
+    else requestAnimationFrame(() => cell()?.focus({ preventScroll: true }));
   };
-  // One handler for every cell (the grid's), reading which cell from the element.
-  const cellOf = (target: EventTarget): { row: number; col: number; slug: string } | null => {
-    const cell = (target as HTMLElement).closest<HTMLElement>('[data-cell]');
-    const slug = cell?.closest<HTMLElement>('[data-slug]')?.dataset.slug;
-    if (!cell || !slug) return null;
-    const [row, col] = (cell.dataset.cell ?? '').split(':').map(Number);
-    return { row: row ?? 0, col: col ?? 0, slug };
-  };
-  const onKey = (e: React.KeyboardEvent) => {
-    const at = cellOf(e.target);
-    if (!at) return;
+  const onKey = useCallbackRef((e: React.KeyboardEvent, row: number, col: number) => {
     const moves: Record<string, [number, number]> = {
       ArrowUp: [-1, 0],
       ArrowDown: [1, 0],
@@ -180,18 +194,19 @@ export function MatrixView({ route }: { route: Route }) {
     const move = moves[e.key];
     if (move) {
       e.preventDefault();
-      focusCell(at.row + move[0], at.col + move[1]);
+      focusCell(row + move[0], col + move[1]);
     } else if (e.key === 'Home') {
       e.preventDefault();
-      focusCell(at.row, 0);
+      focusCell(row, 0);
     } else if (e.key === 'End') {
       e.preventDefault();
-      focusCell(at.row, criteria.length - 1);
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      navigate(href('idea', at.slug));
+      focusCell(row, criteria.length - 1);
     }
-  };
+  });
+
+  const onFocusCell = useCallbackRef((row: number, col: number) => {
+    if (row !== active.row || col !== active.col) setActive({ row, col });
+  });
 
   const totalGaps = rows.reduce((n, r) => n + r.gaps, 0);
   // The cell Tab reaches: the active one when its row is drawn, else the first drawn row's.
@@ -201,7 +216,15 @@ export function MatrixView({ route }: { route: Route }) {
   for (let index = first; index < last; index++) {
     const r = rows[index] as Row;
     drawn.push(
-      <MatrixRow key={r.slug} row={r} index={index} criteria={criteria} tabCol={index === tabRow ? tabCol : -1} />,
+      <MatrixRow
+        key={r.slug}
+        row={r}
+        index={index}
+        criteria={criteria}
+        tabCol={index === tabRow ? tabCol : -1}
+        onKey={onKey}
+        onFocusCell={onFocusCell}
+      />,
     );
   }
   return (
@@ -246,79 +269,60 @@ export function MatrixView({ route }: { route: Route }) {
       <ErrorNotice error={matrix.error} />
       {!data && !matrix.error && <p className="muted">Loading…</p>}
       {data && (
-        // biome-ignore lint/a11y/useSemanticElements: a table lays out all its rows together; the grid's rows are placed one by one
-        <div
-          ref={scroller}
-          className="matrix-scroll"
-          role="grid"
-          aria-label="Ideas by criteria"
-          aria-rowcount={rows.length + 2}
-          aria-colcount={criteria.length + 2}
-          data-testid="matrix"
-          data-rows={rows.length}
-          onScroll={onScroll}
-          onKeyDown={onKey}
-          onClick={(e) => {
-            const at = cellOf(e.target);
-            if (at) navigate(href('idea', at.slug));
-          }}
-          onFocus={(e) => {
-            const at = cellOf(e.target);
-            if (at && (at.row !== active.row || at.col !== active.col)) setActive({ row: at.row, col: at.col });
-          }}
-        >
-          <div role="rowgroup" className="matrix-head" style={{ width }}>
-            <div role="row" aria-rowindex={1} className="matrix-cats">
-              <div role="columnheader" className="title">
-                Idea
-              </div>
-              <div role="columnheader" className="num">
-                Overall
-              </div>
-              {runs.map((c, i) => (
-                <div
-                  role="columnheader"
-                  key={`${c.id}:${i}`}
-                  aria-colspan={c.span}
-                  className="cat"
-                  style={
-                    {
-                      width: c.span * CELL_WIDTH,
-                      '--cat-color': `var(${categoryVar(Math.max(0, c.index))})`,
-                    } as React.CSSProperties
-                  }
-                  title={`${c.name} (weight ${c.weight})`}
-                >
-                  {c.name}
-                </div>
-              ))}
-            </div>
-            <div role="row" aria-rowindex={2} className="matrix-crits">
-              <div className="title" aria-hidden="true" />
-              <div className="num" aria-hidden="true" />
-              {criteria.map((k) => (
-                <div
-                  role="columnheader"
-                  key={k.id}
-                  className="crit"
-                  title={k.name}
-                  style={
-                    {
-                      '--cat-color': `var(${categoryVar(Math.max(0, categories.findIndex((c) => c.id === k.category)))})`,
-                    } as React.CSSProperties
-                  }
-                >
-                  <span>
-                    {k.name}
-                    {k.critical ? ' *' : ''}
-                  </span>
-                </div>
-              ))}
-            </div>
-          </div>
-          <div role="rowgroup" className="matrix-body" style={{ height: rows.length * ROW_HEIGHT, width }}>
-            {drawn}
-          </div>
+        <div ref={scroller} className="matrix-scroll" data-testid="matrix" data-rows={rows.length} onScroll={onScroll}>
+          <table className="matrix" aria-label="Ideas by criteria" aria-rowcount={rows.length + 2} style={{ width }}>
+            <thead>
+              <tr className="matrix-cats">
+                <th rowSpan={2} className="title">
+                  Idea
+                </th>
+                <th rowSpan={2} className="num">
+                  Overall
+                </th>
+                {runs.map((c) => (
+                  <th
+                    key={`${c.id}:${c.first}`}
+                    colSpan={c.span}
+                    className="cat"
+                    style={
+                      {
+                        width: c.span * CELL_WIDTH,
+                        '--cat-color': `var(${categoryVar(Math.max(0, c.index))})`,
+                      } as React.CSSProperties
+                    }
+                    title={`${c.name} (weight ${c.weight})`}
+                  >
+                    {c.name}
+                  </th>
+                ))}
+              </tr>
+              <tr className="matrix-crits">
+                {criteria.map((k) => (
+                  <th
+                    key={k.id}
+                    className="crit"
+                    title={k.name}
+                    style={
+                      {
+                        '--cat-color': `var(${categoryVar(
+                          Math.max(
+                            0,
+                            categories.findIndex((c) => c.id === k.category),
+                          ),
+                        )})`,
+                      } as React.CSSProperties
+                    }
+                  >
+                    <span>
+                      {k.name}
+                      {k.critical ? ' *' : ''}
+                    </span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody style={{ height: rows.length * ROW_HEIGHT }}>{drawn}</tbody>
+          </table>
         </div>
       )}
       {data && rows.length === 0 && <p className="muted">No idea matches.</p>}

@@ -22,11 +22,14 @@ function Card({
   stages,
   moving,
   onMove,
+  onDragging,
 }: {
   idea: IdeaSummary;
   stages: { id: string; name: string }[];
   moving: boolean;
   onMove: (stage: string) => void;
+  /** The card is picked up (true) or let go, dropped or not (false). */
+  onDragging: (dragging: boolean) => void;
 }) {
   return (
     <li
@@ -36,7 +39,9 @@ function Card({
       onDragStart={(e) => {
         e.dataTransfer.setData(CARD_TYPE, idea.slug);
         e.dataTransfer.effectAllowed = 'move';
+        onDragging(true);
       }}
+      onDragEnd={() => onDragging(false)}
     >
       <a href={href('idea', idea.slug)} draggable={false}>
         {idea.title}
@@ -167,17 +172,7 @@ export function PipelineView({ route }: { route: Route }) {
           No ideas yet: capture one in the <a href={href('library')}>library</a>.
         </p>
       )}
-      {/* Dragging starts and ends anywhere on the board (a card starts it; a drop or Escape ends it). */}
-      <div
-        className="pipeline-board"
-        onDragStart={(e) => {
-          if (Array.from(e.dataTransfer.types).includes(CARD_TYPE)) setDragging(true);
-        }}
-        onDragEnd={() => {
-          setDragging(false);
-          setOver(null);
-        }}
-      >
+      <div className="pipeline-board">
         {shownStages.map((stage) => {
           const cards = columns.get(stage.id) ?? [];
           const limit = shownPer.get(stage.id) ?? FIRST_CARDS;
@@ -218,6 +213,10 @@ export function PipelineView({ route }: { route: Route }) {
                     stages={stages}
                     moving={pending.has(idea.slug)}
                     onMove={(to) => void move.run(idea.slug, to)}
+                    onDragging={(on) => {
+                      setDragging(on);
+                      if (!on) setOver(null);
+                    }}
                   />
                 ))}
               </ul>
