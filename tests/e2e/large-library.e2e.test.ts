@@ -58,6 +58,7 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     // Every relationship shown is counted once: between two groups or inside one.
     const all = Number(/(\d+) relationships/.exec(await page.getByTestId('graph-count').innerText())?.[1]);
     expect(counted).toBe(all);
+    await s.screenshot('graph-groups');
 
     // A group opens from the list (the keyboard's way to the node's click): its ideas, no group.
     await table.getByRole('link').first().click();
@@ -180,6 +181,7 @@ describe.skipIf(!chromiumPath)('a library without relationships', () => {
     const { ideas } = await s.app.client.invoke('ideas:list', {});
     expect(await empty.innerText()).toContain(`None of the ${ideas.length} ideas is linked to another yet`);
     expect(await empty.innerText()).toContain('the offline simulator');
+    await s.screenshot('graph-empty');
     await empty.getByRole('button', { name: `Classify the ${ideas.length} ideas` }).click();
     await expect
       .poll(() => empty.getByRole('status').innerText(), { timeout: 60_000 })

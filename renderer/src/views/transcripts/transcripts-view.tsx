@@ -72,12 +72,12 @@ function TranscriptTable({ transcripts }: { transcripts: readonly TranscriptSumm
     <div ref={ref} className="transcripts-table" data-testid="transcripts" onScroll={onScroll}>
       <table className="data" aria-label="Transcripts" aria-rowcount={transcripts.length + 1}>
         <colgroup>
-          <col style={{ width: '9em' }} />
+          <col style={{ width: '8em' }} />
           <col />
-          <col style={{ width: '16em' }} />
-          <col style={{ width: '10em' }} />
-          <col style={{ width: '12em' }} />
-          <col style={{ width: '9em' }} />
+          <col style={{ width: '15em' }} />
+          <col style={{ width: '13em' }} />
+          <col style={{ width: '11em' }} />
+          <col style={{ width: '8em' }} />
         </colgroup>
         <thead>
           <tr>
