@@ -92,7 +92,7 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     await hash(s, '#/matrix');
     const matrix = page.getByTestId('matrix');
     await page.locator('[data-testid="matrix-row"]').first().waitFor({ timeout: 60_000 });
-    expect(await page.getByRole('table', { name: 'Ideas by criteria' }).getAttribute('aria-rowcount')).toBe(
+    expect(await page.getByRole('grid', { name: 'Ideas by criteria' }).getAttribute('aria-rowcount')).toBe(
       String(IDEAS + 2),
     );
     const drawn = await page.locator('[data-testid="matrix-row"]').count();
@@ -116,6 +116,22 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-cell'))).toBe('40:29');
     // The rows scrolled with the focus: the first ones are not drawn any more.
     expect(await page.locator('[data-cell="0:0"]').count()).toBe(0);
+    // While it scrolls, rows come as strips of their colours; still, they get their cells back.
+    const strips = await matrix.evaluate(
+      (el) =>
+        new Promise<number>((done) => {
+          let frames = 0;
+          const tick = () => {
+            el.scrollTop += 400;
+            if (++frames < 10) requestAnimationFrame(tick);
+            else
+              requestAnimationFrame(() => requestAnimationFrame(() => done(el.querySelectorAll('.heat-strip').length)));
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    expect(strips).toBeGreaterThan(5);
+    await expect.poll(() => page.locator('.heat-strip').count()).toBe(0);
     await matrix.evaluate((el) => {
       el.scrollTop = el.scrollHeight;
     });

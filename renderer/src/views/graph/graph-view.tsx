@@ -172,23 +172,38 @@ export function GraphView({ route }: { route: Route }) {
             })),
           ]
         : [
-            ...drawing.clusters.map((c) => ({
-              data: {
-                id: `group:${c.id}`,
-                group: c.id,
-                label: `${c.id === MISSING_GROUP ? 'missing ideas' : short(groupName(c.id), 28)}\n${c.size} ideas · ${c.inside} links inside`,
-                size: 30 + 8 * Math.sqrt(c.size),
-                missing: c.id === MISSING_GROUP ? 1 : 0,
-                colour: colour(by === 'stage' ? phases.colour(phases.ofStage.get(c.id) ?? 'other') : '--cat-1'),
-              },
-            })),
+            ...drawing.clusters.map((c, i) => {
+              // Around an ellipse the canvas's shape, each name on the outer side of its dot, so
+              // neighbours' names do not run into each other.
+              const angle = -Math.PI / 2 + (2 * Math.PI * i) / drawing.clusters.length;
+              const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+              const side = Math.abs(cos) < 0.25;
+              return {
+                data: {
+                  id: `group:${c.id}`,
+                  group: c.id,
+                  label: `${c.id === MISSING_GROUP ? 'missing ideas' : short(groupName(c.id), 28)}\n${c.size} ideas`,
+                  size: 16 + 2.5 * Math.sqrt(c.size),
+                  missing: c.id === MISSING_GROUP ? 1 : 0,
+                  colour: colour(by === 'stage' ? phases.colour(phases.ofStage.get(c.id) ?? 'other') : '--cat-1'),
+                  halign: side ? 'center' : cos > 0 ? 'right' : 'left',
+                  valign: side ? (sin < 0 ? 'top' : 'bottom') : 'center',
+                },
+                position: {
+                  x: cos * Math.max(220, container.clientWidth / 2 - 190),
+                  y: sin * Math.max(150, container.clientHeight / 2 - 60),
+                },
+              };
+            }),
+            // How many links a line stands for is its width; the exact counts are in the table below
+            // (19 groups are joined by up to 171 lines, whose numbers would cover each other).
             ...drawing.edges.map((e) => ({
               data: {
                 id: `groups:${e.id}`,
                 source: `group:${e.source}`,
                 target: `group:${e.target}`,
-                label: String(e.count),
-                width: Math.min(12, 1 + Math.log2(1 + e.count)),
+                width: Math.min(10, 0.5 + Math.log2(1 + e.count)),
+                between: 1,
               },
             })),
           ];
@@ -218,7 +233,19 @@ export function GraphView({ route }: { route: Route }) {
         },
         {
           selector: 'node[size]',
-          style: { width: 'data(size)', height: 'data(size)', 'text-wrap': 'wrap', 'text-max-width': '200px' },
+          // A group's name is always drawn: there are at most a few dozen.
+          style: {
+            width: 'data(size)',
+            height: 'data(size)',
+            'text-wrap': 'wrap',
+            'text-max-width': '200px',
+            'font-size': 13,
+            'min-zoomed-font-size': 0,
+            'text-halign': 'data(halign)',
+            'text-valign': 'data(valign)',
+            'text-margin-x': 0,
+            'text-margin-y': 0,
+          },
         },
         {
           selector: 'node[missing = 1]',
@@ -237,17 +264,7 @@ export function GraphView({ route }: { route: Route }) {
           selector: 'edge',
           style: { width: 'data(width)', 'curve-style': 'bezier', 'line-color': colour('--fg-muted'), opacity: 0.85 },
         },
-        {
-          selector: 'edge[label]',
-          style: {
-            label: 'data(label)',
-            'font-size': 10,
-            color: colour('--fg'),
-            'text-background-color': colour('--bg-raised'),
-            'text-background-opacity': 0.9,
-            'text-background-padding': '1px',
-          },
-        },
+        { selector: 'edge[between = 1]', style: { opacity: 0.4 } },
         ...TYPES.map((t) => ({
           selector: `edge[type = "${t.id}"]`,
           style: {
@@ -258,13 +275,18 @@ export function GraphView({ route }: { route: Route }) {
           },
         })),
       ] as cytoscape.StylesheetJson,
-      layout: {
-        name: 'fcose',
-        animate: false,
-        randomize: true,
-        nodeRepulsion: drawing.mode === 'groups' ? 20000 : 6000,
-        idealEdgeLength: drawing.mode === 'groups' ? 160 : 90,
-      } as cytoscape.LayoutOptions,
+      // Groups around an ellipse in the taxonomy's order (every group is linked to most others,
+      // which a force layout piles up in the middle); ideas by fcose.
+      layout:
+        drawing.mode === 'groups'
+          ? { name: 'preset', fit: true, padding: 30 }
+          : ({
+              name: 'fcose',
+              animate: false,
+              randomize: true,
+              nodeRepulsion: 6000,
+              idealEdgeLength: 90,
+            } as cytoscape.LayoutOptions),
     });
     const ms = Math.round(performance.now() - started);
     setLayoutMs(ms);

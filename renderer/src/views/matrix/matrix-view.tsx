@@ -1,11 +1,13 @@
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { ChannelOutput } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { useWindow } from '../../ui/use-window';
+import { useThemeColours } from '../convergence/use-theme-colours';
 import { categoryVar, score } from '../evaluation/format';
-import { cellKind, cellLabel, cellStyle, heatClass, LOW_CONFIDENCE } from './score-cell';
+import { accentShare, cellKind, cellLabel, cellStyle, heatClass, LOW_CONFIDENCE, mixColours } from './score-cell';
 import './matrix.css';
 
 type Matrix = ChannelOutput<'evaluations:matrix'>;
@@ -15,6 +17,9 @@ type Order = 'overall' | 'title' | 'gaps';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
+/** How long the grid must be still before its rows get their cells back. */
+const SETTLE_MS = 150;
+const THEME_VARS = ['--accent', '--bg-raised', '--bg-sunken'] as const;
 /** The two header rows (categories, then the criteria's names turned upright). */
 const HEAD_HEIGHT = 24 + 130;
 /** Widths of the idea's title, its overall score and one criterion's cell (matrix.css agrees). */
@@ -30,6 +35,19 @@ function useCallbackRef<A extends unknown[]>(body: (...args: A) => void): (...ar
   const ref = useRef(body);
   ref.current = body;
   return useCallback((...args: A) => ref.current(...args), []);
+}
+
+/**
+ * A row's scores as one background: each criterion's colour (its cell's, from `palette`: index 0
+ * for a gap, 1–10 for a score) in its cell's place; matrix.css draws the gaps between cells over it.
+ * What a fast scroll shows, one element instead of 30.
+ */
+function stripOf(scores: readonly (number | null)[], palette: readonly string[]): string {
+  const stops = scores.map((s, i) => {
+    const colour = palette[s === null ? 0 : Math.max(1, Math.min(10, Math.round(s)))];
+    return `${colour} ${i * CELL_WIDTH}px ${(i + 1) * CELL_WIDTH}px`;
+  });
+  return `linear-gradient(90deg, ${stops.join(', ')})`;
 }
 
 function gapsOf(row: Matrix['ideas'][number]): number {
@@ -69,14 +87,19 @@ const MatrixRow = memo(function MatrixRow({
   tabCol,
   onKey,
   onFocusCell,
+  strip,
+  palette,
 }: {
   row: Row;
   index: number;
   criteria: readonly Criterion[];
   /** The cell Tab reaches in this row, or -1. */
   tabCol: number;
-  onKey: (e: React.KeyboardEvent, row: number, col: number) => void;
+  onKey: (e: React.KeyboardEvent, row: number, col: number, slug: string) => void;
   onFocusCell: (row: number, col: number) => void;
+  /** Drawn while the grid scrolls: the scores as one strip of their colours, not 30 cells. */
+  strip: boolean;
+  palette: readonly string[];
 }) {
   return (
     <tr
@@ -93,28 +116,37 @@ const MatrixRow = memo(function MatrixRow({
         {row.stale && <span className="badge warn">stale</span>}
       </th>
       <td className="num">{score(row.overallScore)}</td>
-      {criteria.map((c, col) => {
-        const s = row.scores[col] ?? null;
-        const conf = row.confidence[col] ?? null;
-        const label = `${row.title}, ${cellLabel(c.name, s, conf)}`;
-        return (
-          <td key={c.id}>
-            <button
-              type="button"
+      {strip ? (
+        <td
+          className="heat-strip"
+          colSpan={criteria.length}
+          style={{ backgroundImage: stripOf(row.scores, palette) }}
+        />
+      ) : (
+        criteria.map((c, col) => {
+          const s = row.scores[col] ?? null;
+          const conf = row.confidence[col] ?? null;
+          const label = `${row.title}, ${cellLabel(c.name, s, conf)}`;
+          // The cell is the control (a grid's cell): one element per score, not a button in a cell.
+          return (
+            <td
+              key={c.id}
+              // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a data grid's cell (ARIA grid pattern): focusable, arrows move, Enter opens
+              role="gridcell"
               className={`heat ${cellKind(s, conf)} ${heatClass(s)}`}
               data-cell={`${index}:${col}`}
               tabIndex={tabCol === col ? 0 : -1}
               title={label}
               aria-label={label}
-              onKeyDown={(e) => onKey(e, index, col)}
+              onKeyDown={(e) => onKey(e, index, col, row.slug)}
               onFocus={() => onFocusCell(index, col)}
               onClick={() => navigate(href('idea', row.slug))}
             >
               {s ?? ''}
-            </button>
-          </td>
-        );
-      })}
+            </td>
+          );
+        })
+      )}
     </tr>
   );
 });
@@ -157,6 +189,25 @@ export function MatrixView({ route }: { route: Route }) {
   }, [data, text, evaluatedOnly, order]);
 
   const { ref: scroller, first, last, onScroll } = useWindow<HTMLDivElement>(rows.length, ROW_HEIGHT, OVERSCAN);
+  // While the grid scrolls, rows are drawn as strips of colour, and the cells come back 150 ms
+  // after it stops: a fling brings a dozen rows of 30 cells a frame, more than a frame can draw.
+  const [scrolling, setScrolling] = useState(false);
+  const theme = useThemeColours(THEME_VARS);
+  const palette = useMemo(
+    () => [
+      theme['--bg-sunken'],
+      ...Array.from({ length: 10 }, (_, i) => mixColours(theme['--accent'], theme['--bg-raised'], accentShare(i + 1))),
+    ],
+    [theme],
+  );
+  const settle = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(settle.current ?? undefined), []);
+  const onGridScroll = (e: React.UIEvent<HTMLDivElement>) => {
+    onScroll(e);
+    setScrolling(true);
+    clearTimeout(settle.current ?? undefined);
+    settle.current = setTimeout(() => setScrolling(false), SETTLE_MS);
+  };
 
   const criteria = data?.criteria ?? [];
   const categories = data?.categories ?? [];
@@ -167,7 +218,9 @@ export function MatrixView({ route }: { route: Route }) {
   const focusCell = (row: number, col: number) => {
     const r = Math.max(0, Math.min(rows.length - 1, row));
     const c = Math.max(0, Math.min(criteria.length - 1, col));
-    setActive({ row: r, col: c });
+    // Drawn now, not at React's next turn: the new active row gets its cells (it may be a strip
+    // while the grid scrolls) before the focus is moved into it.
+    flushSync(() => setActive({ row: r, col: c }));
     const el = scroller.current;
     if (el) {
       const top = r * ROW_HEIGHT;
@@ -182,7 +235,7 @@ export function MatrixView({ route }: { route: Route }) {
     if (now) now.focus({ preventScroll: true });
     else requestAnimationFrame(() => cell()?.focus({ preventScroll: true }));
   };
-  const onKey = useCallbackRef((e: React.KeyboardEvent, row: number, col: number) => {
+  const onKey = useCallbackRef((e: React.KeyboardEvent, row: number, col: number, slug: string) => {
     const moves: Record<string, [number, number]> = {
       ArrowUp: [-1, 0],
       ArrowDown: [1, 0],
@@ -201,6 +254,9 @@ export function MatrixView({ route }: { route: Route }) {
     } else if (e.key === 'End') {
       e.preventDefault();
       focusCell(row, criteria.length - 1);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      navigate(href('idea', slug));
     }
   });
 
@@ -224,6 +280,10 @@ export function MatrixView({ route }: { route: Route }) {
         tabCol={index === tabRow ? tabCol : -1}
         onKey={onKey}
         onFocusCell={onFocusCell}
+        // The active cell's row keeps its cells while the grid scrolls: arrow keys scroll it, and
+        // the focus must not fall out of a row drawn as a strip.
+        strip={scrolling && index !== active.row}
+        palette={palette}
       />,
     );
   }
@@ -269,8 +329,21 @@ export function MatrixView({ route }: { route: Route }) {
       <ErrorNotice error={matrix.error} />
       {!data && !matrix.error && <p className="muted">Loading…</p>}
       {data && (
-        <div ref={scroller} className="matrix-scroll" data-testid="matrix" data-rows={rows.length} onScroll={onScroll}>
-          <table className="matrix" aria-label="Ideas by criteria" aria-rowcount={rows.length + 2} style={{ width }}>
+        <div
+          ref={scroller}
+          className="matrix-scroll"
+          data-testid="matrix"
+          data-rows={rows.length}
+          onScroll={onGridScroll}
+        >
+          <table
+            className="matrix"
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a data grid (ARIA grid pattern), its cells the controls
+            role="grid"
+            aria-label="Ideas by criteria"
+            aria-rowcount={rows.length + 2}
+            style={{ width }}
+          >
             <thead>
               <tr className="matrix-cats">
                 <th rowSpan={2} className="title">
