@@ -165,6 +165,28 @@ describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings an
     expect(s.problems).toEqual([]);
   });
 
+  it('moves a card from the keyboard: its stage list holds every stage once reached', async () => {
+    const { page } = s;
+    await go('#/pipeline');
+    const { ideas } = await s.app.client.invoke('ideas:list', {});
+    const stages = (await s.app.client.invoke('taxonomy:get', {})).stages;
+    const idea = ideas[0];
+    if (!idea) throw new Error('no idea');
+    const select = page.getByRole('combobox', { name: `Stage of ${idea.title}` });
+    await select.waitFor();
+    // Only its own stage until the list is reached (19 lists of 19 stages per column were slow).
+    expect(await select.locator('option').allInnerTexts()).toEqual([stages.find((st) => st.id === idea.stage)?.name]);
+    await select.focus();
+    await expect.poll(() => select.locator('option').count()).toBe(stages.length);
+    const target = stages.find((st) => st.id !== idea.stage) as (typeof stages)[number];
+    await select.selectOption(target.id);
+    const readme = join(ws.root, 'ideas', idea.slug, 'README.md');
+    await expect
+      .poll(() => /^stage: (\S+)/m.exec(readFileSync(readme, 'utf8'))?.[1], { timeout: 5000 })
+      .toBe(target.id);
+    expect(s.problems).toEqual([]);
+  });
+
   it('draws the relationship graph, with the same relationships as a list', async () => {
     const { page } = s;
     await go('#/graph');

@@ -14,8 +14,43 @@ const CARD_TYPE = 'application/x-crucible-idea';
  * list of all the stages, so 19 columns of 100 cards were 36,000 options and 1.7 s to draw at 2,000
  * ideas. The rest are counted, and shown on request.
  */
-const FIRST_CARDS = 30;
+const FIRST_CARDS = 20;
 const MORE_CARDS = 100;
+
+/**
+ * A card's stage as a list whose other stages are put in when it is reached (focus, or a press
+ * of the pointer, both before the list opens): 380 cards each holding 19 options were 7,000
+ * elements to draw for lists nobody had opened.
+ */
+function StageSelect({
+  idea,
+  stages,
+  onMove,
+}: {
+  idea: IdeaSummary;
+  stages: { id: string; name: string }[];
+  onMove: (stage: string) => void;
+}) {
+  const [reached, setReached] = useState(false);
+  const shown = reached ? stages : stages.filter((s) => s.id === idea.stage);
+  return (
+    <select
+      value={idea.stage}
+      onChange={(e) => onMove(e.target.value)}
+      onFocus={() => setReached(true)}
+      onPointerDown={() => setReached(true)}
+      aria-label={`Stage of ${idea.title}`}
+      className="small"
+    >
+      {shown.length === 0 && <option value={idea.stage}>{idea.stage}</option>}
+      {shown.map((s) => (
+        <option key={s.id} value={s.id}>
+          {s.name}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 function Card({
   idea,
@@ -52,18 +87,7 @@ function Card({
         {idea.stale && <span className="badge warn">stale</span>}
       </div>
       {/* The keyboard way to move a card: its stage as a list. */}
-      <select
-        value={idea.stage}
-        onChange={(e) => onMove(e.target.value)}
-        aria-label={`Stage of ${idea.title}`}
-        className="small"
-      >
-        {stages.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
+      <StageSelect idea={idea} stages={stages} onMove={onMove} />
     </li>
   );
 }
