@@ -238,18 +238,7 @@ async function main(): Promise<void> {
       // the second is the view itself: fetching and drawing every row.
       const leaderboardFirst = await timeLeaderboard(page, ideas);
       const leaderboard = await timeLeaderboard(page, ideas);
-      const timings: string[] = [];
-      for (const probe of views) {
-        try {
-          const t = await timeView(page, probe);
-          viewSamples.get(probe.name)?.push(...(run === 0 ? [] : [t]));
-          timings.push(`${probe.name} ${t.firstContentMs.toFixed(0)}/${t.interactiveMs.toFixed(0)}`);
-        } catch (error) {
-          // A view that never shows its content is a finding, said in the result, not a crash.
-          failed[probe.name] = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-          timings.push(`${probe.name} FAILED`);
-        }
-      }
+      // Scrolling first, on a page that has drawn only the library and the leaderboard so far.
       const matrix = await timeTableScroll(
         page,
         '#/matrix',
@@ -264,6 +253,19 @@ async function main(): Promise<void> {
         '[data-testid="leaderboard-ideas"]',
         ideas,
       );
+      const timings: string[] = [];
+      for (const probe of views) {
+        try {
+          const t = await timeView(page, probe);
+          viewSamples.get(probe.name)?.push(...(run === 0 ? [] : [t]));
+          timings.push(`${probe.name} ${t.firstContentMs.toFixed(0)}/${t.interactiveMs.toFixed(0)}`);
+        } catch (error) {
+          // A view that never shows its content is a finding, said in the result, not a crash.
+          const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+          failed[probe.name] = `${run === 0 ? 'in the warm-up: ' : `in run ${run}: `}${message}`;
+          timings.push(`${probe.name} FAILED`);
+        }
+      }
       const scroll = await timeTranscriptScroll(page, bench.debateId, messages);
       const crux = await timeCruxMap(page, 500);
       await page.close();

@@ -166,6 +166,44 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     await expect.poll(() => column.locator('.pipeline-card').count()).toBe(Math.min(total, 120));
     expect(s.problems).toEqual([]);
   });
+
+  it('writes each score in the ink that reads on its colour, in the dark theme too', async () => {
+    const { page } = s;
+    const inks = () =>
+      page.evaluate(() => {
+        const ink: Record<string, string> = {};
+        for (const cell of Array.from(document.querySelectorAll('[data-testid="matrix-row"] .heat'))) {
+          const level = /\bh(\d+)\b/.exec(cell.className)?.[1];
+          if (level) ink[level] = getComputedStyle(cell).color;
+        }
+        return ink;
+      });
+    const white = 'rgb(255, 255, 255)';
+    const black = 'rgb(0, 0, 0)';
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => localStorage.setItem('crucible.theme', t), theme);
+      await page.reload();
+      await hash(s, '#/matrix');
+      await page.locator('[data-testid="matrix-row"] .heat').first().waitFor({ timeout: 60_000 });
+      const seen = await inks();
+      expect(Object.keys(seen).length).toBeGreaterThan(3);
+      // Light: black on every shade but the darkest; dark: white up to 7, black from 8 (matrix.css).
+      for (const [level, colour] of Object.entries(seen)) {
+        const n = Number(level);
+        expect(colour, `h${n} in the ${theme} theme`).toBe(
+          theme === 'light' ? (n === 10 ? white : black) : n >= 8 ? black : white,
+        );
+      }
+      if (theme === 'dark') {
+        await s.screenshot('matrix-dark');
+        await hash(s, '#/graph');
+        await page.locator('.graph-canvas[data-laid-out]').waitFor({ timeout: 60_000 });
+        await s.screenshot('graph-groups-dark');
+      }
+    }
+    await page.evaluate(() => localStorage.setItem('crucible.theme', 'light'));
+    expect(s.problems).toEqual([]);
+  });
 });
 
 /**
