@@ -123,7 +123,14 @@ export function IdeasBoard({
         cell: (r) => pct(r.redTeamSurvival),
         className: 'col-survival',
       },
-      { key: 'stage', label: 'Stage', numeric: false, value: (r) => r.stage, cell: (r) => r.stage, className: 'col-stage' },
+      {
+        key: 'stage',
+        label: 'Stage',
+        numeric: false,
+        value: (r) => r.stage,
+        cell: (r) => r.stage,
+        className: 'col-stage',
+      },
       {
         key: 'stale',
         label: 'Stale',
