@@ -16,10 +16,46 @@ import { HEADLESS_ARGS, findChromium } from '../core/node/export/chromium';
 import { ensureRendererBuilt } from '../core/node/web/build-renderer';
 import { startWebServer } from '../core/node/web/server';
 import { median, round1 } from './lib/stats';
+import { scrollFps, timeView, type ViewProbe, type ViewTiming } from './ui/view-timing';
 import { buildUiBenchWorkspace } from './ui/workspace';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const TARGETS = { interactiveMs: 1500, transcriptScrollFps: 50, cruxMapLayoutMs500: 1000, leaderboardRenderMs10k: 300 };
+const TARGETS = {
+  interactiveMs: 1500,
+  transcriptScrollFps: 50,
+  matrixScrollFps: 50,
+  leaderboardScrollFps: 50,
+  cruxMapLayoutMs500: 1000,
+  leaderboardRenderMs10k: 300,
+  pipelineFirstContentMs: 500,
+  transcriptsFirstContentMs: 500,
+};
+
+/** Every view of the app, with what says its content is on the page. */
+function probes(bench: { slugs: string[]; debateId: string; evaluationId: string }): ViewProbe[] {
+  const slug = bench.slugs[0] as string;
+  return [
+    { name: 'pipeline', hash: '#/pipeline', ready: '.pipeline-card' },
+    { name: 'graph', hash: '#/graph', ready: '.graph-canvas[data-laid-out]' },
+    { name: 'matrix', hash: '#/matrix', ready: '[data-testid="matrix-row"]' },
+    { name: 'leaderboards', hash: '#/leaderboards', ready: '[data-testid="leaderboard-row"]' },
+    { name: 'convergence', hash: '#/convergence', ready: 'table[aria-label="Evaluations"] tbody tr' },
+    { name: 'ledger', hash: '#/ledger', ready: '.ledger-view table' },
+    { name: 'transcripts', hash: '#/transcripts', ready: '[data-testid="transcripts"] [data-kind]' },
+    { name: 'export', hash: '#/export', ready: '.view.export select option[value]:not([value=""])' },
+    { name: 'settings', hash: '#/settings', ready: '.view.settings table' },
+    { name: 'glossary', hash: '#/glossary', ready: 'dl.glossary dt' },
+    { name: 'idea', hash: `#/idea/${slug}`, ready: '.idea-head h1' },
+    { name: 'evaluation', hash: `#/evaluation/${bench.evaluationId}`, ready: '[data-testid="overall-score"]' },
+    {
+      name: 'convergenceOfOne',
+      hash: `#/convergence/${bench.evaluationId}`,
+      ready: '[data-testid="convergence-chart"] svg',
+    },
+    { name: 'debate', hash: `#/debate/${bench.debateId}`, ready: '[data-testid="debate-status"]' },
+    { name: 'transcript', hash: `#/transcript/debate/${bench.debateId}`, ready: '.transcript-list .virtual-row' },
+  ];
+}
 
 function progress(message: string): void {
   process.stderr.write(`[bench:ui] ${message}\n`);
@@ -77,10 +113,7 @@ async function timeLeaderboard(page: Page, ideas: number): Promise<number> {
   return (await handle.jsonValue()) as number;
 }
 
-/**
- * Opens the long transcript, then scrolls it by `step` pixels every frame for `seconds` and counts
- * the frames the page managed (requestAnimationFrame), with the longest gap between two.
- */
+/** Opens the long transcript and scrolls it (see scrollFps). */
 async function timeTranscriptScroll(
   page: Page,
   debateId: string,
@@ -90,30 +123,22 @@ async function timeTranscriptScroll(
     window.location.hash = `#/transcript/debate/${id}`;
   }, debateId);
   await page.waitForSelector('.transcript-list .virtual-row', { timeout: 60_000 });
-  return page.evaluate(
-    ({ seconds, step, expected }) =>
-      new Promise<{ fps: number; worstFrameMs: number }>((done, fail) => {
-        const list = document.querySelector<HTMLElement>('.transcript-list');
-        if (!list) return fail(new Error('no transcript list'));
-        if (list.scrollHeight < expected * 20)
-          return fail(new Error(`the transcript is only ${list.scrollHeight}px tall`));
-        list.scrollTop = 0;
-        let frames = 0;
-        let worst = 0;
-        let last = performance.now();
-        const start = last;
-        const tick = (now: number) => {
-          frames++;
-          worst = Math.max(worst, now - last);
-          last = now;
-          list.scrollTop = (list.scrollTop + step) % (list.scrollHeight - list.clientHeight);
-          if (now - start < seconds * 1000) requestAnimationFrame(tick);
-          else done({ fps: frames / ((now - start) / 1000), worstFrameMs: worst });
-        };
-        requestAnimationFrame(tick);
-      }),
-    { seconds: 3, step: 400, expected: messages },
-  );
+  return scrollFps(page, '.transcript-list', messages * 20);
+}
+
+/** Opens a windowed table's view and scrolls it (see scrollFps). */
+async function timeTableScroll(
+  page: Page,
+  hash: string,
+  row: string,
+  scroller: string,
+  rows: number,
+): Promise<{ fps: number; worstFrameMs: number }> {
+  await page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
+  await page.waitForSelector(row, { timeout: 120_000 });
+  return scrollFps(page, scroller, rows * 25);
 }
 
 /**
@@ -171,7 +196,7 @@ async function main(): Promise<void> {
   progress('building the renderer if stale');
   await ensureRendererBuilt(ROOT);
   progress(`generating ${ideas} ideas and a ${messages}-message debate`);
-  const bench = buildUiBenchWorkspace(ideas, messages);
+  const bench = await buildUiBenchWorkspace(ideas, messages);
   const profile = mkdtempSync(join(tmpdir(), 'crucible-bench-ui-profile-'));
   const app = await createApp({ workspaceRoot: bench.root, watch: false });
   const server = await startWebServer({ app, port: 0, staticDir: join(ROOT, 'out', 'renderer') });
@@ -193,26 +218,65 @@ async function main(): Promise<void> {
       leaderboardFirst: [] as number[],
       fps: [] as number[],
       worstFrame: [] as number[],
+      matrixFps: [] as number[],
+      matrixWorstFrame: [] as number[],
+      leaderboardFps: [] as number[],
+      leaderboardWorstFrame: [] as number[],
       crux: [] as number[],
       longest: [] as number[],
     };
+    const views = probes(bench);
+    const failed: Record<string, string> = {};
+    const viewSamples = new Map<string, ViewTiming[]>(views.map((v) => [v.name, []]));
     let layoutKind = '';
-    // Run 0 warms up (page cache, the browser's code cache, the database's pages); not counted.
+    // Run 0 warms up (page cache, the browser's code cache, the database's pages, the main side's
+    // caches of evaluation entries); not counted.
     for (let run = 0; run <= runs; run++) {
       const page = await context.newPage();
       const startup = await timeStartup(page, server.url);
       // The first open also waits for the view's code when the idle prefetch has not brought it yet;
-      // the second is the view itself: fetching and drawing 10,000 rows.
+      // the second is the view itself: fetching and drawing every row.
       const leaderboardFirst = await timeLeaderboard(page, ideas);
       const leaderboard = await timeLeaderboard(page, ideas);
+      // Scrolling first, on a page that has drawn only the library and the leaderboard so far.
+      const matrix = await timeTableScroll(
+        page,
+        '#/matrix',
+        '[data-testid="matrix-row"]',
+        '[data-testid="matrix"]',
+        ideas,
+      );
+      const board = await timeTableScroll(
+        page,
+        '#/leaderboards',
+        '[data-testid="leaderboard-row"]',
+        '[data-testid="leaderboard-ideas"]',
+        ideas,
+      );
+      const timings: string[] = [];
+      for (const probe of views) {
+        try {
+          const t = await timeView(page, probe);
+          viewSamples.get(probe.name)?.push(...(run === 0 ? [] : [t]));
+          timings.push(`${probe.name} ${t.firstContentMs.toFixed(0)}/${t.interactiveMs.toFixed(0)}`);
+        } catch (error) {
+          // A view that never shows its content is a finding, said in the result, not a crash.
+          const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+          failed[probe.name] = `${run === 0 ? 'in the warm-up: ' : `in run ${run}: `}${message}`;
+          timings.push(`${probe.name} FAILED`);
+        }
+      }
       const scroll = await timeTranscriptScroll(page, bench.debateId, messages);
       const crux = await timeCruxMap(page, 500);
       await page.close();
       layoutKind = crux.layout;
       progress(
         `${run === 0 ? 'warm-up' : `run ${run}/${runs}`}: first paint ${startup.firstPaintMs.toFixed(0)} ms, interactive ${startup.interactiveMs.toFixed(0)} ms, ` +
-          `leaderboard ${leaderboard.toFixed(0)} ms (first open ${leaderboardFirst.toFixed(0)} ms), scroll ${scroll.fps.toFixed(1)} fps (worst frame ${scroll.worstFrameMs.toFixed(0)} ms), ` +
-          `crux map ${crux.layoutMs.toFixed(0)} ms (${crux.layout}, longest task ${crux.longestTaskMs.toFixed(0)} ms)`,
+          `leaderboard ${leaderboard.toFixed(0)} ms (first open ${leaderboardFirst.toFixed(0)} ms), ` +
+          `scroll: transcript ${scroll.fps.toFixed(1)} fps (worst frame ${scroll.worstFrameMs.toFixed(0)} ms), ` +
+          `matrix ${matrix.fps.toFixed(1)} fps (${matrix.worstFrameMs.toFixed(0)} ms), leaderboard ${board.fps.toFixed(1)} fps (${board.worstFrameMs.toFixed(0)} ms), ` +
+          `crux map ${crux.layoutMs.toFixed(0)} ms (${crux.layout}, longest task ${crux.longestTaskMs.toFixed(0)} ms); ` +
+          `views (first content/interactive ms): ${timings.join(', ')}`,
       );
       if (run === 0) continue;
       samples.firstPaintMs.push(startup.firstPaintMs);
@@ -221,6 +285,10 @@ async function main(): Promise<void> {
       samples.leaderboardFirst.push(leaderboardFirst);
       samples.fps.push(scroll.fps);
       samples.worstFrame.push(scroll.worstFrameMs);
+      samples.matrixFps.push(matrix.fps);
+      samples.matrixWorstFrame.push(matrix.worstFrameMs);
+      samples.leaderboardFps.push(board.fps);
+      samples.leaderboardWorstFrame.push(board.worstFrameMs);
       samples.crux.push(crux.layoutMs);
       samples.longest.push(crux.longestTaskMs);
     }
@@ -228,12 +296,28 @@ async function main(): Promise<void> {
       firstPaintMs: round1(median(samples.firstPaintMs)),
       interactiveMs: round1(median(samples.interactiveMs)),
       transcriptScrollFps: round1(median(samples.fps)),
+      matrixScrollFps: round1(median(samples.matrixFps)),
+      leaderboardScrollFps: round1(median(samples.leaderboardFps)),
       cruxMapLayoutMs500: round1(median(samples.crux)),
       leaderboardRenderMs10k: round1(median(samples.leaderboard)),
       leaderboardFirstOpenMs10k: round1(median(samples.leaderboardFirst)),
       transcriptWorstFrameMs: round1(median(samples.worstFrame)),
+      matrixWorstFrameMs: round1(median(samples.matrixWorstFrame)),
+      leaderboardWorstFrameMs: round1(median(samples.leaderboardWorstFrame)),
       cruxMapLongestTaskMs: round1(median(samples.longest)),
       cruxMapLayout: layoutKind,
+      views: Object.fromEntries(
+        [...viewSamples]
+          .filter(([, list]) => list.length > 0)
+          .map(([name, list]) => [
+            name,
+            {
+              firstContentMs: round1(median(list.map((t) => t.firstContentMs))),
+              interactiveMs: round1(median(list.map((t) => t.interactiveMs))),
+            },
+          ]),
+      ),
+      failedViews: failed,
       ideas,
       messages: bench.messages,
       runs,
@@ -243,7 +327,12 @@ async function main(): Promise<void> {
       targets: TARGETS,
     };
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else console.table(result);
+    else {
+      const { views: perView, targets: _t, failedViews, ...figures } = result;
+      if (Object.keys(failedViews).length > 0) console.table(failedViews);
+      console.table(figures);
+      console.table(perView);
+    }
   } finally {
     await context.close().catch(() => {});
     rmSync(profile, { recursive: true, force: true });

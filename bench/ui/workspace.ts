@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebateHeader } from '../../core/engine/debate-record';
@@ -8,32 +8,38 @@ import { Workspace } from '../../core/node/workspace/workspace';
 import { generateCruxScript } from '../crux-script';
 import { planReplay, type recordsOf, runReplayPlan } from '../engine/replay';
 import { generateWorkspace } from '../lib/generate';
-import { Prng, seedOf } from '../lib/prng';
 import { vocabularyFromTaxonomy } from '../lib/vocabulary';
+import { countRecords, evaluateAll } from './evaluations';
 
 export interface UiBenchWorkspace {
   root: string;
   slugs: string[];
   /** The id of the long debate (about `messages` messages), logged under the first idea. */
   debateId: string;
+  /** The locked evaluation of the first idea. */
+  evaluationId: string;
   messages: number;
   dispose(): void;
 }
 
 /**
- * The workspace the UI benchmark opens: `ideas` generated ideas (the sync benchmark's generator)
- * and one crux debate of about `messages` messages, replayed from a generated script into a real
- * debate log (JSONL + index mirror) as the engine writes it, attached to the first idea.
+ * The workspace the UI benchmark opens: `ideas` generated ideas (the sync benchmark's generator),
+ * each with a locked evaluation (./evaluations.ts), and one crux debate of about `messages`
+ * messages, replayed from a generated script into a real debate log (JSONL + index mirror) as the
+ * engine writes it, attached to the first idea.
  */
-export function buildUiBenchWorkspace(ideas: number, messages: number): UiBenchWorkspace {
+export async function buildUiBenchWorkspace(ideas: number, messages: number): Promise<UiBenchWorkspace> {
   const root = mkdtempSync(join(tmpdir(), 'crucible-bench-ui-'));
   const generated = generateWorkspace(root, ideas, vocabularyFromTaxonomy());
-  writeSyntheses(root, generated.slugs);
   const ws = Workspace.open(root);
   let debateId = 'bench-ui-long-debate';
   let counted = 0;
+  let evaluationId = '';
   try {
     ws.sync();
+    evaluationId = await evaluateAll(ws, generated.slugs);
+    const evaluated = countRecords(root, generated.slugs);
+    if (evaluated < ideas) throw new Error(`only ${evaluated} of ${ideas} generated ideas hold an evaluation`);
     // The script's threads round their share up and stop a few short; ask for a little more.
     const plan = planReplay(generateCruxScript({ agents: 5, threads: 8, messages: Math.ceil(messages * 1.05) + 100 }));
     const header: DebateHeader = {
@@ -64,34 +70,18 @@ export function buildUiBenchWorkspace(ideas: number, messages: number): UiBenchW
     debateId = header.id;
     counted = outcome.messages;
     if (counted < messages) throw new Error(`the generated debate has ${counted} messages, fewer than ${messages}`);
-  } finally {
+  } catch (error) {
     ws.close();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
   }
+  ws.close();
   return {
     root,
     slugs: generated.slugs,
     debateId,
+    evaluationId,
     messages: counted,
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
-}
-
-const CATEGORIES = ['problem', 'solution', 'feasibility', 'fit', 'market', 'risk'];
-
-/**
- * A locked evaluation's `synthesis.md` for every idea (only the frontmatter the index reads, with
- * seeded scores), so the leaderboard ranks 10,000 evaluated ideas as it would in a used library.
- */
-function writeSyntheses(root: string, slugs: readonly string[]): void {
-  slugs.forEach((slug, i) => {
-    const rng = new Prng(seedOf(`synthesis:${i}`));
-    const score = () => Math.round((3 + rng.next() * 6) * 10) / 10;
-    const categories = CATEGORIES.map((c) => `  ${c}: ${score()}`).join('\n');
-    writeFileSync(
-      join(root, 'ideas', slug, 'synthesis.md'),
-      `---\nevaluationId: bench-eval-${i}\noverallScore: ${score()}\noverallConfidence: ${Math.round(rng.next() * 100) / 100}\n` +
-        `redTeamSurvivalRate: ${Math.round(rng.next() * 100) / 100}\nlockReason: CONVERGENCE\nrecommendation: PURSUE\n` +
-        `completedAt: 2026-11-01T09:00:00.000Z\ncontentHashAtEvaluation: bench\ncategoryScores:\n${categories}\n---\n# Final synthesis\n\nGenerated for the UI benchmark.\n`,
-    );
-  });
 }

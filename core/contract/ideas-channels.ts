@@ -151,6 +151,29 @@ export const ideasChannels = {
     input: z.strictObject({}),
     output: z.strictObject({ relationships: z.array(relationshipViewSchema) }),
   },
+  /**
+   * Asks the classify agent for an idea's type, tags and relationships to other ideas, written into
+   * its README's frontmatter (on the settings' provider unless named); the researcher's own links
+   * stay. The graph's empty canvas and the idea page offer it.
+   */
+  'ideas:classify': {
+    input: z.strictObject({
+      slug,
+      provider: z.enum(PROVIDERS).optional(),
+      seed: z.number().int().nonnegative().optional(),
+    }),
+    output: z.strictObject({
+      type: z.string(),
+      tags: z.array(z.string()),
+      /** Tags outside the controlled vocabulary. */
+      freeTags: z.array(z.string()),
+      /** Every relationship the README now lists, the researcher's own included. */
+      relationships: z.array(relationshipViewSchema),
+      path: z.string(),
+      /** The README changed on disk meanwhile: it is kept and the classified version is `path`. */
+      conflict: z.boolean(),
+    }),
+  },
   /** The development questions of an idea (its development.md) and their answers. */
   'ideas:questions': { input: z.strictObject({ slug }), output: developmentViewSchema },
   /** Asks the development agent for the questions the idea is missing (on the settings' provider unless named). */

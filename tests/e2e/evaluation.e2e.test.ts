@@ -147,11 +147,11 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await page.goto(`${s.server.url}#/matrix`);
     const row = page.locator(`[data-testid="matrix-row"][data-slug="${IDEA}"]`);
     await row.waitFor();
-    const cells = row.locator('button.heat');
+    const cells = row.locator('[role="gridcell"].heat');
     expect(await cells.count()).toBe(30);
-    expect(await row.locator('button.heat.gap').count()).toBe(0);
+    expect(await row.locator('.heat.gap').count()).toBe(0);
     const other = page.locator('[data-testid="matrix-row"]').nth(1);
-    expect(await other.locator('button.heat.gap').count()).toBe(30);
+    expect(await other.locator('.heat.gap').count()).toBe(30);
     await s.screenshot('matrix');
     await cells.first().click();
     await page.waitForURL(new RegExp(`#/idea/${IDEA}$`));

@@ -122,6 +122,71 @@ describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings an
     expect(s.problems).toEqual([]);
   });
 
+  it('hides the empty stages until asked, shows them all while a card is dragged, and takes a card dropped on one', async () => {
+    const { page } = s;
+    await go('#/pipeline');
+    const columns = page.locator('.pipeline-column');
+    await page.locator('.pipeline-card').first().waitFor();
+    const stages = (await s.app.client.invoke('taxonomy:get', {})).stages.map((st) => st.id);
+    const { ideas } = await s.app.client.invoke('ideas:list', {});
+    const used = new Set(ideas.map((i) => i.stage));
+    const empty = stages.filter((id) => !used.has(id));
+    expect(empty.length).toBeGreaterThan(0);
+    // Only the stages holding an idea are drawn, and the box says how many are left out.
+    expect(await columns.evaluateAll((cs) => cs.map((c) => c.getAttribute('data-stage')))).toEqual(
+      stages.filter((id) => used.has(id)),
+    );
+    const box = page.getByRole('checkbox', { name: new RegExp(`^Show the ${empty.length} empty stages`) });
+    await box.check();
+    await expect.poll(() => columns.count()).toBe(stages.length);
+    await box.uncheck();
+    await expect.poll(() => columns.count()).toBe(used.size);
+
+    // Picking a card up shows every stage; it is dropped on an empty one, which then holds it.
+    const slug = ideas[0]?.slug as string;
+    const target = empty[0] as string;
+    const card = page.locator(`.pipeline-card[data-slug="${slug}"]`);
+    await card.hover();
+    await page.mouse.down();
+    const from = await card.boundingBox();
+    if (!from) throw new Error('the card is not drawn');
+    await page.mouse.move(from.x + from.width / 2 + 30, from.y + from.height / 2 + 30, { steps: 5 });
+    const drop = page.locator(`.pipeline-column[data-stage="${target}"]`);
+    await drop.waitFor();
+    expect(await columns.count()).toBe(stages.length);
+    await drop.hover();
+    await page.mouse.up();
+    await page.locator(`.pipeline-column[data-stage="${target}"] .pipeline-card[data-slug="${slug}"]`).waitFor();
+    const readme = join(ws.root, 'ideas', slug, 'README.md');
+    await expect.poll(() => /^stage: (\S+)/m.exec(readFileSync(readme, 'utf8'))?.[1], { timeout: 5000 }).toBe(target);
+    // Let go, the board hides the empty stages again: the target is one no more.
+    await expect.poll(() => columns.count()).toBeLessThan(stages.length);
+    expect(await drop.count()).toBe(1);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('moves a card from the keyboard: its stage list holds every stage once reached', async () => {
+    const { page } = s;
+    await go('#/pipeline');
+    const { ideas } = await s.app.client.invoke('ideas:list', {});
+    const stages = (await s.app.client.invoke('taxonomy:get', {})).stages;
+    const idea = ideas[0];
+    if (!idea) throw new Error('no idea');
+    const select = page.getByRole('combobox', { name: `Stage of ${idea.title}` });
+    await select.waitFor();
+    // Only its own stage until the list is reached (19 lists of 19 stages per column were slow).
+    expect(await select.locator('option').allInnerTexts()).toEqual([stages.find((st) => st.id === idea.stage)?.name]);
+    await select.focus();
+    await expect.poll(() => select.locator('option').count()).toBe(stages.length);
+    const target = stages.find((st) => st.id !== idea.stage) as (typeof stages)[number];
+    await select.selectOption(target.id);
+    const readme = join(ws.root, 'ideas', idea.slug, 'README.md');
+    await expect
+      .poll(() => /^stage: (\S+)/m.exec(readFileSync(readme, 'utf8'))?.[1], { timeout: 5000 })
+      .toBe(target.id);
+    expect(s.problems).toEqual([]);
+  });
+
   it('draws the relationship graph, with the same relationships as a list', async () => {
     const { page } = s;
     await go('#/graph');

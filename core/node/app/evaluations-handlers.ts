@@ -164,35 +164,41 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
       ctx.open();
       return { personas: service.personaRatings() };
     },
+    // Kept until the index changes (an evaluation that locks writes its synthesis, a sync pass):
+    // reading 2,000 records again on every visit took a second.
     'evaluations:matrix': () => {
       ctx.open();
-      const criteria = ws.taxonomy.criteria.map((c) => ({
-        id: c.id,
-        name: c.name,
-        category: c.category,
-        critical: c.critical,
-      }));
-      const ideas = service.leaderboard().map((row) => {
-        const doc = row.evaluationId ? records.record(row.slug, row.evaluationId, false)?.doc : undefined;
-        const byCriterion = new Map((doc?.scores ?? []).map((s) => [s.criterion, s]));
-        return {
-          slug: row.slug,
-          title: row.title,
-          stage: row.stage,
-          evaluationId: row.evaluationId,
-          overallScore: row.overallScore,
-          stale: row.stale,
-          scores: criteria.map((c) => byCriterion.get(c.id)?.finalScore ?? null),
-          confidence: criteria.map((c) => byCriterion.get(c.id)?.confidence ?? null),
-        };
-      });
-      return {
-        categories: ws.taxonomy.categories.map((c) => ({ id: c.id, name: c.name, weight: c.weight })),
-        criteria,
-        ideas,
-      };
+      return ctx.memo.get('evaluations:matrix', () => matrix());
     },
   };
+
+  function matrix() {
+    const criteria = ws.taxonomy.criteria.map((c) => ({
+      id: c.id,
+      name: c.name,
+      category: c.category,
+      critical: c.critical,
+    }));
+    const ideas = service.leaderboard().map((row) => {
+      const doc = row.evaluationId ? records.record(row.slug, row.evaluationId, false)?.doc : undefined;
+      const byCriterion = new Map((doc?.scores ?? []).map((s) => [s.criterion, s]));
+      return {
+        slug: row.slug,
+        title: row.title,
+        stage: row.stage,
+        evaluationId: row.evaluationId,
+        overallScore: row.overallScore,
+        stale: row.stale,
+        scores: criteria.map((c) => byCriterion.get(c.id)?.finalScore ?? null),
+        confidence: criteria.map((c) => byCriterion.get(c.id)?.confidence ?? null),
+      };
+    });
+    return {
+      categories: ws.taxonomy.categories.map((c) => ({ id: c.id, name: c.name, weight: c.weight })),
+      criteria,
+      ideas,
+    };
+  }
 
   return { impl, reader, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
 }

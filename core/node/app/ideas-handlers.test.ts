@@ -202,6 +202,25 @@ describe('idea channels of the library views', () => {
     ]);
   });
 
+  it('classifies an idea into its README on the settings provider, keeping the researcher’s own link', async () => {
+    const app = await boot();
+    const result = await call(app, 'ideas:classify', { slug: OTHER });
+    expect(result).toMatchObject({ path: `ideas/${OTHER}/README.md`, conflict: false });
+    // The link written by hand before is still there, beside whatever the agent added.
+    expect(result.relationships).toContainEqual(
+      expect.objectContaining({ source: OTHER, target: IDEA, type: 'conflicts' }),
+    );
+    // What it answers is what the README now says, and what the index (the graph) reads back.
+    const readme = readFileSync(join(t.root, 'ideas', OTHER, 'README.md'), 'utf8');
+    expect(readme).toContain(`type: ${result.type}`);
+    expect(readme).toContain(`tags: ${JSON.stringify(result.tags)}`);
+    const idea = await call(app, 'ideas:get', { slug: OTHER });
+    expect({ type: idea.type, tags: idea.tags }).toEqual({ type: result.type, tags: result.tags });
+    const { relationships } = await call(app, 'ideas:relationships', {});
+    const declared = relationships.filter((r) => r.source === OTHER).map((r) => `${r.target}:${r.type}`);
+    expect(declared.sort()).toEqual(result.relationships.map((r) => `${r.target}:${r.type}`).sort());
+  });
+
   it('asks development questions on the settings provider and records an answer in development.md', async () => {
     const app = await boot();
     const asked = await call(app, 'ideas:develop', { slug: IDEA });

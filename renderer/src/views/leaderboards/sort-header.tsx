@@ -9,6 +9,8 @@ export interface SortColumn<K extends string> {
   title?: string;
   /** A coloured underline (a category's colour on the ideas board). */
   colour?: string;
+  /** A class of its own (its width, on the ideas board). */
+  className?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export function SortHeader<K extends string>({
         <th
           key={c.key}
           aria-sort={ariaSort(sort, c.key)}
-          className={c.numeric ? 'num' : ''}
+          className={[c.numeric ? 'num' : '', c.className ?? ''].join(' ').trim() || undefined}
           style={c.colour ? { borderBottom: `3px solid ${c.colour}` } : undefined}
         >
           <button

@@ -9,19 +9,62 @@ import { score } from '../evaluation/format';
 
 /** The drag payload: an idea's slug under a type of our own, so dropped files or text are not taken for a card. */
 const CARD_TYPE = 'application/x-crucible-idea';
-/** Cards drawn per column; the rest are counted (a stage with thousands of ideas stays responsive). */
-const PER_COLUMN = 100;
+/**
+ * Cards drawn per column at first, and how many more each "show more" adds: every card carries a
+ * list of all the stages, so 19 columns of 100 cards were 36,000 options and 1.7 s to draw at 2,000
+ * ideas. The rest are counted, and shown on request.
+ */
+const FIRST_CARDS = 20;
+const MORE_CARDS = 100;
+
+/**
+ * A card's stage as a list whose other stages are put in when it is reached (focus, or a press
+ * of the pointer, both before the list opens): 380 cards each holding 19 options were 7,000
+ * elements to draw for lists nobody had opened.
+ */
+function StageSelect({
+  idea,
+  stages,
+  onMove,
+}: {
+  idea: IdeaSummary;
+  stages: { id: string; name: string }[];
+  onMove: (stage: string) => void;
+}) {
+  const [reached, setReached] = useState(false);
+  const shown = reached ? stages : stages.filter((s) => s.id === idea.stage);
+  return (
+    <select
+      value={idea.stage}
+      onChange={(e) => onMove(e.target.value)}
+      onFocus={() => setReached(true)}
+      onPointerDown={() => setReached(true)}
+      aria-label={`Stage of ${idea.title}`}
+      className="small"
+    >
+      {shown.length === 0 && <option value={idea.stage}>{idea.stage}</option>}
+      {shown.map((s) => (
+        <option key={s.id} value={s.id}>
+          {s.name}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 function Card({
   idea,
   stages,
   moving,
   onMove,
+  onDragging,
 }: {
   idea: IdeaSummary;
   stages: { id: string; name: string }[];
   moving: boolean;
   onMove: (stage: string) => void;
+  /** The card is picked up (true) or let go, dropped or not (false). */
+  onDragging: (dragging: boolean) => void;
 }) {
   return (
     <li
@@ -31,7 +74,9 @@ function Card({
       onDragStart={(e) => {
         e.dataTransfer.setData(CARD_TYPE, idea.slug);
         e.dataTransfer.effectAllowed = 'move';
+        onDragging(true);
       }}
+      onDragEnd={() => onDragging(false)}
     >
       <a href={href('idea', idea.slug)} draggable={false}>
         {idea.title}
@@ -42,18 +87,7 @@ function Card({
         {idea.stale && <span className="badge warn">stale</span>}
       </div>
       {/* The keyboard way to move a card: its stage as a list. */}
-      <select
-        value={idea.stage}
-        onChange={(e) => onMove(e.target.value)}
-        aria-label={`Stage of ${idea.title}`}
-        className="small"
-      >
-        {stages.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
+      <StageSelect idea={idea} stages={stages} onMove={onMove} />
     </li>
   );
 }
@@ -70,6 +104,11 @@ export function PipelineView({ route }: { route: Route }) {
   const taxonomy = useChannel('taxonomy:get', {});
   const [filter, setFilter] = useState('');
   const [over, setOver] = useState<string | null>(null);
+  // A card is being dragged: every stage is a place to drop it, the empty ones included.
+  const [dragging, setDragging] = useState(false);
+  const [showEmpty, setShowEmpty] = useState(false);
+  // Cards shown per stage beyond the first FIRST_CARDS (the researcher asked for more).
+  const [shownPer, setShownPer] = useState<Map<string, number>>(new Map());
   // Moves shown at once, before the main side confirms; dropped when the list reloads or a move fails.
   const [pending, setPending] = useState<Map<string, string>>(new Map());
   const [notice, setNotice] = useState<string | null>(null);
@@ -122,6 +161,8 @@ export function PipelineView({ route }: { route: Route }) {
     for (const list of byStage.values()) list.sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
     return byStage;
   }, [ideas.data, stages, filter, pending]);
+  const empty = stages.filter((s) => (columns.get(s.id) ?? []).length === 0);
+  const shownStages = showEmpty || dragging ? stages : stages.filter((s) => (columns.get(s.id) ?? []).length > 0);
 
   return (
     <section className="view pipeline">
@@ -135,6 +176,13 @@ export function PipelineView({ route }: { route: Route }) {
           aria-label="Filter cards"
         />
         <span className="muted small">Drag a card to another stage, or pick its stage in the card’s list.</span>
+        {empty.length > 0 && (
+          <label className="small">
+            <input type="checkbox" checked={showEmpty} onChange={(e) => setShowEmpty(e.target.checked)} /> Show the{' '}
+            {empty.length} empty {empty.length === 1 ? 'stage' : 'stages'}
+            {!showEmpty && ` (${empty.map((s) => s.name).join(', ')})`}
+          </label>
+        )}
         {notice && (
           <span role="status" className="small">
             {notice}
@@ -143,13 +191,19 @@ export function PipelineView({ route }: { route: Route }) {
       </header>
       <ErrorNotice error={move.error} onDismiss={move.clearError} />
       <ErrorNotice error={ideas.error ?? taxonomy.error} />
+      {ideas.data && taxonomy.data && ideas.data.ideas.length === 0 && (
+        <p className="muted">
+          No ideas yet: capture one in the <a href={href('library')}>library</a>.
+        </p>
+      )}
       <div className="pipeline-board">
-        {stages.map((stage) => {
+        {shownStages.map((stage) => {
           const cards = columns.get(stage.id) ?? [];
+          const limit = shownPer.get(stage.id) ?? FIRST_CARDS;
           return (
             <section
               key={stage.id}
-              className={`pipeline-column${over === stage.id ? ' over' : ''}`}
+              className={`pipeline-column${over === stage.id ? ' over' : ''}${cards.length === 0 ? ' empty' : ''}`}
               aria-label={`${stage.name}: ${cards.length} ideas`}
               data-stage={stage.id}
               onDragOver={(e) => {
@@ -164,6 +218,7 @@ export function PipelineView({ route }: { route: Route }) {
               onDrop={(e) => {
                 const slug = e.dataTransfer.getData(CARD_TYPE);
                 setOver(null);
+                setDragging(false);
                 if (!slug) return;
                 e.preventDefault();
                 const idea = ideas.data?.ideas.find((i) => i.slug === slug);
@@ -175,22 +230,33 @@ export function PipelineView({ route }: { route: Route }) {
               </h2>
               {stage.phase && <div className="muted small phase">{stage.phase}</div>}
               <ul>
-                {cards.slice(0, PER_COLUMN).map((idea) => (
+                {cards.slice(0, limit).map((idea) => (
                   <Card
                     key={idea.slug}
                     idea={idea}
                     stages={stages}
                     moving={pending.has(idea.slug)}
                     onMove={(to) => void move.run(idea.slug, to)}
+                    onDragging={(on) => {
+                      setDragging(on);
+                      if (!on) setOver(null);
+                    }}
                   />
                 ))}
               </ul>
-              {cards.length > PER_COLUMN && (
-                <p className="muted small">
-                  and {cards.length - PER_COLUMN} more (see the <a href={href('library')}>library</a>, filtered by
-                  stage)
+              {cards.length > limit && (
+                <p className="muted small pipeline-more">
+                  {limit} of {cards.length} shown, most recently updated first{' '}
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => setShownPer((m) => new Map(m).set(stage.id, limit + MORE_CARDS))}
+                  >
+                    Show {Math.min(MORE_CARDS, cards.length - limit)} more
+                  </button>
                 </p>
               )}
+              {cards.length === 0 && <p className="muted small">No idea at this stage.</p>}
             </section>
           );
         })}

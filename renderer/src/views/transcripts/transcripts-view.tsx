@@ -1,6 +1,7 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, memo, useEffect, useMemo, useState } from 'react';
 import {
   type ChannelInput,
+  type TranscriptSummary,
   EVALUATION_TRANSCRIPT_MOVES,
   TRANSCRIPT_KINDS,
   TRANSCRIPT_MOVES,
@@ -9,6 +10,7 @@ import {
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { useWindow } from '../../ui/use-window';
 import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
 import './transcripts.css';
@@ -34,6 +36,78 @@ const KIND_WORDS: Record<TranscriptKind, string> = {
 
 const kindOf = (value: string | null): TranscriptKind | undefined =>
   (TRANSCRIPT_KINDS as readonly string[]).includes(value ?? '') ? (value as TranscriptKind) : undefined;
+
+const ROW_HEIGHT = 34;
+const OVERSCAN = 10;
+
+const TranscriptRow = memo(function TranscriptRow({ t, index }: { t: TranscriptSummary; index: number }) {
+  const badge = statusBadge(t.status, t.live, t.kind);
+  return (
+    <tr aria-rowindex={index + 2} data-kind={t.kind} style={{ height: ROW_HEIGHT }}>
+      <td>{KIND_WORDS[t.kind]}</td>
+      <td>
+        <a href={href('transcript', t.kind, t.id)} title={t.title}>
+          {t.title}
+        </a>
+      </td>
+      <td>{t.ideaSlug ? <a href={href('idea', t.ideaSlug)}>{t.ideaSlug}</a> : <span className="muted">—</span>}</td>
+      <td>{when(t.createdAt)}</td>
+      <td>
+        <span className={`badge ${badge.tone}`}>
+          {t.status === 'running' && t.kind === 'debate' ? 'running or interrupted' : badge.label}
+        </span>
+      </td>
+      <td className="num">{t.messages}</td>
+    </tr>
+  );
+});
+
+/**
+ * Every transcript as a table whose rows are drawn only where visible: a library of 2,000
+ * evaluated ideas has 2,000 rows here, and drawing them all took seconds.
+ */
+function TranscriptTable({ transcripts }: { transcripts: readonly TranscriptSummary[] }) {
+  const { ref, first, last, onScroll } = useWindow<HTMLDivElement>(transcripts.length, ROW_HEIGHT, OVERSCAN);
+  return (
+    <div ref={ref} className="transcripts-table" data-testid="transcripts" onScroll={onScroll}>
+      <table className="data" aria-label="Transcripts" aria-rowcount={transcripts.length + 1}>
+        <colgroup>
+          <col style={{ width: '8em' }} />
+          <col />
+          <col style={{ width: '15em' }} />
+          <col style={{ width: '13em' }} />
+          <col style={{ width: '11em' }} />
+          <col style={{ width: '8em' }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Kind</th>
+            <th>Topic</th>
+            <th>Idea</th>
+            <th>Started</th>
+            <th>Status</th>
+            <th className="num">Messages / entries</th>
+          </tr>
+        </thead>
+        <tbody>
+          {first > 0 && (
+            <tr className="spacer" style={{ height: first * ROW_HEIGHT }}>
+              <td colSpan={6} />
+            </tr>
+          )}
+          {transcripts.slice(first, last).map((t, k) => (
+            <TranscriptRow key={`${t.kind}:${t.id}`} t={t} index={first + k} />
+          ))}
+          {last < transcripts.length && (
+            <tr className="spacer" style={{ height: (transcripts.length - last) * ROW_HEIGHT }}>
+              <td colSpan={6} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /** The search as the address holds it (`#/transcripts?q=…&agent=…`), so Back returns to the results. */
 function searchOf(query: URLSearchParams): ChannelInput<'transcripts:search'> | null {
@@ -213,47 +287,7 @@ export function TranscriptsView({ route }: { route: Route }) {
               : 'No debate or evaluation has run yet.'}
         </p>
       )}
-      {list.data && transcripts.length > 0 && (
-        <table className="data" aria-label="Transcripts">
-          <thead>
-            <tr>
-              <th>Kind</th>
-              <th>Topic</th>
-              <th>Idea</th>
-              <th>Started</th>
-              <th>Status</th>
-              <th className="num">Messages / entries</th>
-            </tr>
-          </thead>
-          <tbody>
-            {transcripts.map((t) => {
-              const badge = statusBadge(t.status, t.live, t.kind);
-              return (
-                <tr key={`${t.kind}:${t.id}`} data-kind={t.kind}>
-                  <td>{KIND_WORDS[t.kind]}</td>
-                  <td>
-                    <a href={href('transcript', t.kind, t.id)}>{t.title}</a>
-                  </td>
-                  <td>
-                    {t.ideaSlug ? (
-                      <a href={href('idea', t.ideaSlug)}>{t.ideaSlug}</a>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td>{when(t.createdAt)}</td>
-                  <td>
-                    <span className={`badge ${badge.tone}`}>
-                      {t.status === 'running' && t.kind === 'debate' ? 'running or interrupted' : badge.label}
-                    </span>
-                  </td>
-                  <td className="num">{t.messages}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      {list.data && transcripts.length > 0 && <TranscriptTable transcripts={transcripts} />}
     </section>
   );
 }
