@@ -10,6 +10,7 @@ import { arenaAsks, arenaDone, step } from '../step';
 import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
 import { arenaTranscript } from './transcript';
+import { arenaEpisode } from '../../memory/arena-episode';
 
 /**
  * The arena as a tenant of the one runner: its asks are `arenaAsks`, its inputs go through `step`,
@@ -142,4 +143,5 @@ export const arenaEntry: ProtocolEntry<ArenaSetup, ArenaState, ArenaInput, Arena
   summary: arenaSummary,
   transcript: arenaTranscript,
   simulator: simulatorForArena,
+  episode: (setup, state, run) => arenaEpisode(setup, state, run.ideaSlug),
 };

@@ -8,6 +8,8 @@ import type { Persona } from '../../personas/persona';
 import { findPersonas, loadPersonas, UnknownPersonaError } from '../personas/load-personas';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { type ArenaLog, readArenaLogs } from './arena-logs';
+import { memoryBlock } from '../../memory/relevance';
+import { workspaceMemory } from '../memory/workspace-memory';
 
 /** What the researcher asks for when starting an arena. */
 export interface ArenaStartOptions {
@@ -112,11 +114,13 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
       }),
   };
   const ratings = currentRatings(ws.root);
+  // Earlier runs' episodes close the brief (core/memory); an arena with none reads as before.
+  const memory = workspaceMemory(ws.root).linesFor({ idea: idea?.slug ?? null, text: topic });
   return {
     topic,
     setup: {
       question: topic,
-      context: arenaContext(context),
+      context: memory.length > 0 ? `${arenaContext(context)}\n\n${memoryBlock(memory)}` : arenaContext(context),
       agents: agents.map(asArena),
       judge: asArena(judge),
       trickster: trickster ? asArena(trickster) : null,

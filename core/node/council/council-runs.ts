@@ -78,7 +78,7 @@ export class CouncilRuns {
   }): Promise<CouncilRunReport> {
     if (request.idea !== undefined && !this.ws.list().some((i) => i.slug === request.idea))
       throw new UserError(`no idea "${request.idea}" in this workspace`);
-    const { weights, history, memory } = councilStart(this.files);
+    const { weights, history, memory } = councilStart(this.files, { idea: request.idea ?? null, task: request.task });
     const setup = councilHeaderSchema.parse({
       task: request.task,
       idea: request.idea ?? null,
