@@ -76,5 +76,6 @@ export const evaluationSubject: Subject = {
   resume: (ws, id) => ['evaluate', '--resume', id, '--workspace', ws, '--json'],
   show: (ws, id) => mustShow('evaluation', ws, id),
   shownOrNull: (ws, id) => shown('evaluation', ws, id),
-  ended: (text) => ['locked', 'failed'].includes((JSON.parse(text) as { status: string }).status),
+  // `evaluations show` says a locked evaluation's run is `completed` (it said `locked` before).
+  ended: (text) => ['completed', 'locked', 'failed'].includes((JSON.parse(text) as { status: string }).status),
 };
