@@ -1,3 +1,5 @@
+import { EPISODES_FILE } from '../memory/episode';
+import { appendOnce } from '../memory/jsonl';
 import { targetOf } from './actions';
 import type { CouncilFiles } from './files-port';
 import type { CouncilEvent } from './inputs';
@@ -18,7 +20,7 @@ import { type CouncilState, lastVersion, type ProposalState } from './state';
  * task resumed after a kill records everything exactly once.
  */
 export const COUNCIL_DIR = 'council';
-export const EPISODES = `${COUNCIL_DIR}/memory/episodes.jsonl`;
+export const EPISODES = EPISODES_FILE;
 export const CONSENSUS_HISTORY = `${COUNCIL_DIR}/memory/consensus_history.jsonl`;
 export const WEIGHTS_FILE = `${COUNCIL_DIR}/values/weights.json`;
 export const WEIGHT_HISTORY = `${COUNCIL_DIR}/values/weight_history.jsonl`;
@@ -33,32 +35,8 @@ export function folderOf(p: Pick<ProposalState, 'status' | 'decision'>): Proposa
   return p.decision === 'approved' ? 'approved' : 'pending';
 }
 
-/** The lines of a JSONL file the council owns (a torn or foreign line is skipped, never fatal). */
-export function readLines<T>(files: CouncilFiles, path: string): T[] {
-  const text = files.read(path)?.text ?? '';
-  return text.split('\n').flatMap((line) => {
-    if (line.trim() === '') return [];
-    try {
-      return [JSON.parse(line) as T];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** Appends the records whose key is not in the file yet. */
-export function appendOnce(
-  files: CouncilFiles,
-  path: string,
-  records: readonly ({ key: string } & Record<string, unknown>)[],
-): void {
-  const current = files.read(path)?.text ?? '';
-  const have = new Set(readLines<{ key?: string }>(files, path).map((r) => r.key));
-  const fresh = records.filter((r) => !have.has(r.key));
-  if (fresh.length === 0) return;
-  const head = current === '' || current.endsWith('\n') ? current : `${current}\n`;
-  files.write(path, head + fresh.map((r) => `${JSON.stringify(r)}\n`).join(''), 'any');
-}
+// The JSONL helpers are the shared memory's (every protocol appends episodes to the same file).
+export { appendOnce, readLines } from '../memory/jsonl';
 
 export interface ProposalFile {
   id: string;
@@ -127,6 +105,16 @@ export function episodeRecord(taskId: string, state: CouncilState, at: string) {
     }),
     rounds: state.rounds,
     conflicts: state.proposals.filter((p) => p.ladder > 0).length,
+    // What the council argued over: each proposal that went up the ladder, with the last objection.
+    cruxes: state.proposals
+      .filter((p) => p.ladder > 0)
+      .map((p) => {
+        const objection = [...p.versions]
+          .reverse()
+          .flatMap((v) => Object.values(v.reviews))
+          .find((r) => r?.decision === 'reject');
+        return `${lastVersion(p).output.goal}${objection ? ` — objected: ${objection.rationale}` : ''}`;
+      }),
     keyLearnings: state.episode?.keyLearnings ?? [],
     valuesServed: state.episode?.valuesServed ?? [],
     weightAdjustments: state.applied,

@@ -11,7 +11,8 @@ import type { CouncilBrief, NextProposal } from './briefs';
  *   - otherwise the executor writes a note in the idea's notes/ (or lists the ideas when there is no
  *     idea), and the verifier, by seed: approves with a concern (seed % 3 = 0), rejects the first
  *     version and approves the revision (seed % 3 = 2), or rejects every version of the executor's,
- *     so the integrator's compromise settles it (seed % 3 = 1).
+ *     so the integrator's compromise settles it (seed % 3 = 1);
+ *   - a proposal cites the first episode its brief's memory carries, when there is one.
  */
 
 type Brief<K extends CouncilBrief['kind']> = CouncilBrief & { kind: K };
@@ -90,7 +91,14 @@ const temper = (seed: number) => seed % 3;
 export const councilSimulator = protocolSimulator<CouncilBrief>('council', {
   proposal(_seed, brief: Brief<'proposal'>): NextProposal {
     if (brief.proposals > 0) return { done: true, summary: 'The task is done.', proposal: null };
-    return { done: false, summary: 'One proposal does the task.', proposal: firstProposal(brief) };
+    // It builds on the most relevant episode its memory offers (cited by key: a figure, memory use).
+    const cited = brief.memory.flatMap((line) => /^\[([^\]\s]+)\]/.exec(line)?.[1] ?? []).slice(0, 1);
+    const proposal = firstProposal(brief);
+    return {
+      done: false,
+      summary: 'One proposal does the task.',
+      proposal: cited.length > 0 ? { ...proposal, citesEpisodes: cited } : proposal,
+    };
   },
   review(seed, brief: Brief<'review'>) {
     const v = brief.version;

@@ -35,8 +35,15 @@ export type DebateLimits = z.infer<typeof limitsSchema>;
 
 /** What the agents are told the debate is about (see `core/crux/live/subject.ts`); older logs lack it. */
 export const debateSubjectSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('idea'), slug: z.string(), title: z.string(), summary: z.string(), body: z.string() }),
-  z.object({ kind: z.literal('topic'), text: z.string().min(1) }),
+  z.object({
+    kind: z.literal('idea'),
+    slug: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    body: z.string(),
+    memory: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('topic'), text: z.string().min(1), memory: z.array(z.string()).optional() }),
 ]);
 
 export const debateHeaderSchema = z.object({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { EpisodeDraft } from '../memory/episode';
 import type { Persona } from '../personas/persona';
 import type { ProtocolSimulator } from '../sim/registry';
 import type { Taxonomy } from '../taxonomy/taxonomy';
@@ -67,6 +68,11 @@ export interface ProtocolEntry<Setup = unknown, State = unknown, Input = unknown
   transcript(state: State): { author: string; text: string }[];
   /** Its offline answers, for the simulated provider. */
   readonly simulator?: ProtocolSimulator;
+  /**
+   * What a completed run leaves in the workspace's shared memory (`council/memory/episodes.jsonl`),
+   * which later runs of every protocol read in their briefs; null when the run left nothing to learn.
+   */
+  episode?(setup: Setup, state: State, run: { ideaSlug: string | null }): EpisodeDraft | null;
 }
 
 /** Any entry, as the registry holds it (each entry is typed where it is written). */

@@ -92,6 +92,11 @@ describe('a simulated arena', { timeout: 240_000 }, () => {
       transcript: final.transcript,
       header: first?.type === 'run_created' ? [first.header.protocol, first.header.version] : null,
       answeredOnce: new Set(answers.map((r) => JSON.stringify(r))).size === answers.length,
+      // The shared memory has the arena's episode once, however often the run was resumed.
+      episodes: readFileSync(join(killed.root, 'council/memory/episodes.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).key),
     }).toEqual({
       killedMidway: KILLS,
       exit: 0,
@@ -100,6 +105,7 @@ describe('a simulated arena', { timeout: 240_000 }, () => {
       transcript: expected.transcript,
       header: ['arena', 1],
       answeredOnce: true,
+      episodes: [`arena:${id}`],
     });
     // The arena took the path the seed promises: a hollow consensus, challenged and re-voted.
     expect([final.summary.hollow.detected, Boolean(final.summary.firstVote)]).toEqual([true, true]);

@@ -71,7 +71,10 @@ describe('a simulated crux debate', () => {
 
   it('gives the same result for the same seed, and a different one for another seed', async () => {
     const service = new DebateService(workspace());
+    // Each starts with no memory: a completed debate's episode goes into the next one's brief (core/memory).
+    const forget = () => rmSync(join(root, 'council'), { recursive: true, force: true });
     const a = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 11 });
+    forget();
     const b = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 11 });
     const c = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 12 });
     expect(b.outcome.result).toEqual(a.outcome.result);

@@ -11,6 +11,7 @@ import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
 import { championsOf } from '../tournament';
 import { arenaTranscript } from './transcript';
+import { arenaEpisode } from '../../memory/arena-episode';
 
 /**
  * The arena as a tenant of the one runner: its asks are `arenaAsks`, its inputs go through `step`,
@@ -156,4 +157,5 @@ export const arenaEntry: ProtocolEntry<ArenaSetup, ArenaState, ArenaInput, Arena
   summary: arenaSummary,
   transcript: arenaTranscript,
   simulator: simulatorForArena,
+  episode: (setup, state, run) => arenaEpisode(setup, state, run.ideaSlug),
 };

@@ -7,6 +7,7 @@ import { buildResult } from '../result';
 import { cruxSimulator } from '../simulator';
 import { createState } from '../state';
 import { resolveConfig } from '../config';
+import { cruxEpisode } from '../../memory/crux-episode';
 import { type CruxAsk, type CruxRunState, cruxProtocol, type PersonaPrompt } from './protocol';
 
 /** A debate's starting state, from its header (what a run and every reader of its log fold over). */
@@ -86,4 +87,5 @@ export const cruxEntry: ProtocolEntry<DebateHeader, CruxRunState, CruxInput, Cru
       }));
   },
   simulator: cruxSimulator,
+  episode: (header, state) => cruxEpisode(header, state.crux),
 };

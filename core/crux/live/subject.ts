@@ -1,3 +1,4 @@
+import { memoryBlock } from '../../memory/relevance';
 import type { CruxState, ThreadState } from '../state';
 
 /**
@@ -5,9 +6,10 @@ import type { CruxState, ThreadState } from '../state';
  * README body) or a topic the researcher wrote. Every agent gets the same words, so the block is
  * shared by all of them and sits ahead of any persona.
  */
-export type DebateSubject =
+export type DebateSubject = (
   | { kind: 'idea'; slug: string; title: string; summary: string; body: string }
-  | { kind: 'topic'; text: string };
+  | { kind: 'topic'; text: string }
+) & { memory?: string[] };
 
 /** What every request of a debate carries beside its transcript. */
 export interface DebateContext {
@@ -27,15 +29,17 @@ export function isoDay(ms: number): string {
 
 /** The subject as the block every agent reads first. */
 export function subjectBlock(subject: DebateSubject): string {
-  if (subject.kind === 'topic') return `# What this debate is about\n\n${subject.text.trim()}`;
-  return [
+  // Earlier runs' episodes (core/memory) follow the subject; a debate with none reads as before.
+  const memory = subject.memory?.length ? `\n\n${memoryBlock(subject.memory)}` : '';
+  if (subject.kind === 'topic') return `# What this debate is about\n\n${subject.text.trim()}${memory}`;
+  return `${[
     `# The idea under debate: ${subject.title}`,
     `Summary: ${subject.summary.trim() || '(no summary given)'}`,
     "The researcher's README follows, verbatim. It is the only source you have: quote it when you rely on it.",
     '<idea-readme>',
     subject.body.trim(),
     '</idea-readme>',
-  ].join('\n\n');
+  ].join('\n\n')}${memory}`;
 }
 
 /** One agent, as others are told of it: display name first, id in brackets. */

@@ -6,6 +6,7 @@ import { reopen } from '../reopen';
 import { evaluationSimulator } from '../simulator';
 import { createEvaluation, type EvaluationAsk, type EvaluationSetup, type EvaluationState } from '../state';
 import { evaluationProtocol } from './protocol';
+import { evaluationEpisode } from '../../memory/evaluation-episode';
 import type { EvaluationPrompts } from './requests';
 
 /** What an evaluation's log header holds as its setup: enough to rebuild its first state and run it. */
@@ -22,6 +23,8 @@ export interface EvaluationRunSetup {
    * rather than `createEvaluation(setup)`.
    */
   reopen?: { from: string; criterion: string; reason: string };
+  /** Earlier runs' episodes every request carries (core/memory), fixed when the run starts. */
+  memory?: string[];
 }
 
 // The inner setup is the evaluation's own (checked where it is made); the header's frame is checked here.
@@ -33,6 +36,7 @@ const runSetupSchema = z.object({
   budgetUsd: z.number().nonnegative(),
   concurrency: z.number().int().positive().optional(),
   reopen: z.object({ from: z.string(), criterion: z.string(), reason: z.string() }).optional(),
+  memory: z.array(z.string()).optional(),
 });
 
 /** The state an evaluation's inputs fold over: a fresh evaluation, or the reopening of a locked one. */
@@ -54,10 +58,15 @@ export function evaluationInitial(
 }
 
 /** What an evaluation's requests are built from: its roles' personas, the idea's inputs, the taxonomy. */
-export function evaluationPrompts(slug: string, resources: RunResources): EvaluationPrompts {
+export function evaluationPrompts(
+  slug: string,
+  resources: RunResources,
+  memory?: readonly string[],
+): EvaluationPrompts {
   return {
     ideaText: resources.ideaText(slug),
     taxonomy: resources.taxonomy,
+    ...(memory?.length ? { memory } : {}),
     persona: (id) => {
       const p = resources.persona(id);
       if (!p)
@@ -94,7 +103,7 @@ export const evaluationEntry: ProtocolEntry<EvaluationRunSetup, EvaluationState,
   init: evaluationInitial,
   protocol: (run, { now, resources }) =>
     evaluationProtocol({
-      prompts: evaluationPrompts(run.slug, resources),
+      prompts: evaluationPrompts(run.slug, resources, run.memory),
       now: () => new Date(now()).toISOString(),
     }),
   summary: (state) => ({
@@ -106,4 +115,5 @@ export const evaluationEntry: ProtocolEntry<EvaluationRunSetup, EvaluationState,
   }),
   transcript: said,
   simulator: evaluationSimulator,
+  episode: (run, state) => evaluationEpisode(run.slug, state),
 };

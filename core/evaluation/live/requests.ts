@@ -1,3 +1,4 @@
+import { memoryBlock } from '../../memory/relevance';
 import type { LlmRequest, LlmTool, ModelTier } from '../../ports/llm';
 import type { Taxonomy } from '../../taxonomy/taxonomy';
 import {
@@ -29,6 +30,8 @@ export interface EvaluationPrompts {
   /** The idea's inputs as markdown. */
   ideaText: string;
   taxonomy: Taxonomy;
+  /** Earlier runs' episodes (core/memory), carried after the rubric; none: the head reads as before. */
+  memory?: readonly string[];
 }
 
 /**
@@ -104,13 +107,14 @@ Every criterion is scored 1 to 10, and higher is always better for the idea (a r
 ${lines.join('\n')}`;
 }
 
-/** The head shared by every agent of the evaluation: the idea under evaluation and the rubric. */
+/** The head shared by every agent of the evaluation: the idea under evaluation, the rubric, the memory. */
 function sharedHead(prompts: EvaluationPrompts, state: EvaluationState): string {
+  const memory = prompts.memory?.length ? `\n\n${memoryBlock(prompts.memory)}` : '';
   return `# The idea under evaluation: "${state.idea.title}"
 
 ${prompts.ideaText.trim()}
 
-${rubric(state, prompts.taxonomy)}`;
+${rubric(state, prompts.taxonomy)}${memory}`;
 }
 
 /** Every answer shape of an evaluation, in one order: each request offers them all (see `LlmRequest.toolset`). */

@@ -18,6 +18,8 @@ import type { ProviderName } from '../debates/providers';
 import { findPersonas, loadPersonas, UnknownPersonaError } from '../personas/load-personas';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { type ArenaLog, readArenaLogs } from './arena-logs';
+import { memoryBlock } from '../../memory/relevance';
+import { workspaceMemory } from '../memory/workspace-memory';
 
 /** What the researcher asks for when starting an arena. */
 export interface ArenaStartOptions {
@@ -112,6 +114,11 @@ export function tournamentArenas(done: readonly ArenaLog[]) {
 
 type ShownIdea = ReturnType<Workspace['show']>;
 
+/** The brief with earlier runs' episodes closing it (core/memory); without any it reads as before. */
+function withMemory(brief: string, memory: readonly string[]): string {
+  return memory.length > 0 ? `${brief}\n\n${memoryBlock(memory)}` : brief;
+}
+
 /**
  * Round 0's brief from the workspace: the ideas (one, or a tournament arena's two with their
  * champions), their related ideas, the ledger's rows that mention them and `past` arenas.
@@ -195,11 +202,13 @@ export function arenaSetupFor(ws: Workspace, options: ArenaStartOptions): { topi
     a.tournament !== null ? false : idea ? a.ideaSlug === idea.slug : a.ideaSlug === null && a.state.topic === topic,
   );
   const ratings = currentRatings(ws.root);
+  // Earlier runs' episodes close the brief (core/memory); an arena with none reads as before.
+  const memory = workspaceMemory(ws.root).linesFor({ idea: idea?.slug ?? null, text: topic });
   return {
     topic,
     setup: {
       question: topic,
-      context: briefOf(ws, idea ? [{ idea }] : [], options.ledger, past),
+      context: withMemory(briefOf(ws, idea ? [{ idea }] : [], options.ledger, past), memory),
       agents: agents.map((p) => asArena(p)),
       judge: asArena(judge),
       trickster: trickster ? asArena(trickster) : null,

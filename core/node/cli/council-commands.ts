@@ -4,6 +4,7 @@ import { CouncilInputError, councilRecorder, replayCouncil } from '../../council
 import { findProposal } from '../../council/recorder';
 import { ScriptError } from '../../text/script-lines';
 import { nodeCouncilFiles } from '../council/council-files';
+import { councilFigures } from '../council/council-figures';
 import { type CouncilRunReport, CouncilRuns } from '../council/council-runs';
 import { UserError, type Workspace } from '../workspace/workspace';
 import type { ParsedArgs } from './args';
@@ -19,6 +20,7 @@ const USAGE = [
   '       council approve|reject ID [--note N]                           decide on a waiting proposal',
   '       council revert ID [--note N]                                   undo an executed proposal, byte for byte',
   '       council resume TASK                                            continue a task that was stopped',
+  '       council figures [--json]                                       rounds, dissent, conflict, memory use, weights, cost per task',
   '       council --replay FILE --workspace DIR [--json]                 replay a script on the workspace',
   ...COUNCIL_VIEWS_USAGE,
 ].join('\n');
@@ -40,6 +42,21 @@ function printRun(io: CliIo, args: ParsedArgs, report: CouncilRunReport): void {
     io.out(
       `  ${report.id}-${p.id}  ${p.stakes.padEnd(6)} ${String(p.decision ?? '…').padEnd(19)} ladder ${p.ladder}${p.flags.length ? `  flags ${p.flags.join(' ')}` : ''}${p.executed ? `  executed${p.checked ? ', checked' : ', CHECK FAILED'}` : ''}`,
     );
+}
+
+function printFigures(io: CliIo, figures: ReturnType<typeof councilFigures>): void {
+  const n = (x: number | null, digits = 2) => (x === null ? '—' : x.toFixed(digits));
+  if (figures.tasks.length === 0)
+    io.out('no council tasks yet (start one with: npm run cli -- council run --task "…")');
+  for (const t of figures.tasks)
+    io.out(
+      `${t.startedAt.slice(0, 10)}  ${t.taskId}  ${t.status.padEnd(19)} ${t.complexity.padEnd(7)} proposals ${t.proposals}  rounds/proposal ${n(t.roundsPerProposal)}  dissent ${n(t.dissentRate)}  productive ${t.productiveConflicts}/${t.conflicts}  memory ${t.memory.citingProposals}/${t.proposals}  min σ ${n(t.minWeightDiversity, 3)}  calls ${t.calls}  $${t.costUsd.toFixed(4)}`,
+    );
+  const o = figures.overall;
+  io.out(
+    `overall: ${o.tasks} task(s), ${o.proposals} proposal(s); rounds/proposal ${n(o.roundsPerProposal)}, dissent ${n(o.dissentRate)}, productive conflict ${n(o.productiveConflictRate)}, memory use ${n(o.memoryUseRate)}, calls/task ${n(o.callsPerTask, 1)}, $/task simple ${n(o.costPerTask.simple, 4)} complex ${n(o.costPerTask.complex, 4)}`,
+  );
+  for (const p of figures.problems) io.err(`${p.file}: ${p.reason}`);
 }
 
 function replay(args: ParsedArgs, io: CliIo): number {
@@ -184,11 +201,17 @@ export const councilCommands: Command[] = [
             io.out(JSON.stringify(found.record, null, 2));
             return 0;
           }
+          case 'figures': {
+            const figures = await withWorkspace(args, (ws) => councilFigures(ws.root));
+            if (args.options.json) io.out(JSON.stringify(figures, null, 2));
+            else printFigures(io, figures);
+            return 0;
+          }
           case undefined:
             throw new UserError(`council: say what to do\nusage: npm run cli -- ${USAGE}`);
           default:
             throw new UserError(
-              `council: unknown subcommand "${sub}" (run, list, show, task, inbox, preview, weights, approve, reject, revert, resume)`,
+              `council: unknown subcommand "${sub}" (run, list, show, task, inbox, preview, weights, approve, reject, revert, resume, figures)`,
             );
         }
       } catch (error) {

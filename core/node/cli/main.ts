@@ -13,6 +13,7 @@ import { evaluationCommands } from './evaluation-commands';
 import { evaluationsCommands } from './evaluations-commands';
 import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
+import { memoryCommands } from './memory-commands';
 import { runCommands } from './run-commands';
 import { runsCommands } from './runs-commands';
 import { transcriptCommands } from './transcript-commands';
@@ -32,6 +33,7 @@ export const commands: Command[] = [
   ...runsCommands,
   ...arenaCommands,
   ...councilCommands,
+  ...memoryCommands,
 ];
 
 function overview(): string {

@@ -9,7 +9,6 @@ import { checkPostconditions } from '../../council/postconditions';
 import { councilEntry } from '../../council/protocol';
 import {
   type ProposalFile,
-  proposalPath,
   PROPOSAL_FOLDERS,
   type ProposalFolder,
   recordCouncil,
@@ -29,6 +28,7 @@ import { claimRun } from '../runs/run-control';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { workspaceResources } from '../runs/run-resources';
 import { nodeCouncilFiles } from './council-files';
+import { councilMirror } from './council-mirror';
 
 /**
  * The council's host: starts a council task as a run of the one runner (its log under `councils/`,
@@ -78,7 +78,7 @@ export class CouncilRuns {
   }): Promise<CouncilRunReport> {
     if (request.idea !== undefined && !this.ws.list().some((i) => i.slug === request.idea))
       throw new UserError(`no idea "${request.idea}" in this workspace`);
-    const { weights, history, memory } = councilStart(this.files);
+    const { weights, history, memory } = councilStart(this.files, { idea: request.idea ?? null, task: request.task });
     const setup = councilHeaderSchema.parse({
       task: request.task,
       idea: request.idea ?? null,
@@ -145,19 +145,12 @@ export class CouncilRuns {
     return revertProposal(this.files, fileId, note);
   }
 
+  /** Every proposal, waiting ones first, as the index mirrors `council/proposals/` (read again from the files when they changed). */
   list(): { folder: ProposalFolder; record: ProposalFile }[] {
-    const out: { folder: ProposalFolder; record: ProposalFile }[] = [];
-    for (const folder of PROPOSAL_FOLDERS) {
-      const dir = join(this.ws.root, 'council', 'proposals', folder);
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir)
-        .filter((n) => n.endsWith('.json'))
-        .sort()) {
-        const found = this.files.read(proposalPath(folder, name.slice(0, -5)));
-        if (found) out.push({ folder, record: JSON.parse(found.text) as ProposalFile });
-      }
-    }
-    return out;
+    const order = (folder: string) => PROPOSAL_FOLDERS.indexOf(folder as ProposalFolder);
+    return councilMirror(this.ws.root, this.ws.db)
+      .mirror.proposals.sort((a, b) => order(a.folder) - order(b.folder) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((row) => ({ folder: row.folder as ProposalFolder, record: JSON.parse(row.recordJson) as ProposalFile }));
   }
 
   private async drive(

@@ -32,6 +32,8 @@ import { runEstimate } from '../llm/cost-preview';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
 import { cruxPrompts } from '../../crux/live/entry';
+import { cruxEpisode } from '../../memory/crux-episode';
+import { workspaceMemory } from '../memory/workspace-memory';
 
 export const DEFAULT_LIMITS: DebateLimits = {
   maxMessages: 200,
@@ -199,6 +201,9 @@ export class DebateService {
       topic = topic || idea.title;
     }
     if (topic === '' || subject === null) throw new UserError('a debate needs --idea SLUG or --topic "…"');
+    // Earlier runs' episodes ride with the subject (kept in the header, so a resume reads the same).
+    const memory = workspaceMemory(this.ws.root).linesFor({ idea: ideaSlug, text: topic });
+    if (memory.length > 0) subject = { ...subject, memory };
     const loaded = this.personas();
     let chosen: Persona[];
     try {
@@ -330,6 +335,9 @@ export class DebateService {
   }
 
   private finish(header: DebateHeader, journal: DebateJournal, engine: CruxEngine, outcome: CruxOutcome): DebateRun {
+    // One line per debate id: a completed debate finished again (resumed after a kill) adds nothing.
+    if (outcome.status === 'completed')
+      workspaceMemory(this.ws.root).record('crux', header.id, cruxEpisode(header, engine.currentState));
     const transcriptPath = journal.relPath.replace(/\.jsonl$/, '.md');
     const text = renderTranscript(engine.currentState, outcome.result, {
       id: header.id,

@@ -38,6 +38,8 @@ import { developmentProgress } from './information';
 import { claimRun, type HeldRun } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
 import { evaluationInitial, evaluationPrompts } from '../../evaluation/live/entry';
+import { evaluationEpisode } from '../../memory/evaluation-episode';
+import { workspaceMemory } from '../memory/workspace-memory';
 import {
   EvaluationLog,
   type EvaluationRunSetup,
@@ -167,8 +169,14 @@ export class EvaluationService {
   }
 
   /** What the evaluation's requests are built from (its roles' personas, the idea's inputs, the taxonomy). */
-  private prompts(slug: string): EvaluationPrompts {
-    return evaluationPrompts(slug, workspaceResources(this.ws));
+  private prompts(slug: string, memory?: readonly string[]): EvaluationPrompts {
+    return evaluationPrompts(slug, workspaceResources(this.ws), memory);
+  }
+
+  /** The episodes a new evaluation of `slug` carries (core/memory): the idea's first, then the most alike. */
+  private memory(slug: string, title: string): { memory?: string[] } {
+    const lines = workspaceMemory(this.ws.root).linesFor({ idea: slug, text: title });
+    return lines.length > 0 ? { memory: lines } : {};
   }
 
   /** Drives an evaluation state on the chosen provider until it locks, fails or is told to stop. */
@@ -184,6 +192,7 @@ export class EvaluationService {
       progress?: EvaluationLog;
       timeLimitMs?: number;
       hooks?: RunHooks;
+      memory?: readonly string[];
     },
   ): Promise<{ drive: LiveDrive; provider: Provider }> {
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
@@ -192,7 +201,7 @@ export class EvaluationService {
     const meter = new CallMeter();
     const drive = await driveLive(state, {
       llm: meter.wrap(provider.llm),
-      prompts: this.prompts(slug),
+      prompts: this.prompts(slug, options.memory),
       concurrency: options.concurrency ?? 6,
       now: () => new Date().toISOString(),
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
@@ -244,6 +253,7 @@ export class EvaluationService {
       seed: options.seed ?? 1,
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...this.memory(idea.slug, idea.title),
     };
     return this.holding(setup.evaluationId, (held) => {
       const progress = EvaluationLog.create(this.ws.root, this.ws.db, header, held.confirm);
@@ -323,6 +333,7 @@ export class EvaluationService {
       budgetUsd: options.budgetUsd ?? DEFAULT_EVALUATION_BUDGET,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       reopen: { from: locked.evaluationId, criterion, reason },
+      ...this.memory(slug, locked.ideaTitle),
     };
     const initial = this.initialState(header);
     this.providers(provider, this.ws.root, header.seed);
@@ -399,6 +410,7 @@ export class EvaluationService {
           seed: header.seed,
           budgetUsd: header.budgetUsd,
           ...(header.concurrency !== undefined ? { concurrency: header.concurrency } : {}),
+          ...(header.memory ? { memory: header.memory } : {}),
           spentBefore,
           progress,
           hooks: { ...hooks, control },
@@ -437,6 +449,10 @@ export class EvaluationService {
           });
       // The record is this run's to write too: not after another process took the evaluation over.
       held.confirm();
+      // The episode goes first: a kill before the record leaves the run to resume, and finishing
+      // again writes its episode no second time (one line per evaluation id).
+      const episode = evaluationEpisode(header.slug, drive.state);
+      if (episode) workspaceMemory(this.ws.root).record('evaluation', header.setup.evaluationId, episode);
       const kept = this.keep(header.slug, buildDocument(drive.state), log, drive.costUsd);
       progress.close();
       return { kind: 'locked', run: kept };

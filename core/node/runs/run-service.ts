@@ -12,6 +12,7 @@ import { ulid } from '../ids';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { claimRun } from './run-control';
 import { workspaceResources } from './run-resources';
+import { workspaceMemory } from '../memory/workspace-memory';
 
 /** What starts a run of a registered protocol. */
 export interface RunRequest {
@@ -221,6 +222,11 @@ export class RunService {
     });
     try {
       const outcome = await runner.run();
+      // What a completed run leaves in the shared memory, once per run id (a run finished again
+      // after a kill between its last record and this line writes it then, and only then).
+      const episode =
+        outcome.status === 'completed' ? entry.episode?.(header.setup, runner.currentState, header) : null;
+      if (episode) workspaceMemory(this.ws.root).record(entry.name, header.id, episode);
       return report(entry, header, rel, runner, outcome.status, outcome.reason);
     } finally {
       journal.close();

@@ -104,6 +104,51 @@ const V10 = {
   run_events: ['run_id', 'seq', 'type', 'at', 'payload_json'],
   runs: debates,
 };
+const V11 = {
+  ...V10,
+  council_decisions: [
+    'key',
+    'line',
+    'task_id',
+    'proposal',
+    'at',
+    'decision',
+    'decided_by',
+    'precedent',
+    'note',
+    'record_json',
+  ],
+  council_episodes: ['key', 'line', 'run_id', 'protocol', 'idea_slug', 'at', 'task', 'outcome', 'episode_json'],
+  council_proposals: [
+    'id',
+    'task_id',
+    'task',
+    'idea_slug',
+    'folder',
+    'status',
+    'stakes',
+    'decision',
+    'decided_by',
+    'ladder',
+    'versions',
+    'goal',
+    'record_json',
+  ],
+  council_weight_history: [
+    'key',
+    'line',
+    'task_id',
+    'at',
+    'agent',
+    'value',
+    'delta',
+    'from_weight',
+    'to_weight',
+    'refused',
+    'reason',
+  ],
+  council_weights: ['agent', 'value', 'weight'],
+};
 const EXPECTED: Record<number, Record<string, string[]>> = {
   1: V1,
   2: V2,
@@ -115,6 +160,7 @@ const EXPECTED: Record<number, Record<string, string[]>> = {
   8: V8,
   9: V9,
   10: V10,
+  11: V11,
 };
 
 describe('migrations', () => {
@@ -237,7 +283,7 @@ describe('migrations', () => {
     }).toEqual({
       runs: [{ id: 'd1', topic: 'Solar co-ops' }],
       events: [{ run_id: 'd1', seq: 0 }],
-      shape: sortKeys(V10),
+      shape: sortKeys(V11),
     });
     db.close();
   });

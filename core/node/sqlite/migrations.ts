@@ -315,6 +315,82 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE debates;
     `,
   },
+  {
+    version: 11,
+    name: "the council's files mirrored: proposals, every protocol's episodes, decisions, weights",
+    sql: `
+      -- What is under <workspace>/council/ as plain files, for queries (memory list|search, the
+      -- council's views and figures). The files are the truth: these rows are thrown away and read
+      -- again from them whenever the files changed (core/node/council/council-mirror.ts), so a
+      -- deleted index loses nothing. IF NOT EXISTS: an index whose version was set back by hand (as
+      -- tests of older steps do) keeps its tables.
+      CREATE TABLE IF NOT EXISTS council_proposals (
+        id TEXT PRIMARY KEY,
+        task_id TEXT NOT NULL,
+        task TEXT NOT NULL,
+        idea_slug TEXT,
+        folder TEXT NOT NULL,
+        status TEXT NOT NULL,
+        stakes TEXT,
+        decision TEXT,
+        decided_by TEXT,
+        ladder INTEGER NOT NULL,
+        versions INTEGER NOT NULL,
+        goal TEXT NOT NULL,
+        record_json TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS council_proposals_task ON council_proposals(task_id);
+
+      -- One row per line of memory/episodes.jsonl (crux, evaluation, arena and council alike).
+      CREATE TABLE IF NOT EXISTS council_episodes (
+        key TEXT PRIMARY KEY,
+        line INTEGER NOT NULL,
+        run_id TEXT NOT NULL,
+        protocol TEXT NOT NULL,
+        idea_slug TEXT,
+        at TEXT NOT NULL,
+        task TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        episode_json TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS council_episodes_idea ON council_episodes(idea_slug);
+
+      -- memory/consensus_history.jsonl: every decision, the researcher's marked as precedents.
+      CREATE TABLE IF NOT EXISTS council_decisions (
+        key TEXT PRIMARY KEY,
+        line INTEGER NOT NULL,
+        task_id TEXT,
+        proposal TEXT,
+        at TEXT,
+        decision TEXT,
+        decided_by TEXT,
+        precedent INTEGER NOT NULL,
+        note TEXT,
+        record_json TEXT NOT NULL
+      );
+
+      -- values/weights.json and values/weight_history.jsonl.
+      CREATE TABLE IF NOT EXISTS council_weights (
+        agent TEXT NOT NULL,
+        value TEXT NOT NULL,
+        weight REAL NOT NULL,
+        PRIMARY KEY (agent, value)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS council_weight_history (
+        key TEXT PRIMARY KEY,
+        line INTEGER NOT NULL,
+        task_id TEXT,
+        at TEXT,
+        agent TEXT,
+        value TEXT,
+        delta REAL,
+        from_weight REAL,
+        to_weight REAL,
+        refused INTEGER NOT NULL,
+        reason TEXT
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

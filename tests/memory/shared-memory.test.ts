@@ -1,0 +1,138 @@
+// Memory shared by every protocol (COUNCIL-PROTOCOL.md, "Memory"): a completed crux debate writes
+// its episode to council/memory/episodes.jsonl, and the next evaluation of the same idea carries it
+// in every request's shared head; a workspace with no episode sends exactly what it always did.
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appRoot } from '../../core/node/app-root';
+import { DebateService } from '../../core/node/debates/debate-service';
+import { type Provider, type ProviderName, providerFor } from '../../core/node/debates/providers';
+import { EvaluationService } from '../../core/node/evaluations/evaluation-service';
+import { workspaceMemory } from '../../core/node/memory/workspace-memory';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { parseEpisodes } from '../../core/memory/episode';
+import { episodeText } from '../../core/memory/relevance';
+import type { LlmRequest } from '../../core/ports/llm';
+import { tempWorkspace } from '../helpers/temp-workspace';
+
+const IDEA = 'community-solar-coop';
+const HEADING = '# What earlier runs in this workspace learned';
+
+let root: string;
+let cleanup: () => void;
+let ws: Workspace;
+
+beforeEach(() => {
+  ({ root, cleanup } = tempWorkspace('crucible-memory-'));
+  cpSync(join(appRoot(), 'ideas', IDEA), join(root, 'ideas', IDEA), { recursive: true });
+  ws = Workspace.open(root);
+  ws.sync();
+});
+afterEach(() => {
+  ws.close();
+  cleanup();
+});
+
+/** The simulated provider, with every request it is sent kept (system prompt and messages as sent). */
+function recording(): {
+  providers: (name: ProviderName, workspace: string, seed: number | null) => Provider;
+  sent: () => string[];
+} {
+  let requests: LlmRequest<unknown>[] = [];
+  return {
+    providers: (name, workspace, seed) => {
+      const inner = providerFor(name, workspace, seed);
+      return {
+        ...inner,
+        llm: {
+          ...inner.llm,
+          call: (request) => {
+            requests.push(request as LlmRequest<unknown>);
+            return inner.llm.call(request);
+          },
+        } as Provider['llm'],
+      };
+    },
+    sent: () => {
+      const texts = requests.map((r) => `${r.system ?? ''}\n${JSON.stringify(r.messages)}`);
+      requests = [];
+      return texts;
+    },
+  };
+}
+
+const episodesOnDisk = () => {
+  try {
+    return parseEpisodes(readFileSync(join(root, 'council/memory/episodes.jsonl'), 'utf8')).episodes;
+  } catch {
+    return [];
+  }
+};
+
+describe('memory shared by every protocol', () => {
+  it("puts a crux debate's episode in the next evaluation's brief for the same idea, and nothing in a brief before any episode", async () => {
+    const rec = recording();
+    const debate = await new DebateService(ws, rec.providers).start({
+      ideaSlug: IDEA,
+      agents: ['ethicist', 'investor'],
+      provider: 'simulated',
+      seed: 7,
+    });
+    const debateRequests = rec.sent();
+    const [episode] = episodesOnDisk();
+
+    const evaluation = await new EvaluationService(ws, rec.providers).evaluate(IDEA, {
+      mode: 'quick',
+      provider: 'simulated',
+      seed: 3,
+    });
+    const evaluationRequests = rec.sent();
+    const all = episodesOnDisk();
+    const evaluationEpisode = all.find((e) => e.protocol === 'evaluation');
+
+    expect({
+      debate: debate.outcome.status,
+      episode: episode && { key: episode.key, protocol: episode.protocol, idea: episode.idea, task: episode.task },
+      // Before any episode, no request carries a memory block (so a workspace without one sends what it always did).
+      debateWithMemory: debateRequests.filter((t) => t.includes(HEADING)).length,
+      // Every request of the evaluation carries the debate's episode, word for word, under the heading.
+      evaluationRequests: evaluationRequests.length > 0,
+      evaluationWithEpisode: evaluationRequests.filter(
+        (t) => t.includes(HEADING) && t.includes(episodeText(episode as never)),
+      ).length,
+      evaluationHeader: evaluation.document.evaluationId,
+      keys: all.map((e) => e.key),
+      evaluationIdea: evaluationEpisode?.idea,
+    }).toEqual({
+      debate: 'completed',
+      episode: { key: `crux:${debate.id}`, protocol: 'crux', idea: IDEA, task: expect.any(String) },
+      debateWithMemory: 0,
+      evaluationRequests: true,
+      evaluationWithEpisode: evaluationRequests.length,
+      evaluationHeader: expect.any(String),
+      keys: [`crux:${debate.id}`, `evaluation:${evaluation.document.evaluationId}`],
+      evaluationIdea: IDEA,
+    });
+  });
+
+  it('writes one line per run however often the run finishes, and keeps every line of two writers', () => {
+    const memory = workspaceMemory(root);
+    const draft = {
+      task: 'Solar co-ops',
+      idea: IDEA,
+      outcome: 'consensus',
+      cruxes: [],
+      keyLearnings: ['Agreed: demand is there'],
+    };
+    memory.record('crux', 'r1', draft);
+    memory.record('crux', 'r1', { ...draft, outcome: 'written again' });
+    // A second writer (another process's port on the same folder) appends between two of ours.
+    workspaceMemory(root).record('arena', 'a1', { ...draft, task: 'Kites' });
+    memory.record('evaluation', 'e1', draft);
+    expect(memory.read().episodes.map((e) => [e.key, e.outcome])).toEqual([
+      ['crux:r1', 'consensus'],
+      ['arena:a1', 'consensus'],
+      ['evaluation:e1', 'consensus'],
+    ]);
+  });
+});
