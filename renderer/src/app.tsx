@@ -104,7 +104,9 @@ export function App() {
           )}
         </div>
       </nav>
-      <main className="main" id="main">
+      {/* The page scrolls here: focusable and named, so a keyboard alone can scroll a view without links. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard (WCAG 2.1.1) */}
+      <main className="main" id="main" tabIndex={0} aria-label={view.title}>
         <Suspense fallback={<p className="view muted">Opening {view.title}…</p>}>
           <View key={`${route.view}/${route.params.join('/')}`} route={route} />
         </Suspense>

@@ -49,7 +49,7 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
       otherNumbers: (await row.locator('header').textContent())?.includes(`#${message.index}`),
     }).toEqual({ label: message.id, target: true, otherNumbers: false });
 
-    await row.getByRole('button', { name: `Copy a link to message ${message.id}` }).click();
+    await row.getByRole('button', { name: `Copy link to message ${message.id}` }).click();
     const link = await page.evaluate(async () => {
       const nav = globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } };
       return nav.navigator.clipboard.readText().catch(() => '');

@@ -4,10 +4,14 @@
 // mean YES/NO and validated/contradicted, nor the amber of warnings.
 
 const HUES = [190, 204, 218, 232, 246, 260, 274, 288, 302, 316] as const;
-/** Two tones per hue (strong and soft), each with a light- and a dark-theme lightness. */
+/**
+ * Two tones per hue (strong and soft), each with a light- and a dark-theme lightness. The
+ * lightnesses keep every hue at 4.5:1 or more against the themes' backgrounds (persona names are
+ * text): light tones on #fff/#fbfbfa/#f1f1ef, dark tones on #121316/#17181b/#202126.
+ */
 const TONES = [
-  { s: 70, light: 36, dark: 72 },
-  { s: 45, light: 46, dark: 80 },
+  { s: 70, light: 30, dark: 74 },
+  { s: 45, light: 35, dark: 84 },
 ] as const;
 
 /** FNV-1a: a cheap, stable hash (the same id gives the same colour in every session). */

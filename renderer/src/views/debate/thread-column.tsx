@@ -188,10 +188,14 @@ export function ThreadColumn(props: Props) {
       {progress && (progress.commitments.length > 0 || progress.steelmans.length > 0) && (
         <details className="debate-panel" open>
           <summary>
-            Commitments ({progress.commitments.length})
-            <Help term="commitment" /> · steelmans ({progress.steelmans.length})
-            <Help term="steelman" />
+            Commitments ({progress.commitments.length}) · steelmans ({progress.steelmans.length})
           </summary>
+          {/* The (?) links sit below the summary: a link inside a summary is a control within a control. */}
+          <p className="debate-panel-terms muted small">
+            commitment
+            <Help term="commitment" /> · steelman
+            <Help term="steelman" />
+          </p>
           <ul className="debate-commitments small" aria-label={`Commitments in ${column.id}`}>
             {progress.commitments.map((c) => (
               <li key={c.agent}>

@@ -86,9 +86,13 @@ function Column({
         {title} <span className="muted small">({entries.length})</span>
       </h2>
       <p className="muted small">{hint}</p>
+      {/* Each column scrolls on its own: focusable and named, so a keyboard alone can scroll it. */}
       <ol
         ref={ref}
         className="entries"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard (WCAG 2.1.1)
+        tabIndex={0}
+        aria-label={`${title} entries`}
         onScroll={(e) => {
           const el = e.currentTarget;
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 60;

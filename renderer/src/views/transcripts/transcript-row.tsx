@@ -142,7 +142,13 @@ function RowActions(p: { long: boolean; what: string; copied: boolean; onExpand:
           Read all
         </button>
       )}
-      <button type="button" className="link small" onClick={p.onCopy} aria-label={`Copy a link to ${p.what}`}>
+      {/* The accessible name starts with the visible words, so speech input ("click Copy link") finds it. */}
+      <button
+        type="button"
+        className="link small"
+        onClick={p.onCopy}
+        aria-label={p.copied ? `Link copied: ${p.what}` : `Copy link to ${p.what}`}
+      >
         {p.copied ? 'Link copied' : 'Copy link'}
       </button>
     </span>
