@@ -112,7 +112,10 @@ export function updatePrimary(ctx: StepContext): void {
     if (!crux?.validated) continue;
     if (best === null || crux.dcg.score > best.score) best = { id, score: crux.dcg.score };
   }
-  const current = state.threads.find((t) => t.id === state.primaryCrux)?.crux;
+  // A crux merged into another (./relations.ts) is no longer crystallized, so it cannot stay primary.
+  const current = state.crystallized.includes(state.primaryCrux ?? '')
+    ? state.threads.find((t) => t.id === state.primaryCrux)?.crux
+    : undefined;
   if (current?.validated && best !== null && current.dcg.score >= best.score) return;
   if (best === null) {
     state.primaryCrux = null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { falsifierSchema } from './falsifier';
-import { coalitionLabelSchema, cruxRecordSchema, lockedCruxSchema } from './record-schemas';
+import { coalitionLabelSchema, cruxRecordSchema, cruxRelationSchema, lockedCruxSchema } from './record-schemas';
 import { count } from './schema-parts';
 import {
   BLOCK_REASONS,
@@ -98,9 +98,21 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
   event('crux_reviewed', { thread, outcome: z.enum(['REEXTRACTED', 'NEEDS_CLARIFICATION']), crux: cruxRecordSchema }),
   event('thread_closed', { thread, status: z.enum(THREAD_STATUSES), reason: z.string() }),
   event('coalition_labels_set', { labels: z.array(coalitionLabelSchema) }),
+  /** A relation between two cruxes as the first call proposed it (DISMISSED below the thresholds). */
+  event('crux_relation_proposed', { relation: cruxRelationSchema }),
+  /** The second call's verdict on it (CONFIRMED or REJECTED). */
+  event('crux_relation_checked', { relation: cruxRelationSchema }),
+  /** A confirmed duplicate: `thread`'s crux is the same question as `into`'s, and is merged into it. */
+  event('crux_merged', { thread, into: z.string() }),
   event('debate_stopped', { reason: z.string() }),
 ]);
 export type CruxEvent = z.infer<typeof cruxEventSchema>;
 
 /** Work the state machine needs from outside, answered by the driver with another input. */
-export type CruxEffect = { kind: 'analyse'; thread: string } | { kind: 'review'; thread: string };
+export type CruxEffect =
+  | { kind: 'analyse'; thread: string }
+  | { kind: 'review'; thread: string }
+  /** Ask what crux `a` is to crux `b` (both crystallized, `a` first). */
+  | { kind: 'relate'; a: string; b: string }
+  /** Ask a second opinion on the relation proposed between `a` and `b`. */
+  | { kind: 'check_relation'; a: string; b: string };

@@ -78,6 +78,7 @@ function threadResult(thread: ThreadState): ThreadResult {
     },
     lockFailures: thread.lastLockFailures,
     crux: thread.crux ? summarize(thread.crux) : null,
+    ...(thread.mergedInto ? { mergedInto: thread.mergedInto } : {}),
   };
 }
 
@@ -137,6 +138,10 @@ export function buildResult(state: CruxState, usage: LlmUsage = NO_LLM_USAGE): C
       },
       // Last, and only when a position changed: a result with none is byte for byte what it was.
       ...(conformity ? { conformity } : {}),
+      // After it, and only once a pair of cruxes was looked at: a result without one is unchanged.
+      ...(state.relations.length > 0
+        ? { relations: state.relations.map((r) => ({ ...r, confidence: round(r.confidence, 4) })) }
+        : {}),
     } satisfies CruxResult),
   ) as CruxResult;
   // A detached copy: callers may keep or change the result without reaching into the state.

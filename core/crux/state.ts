@@ -2,7 +2,7 @@ import type { CruxConfig } from './config';
 import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
-import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
+import type { CoalitionLabel, Commitment, Concession, CruxRecord, CruxRelation, LockedCrux } from './record-schemas';
 import type {
   BlockReason,
   CruxChallenge,
@@ -20,6 +20,7 @@ export type {
   Commitment,
   Concession,
   CruxRecord,
+  CruxRelation,
   Dcg,
   FinalPosition,
   LockedCrux,
@@ -128,6 +129,8 @@ export interface ThreadState {
   /** A challenge of the crystallized crux waits for the crystallizer's review. */
   awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
+  /** Set when the cross-thread analysis found this thread's crux a duplicate of another's (status MERGED). */
+  mergedInto?: string;
 }
 
 export interface CruxState {
@@ -148,6 +151,8 @@ export interface CruxState {
   coalitionLabels: CoalitionLabel[];
   /** Set when a debate-level limit stopped the debate. */
   stoppedBy: string | null;
+  /** What the cross-thread analysis found between pairs of crystallized cruxes, in the order proposed. */
+  relations: CruxRelation[];
 }
 
 export interface DebateSetup {
@@ -171,6 +176,7 @@ export function createState(setup: DebateSetup): CruxState {
     primaryCrux: null,
     coalitionLabels: [],
     stoppedBy: null,
+    relations: [],
   };
 }
 

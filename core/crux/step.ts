@@ -14,6 +14,7 @@ import { afterLockMessage } from './lock';
 import { intervene, moderatorMessage } from './moderator';
 import type { CruxState, ThreadState, TranscriptEntry } from './state';
 import { findThread, isAgent, isOpen, totalMessages } from './state';
+import { applyRelation, applyRelationCheck, requestRelations } from './relations';
 import { openThread, proposeThread } from './threads';
 import type { Stage } from './vocabulary';
 
@@ -56,6 +57,13 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       break;
     case 'crystallize_output':
       applyAnalysis(ctx, input.thread, input.output);
+      requestRelations(ctx, requireThread(ctx.state, input.thread));
+      break;
+    case 'crux_relation':
+      applyRelation(ctx, input);
+      break;
+    case 'relation_check':
+      applyRelationCheck(ctx, input);
       break;
     case 'crux_review':
       applyReview(ctx, input.thread, input.answer);
