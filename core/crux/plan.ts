@@ -77,6 +77,11 @@ export function planCrux(input: CruxPlanInput): CallPlan {
     worst: (worstTurns * count) / n,
   }));
   calls.push({ kind: 'crux_analysis', likely: likelyAnalyses, worst: worstAnalyses });
+  // The cross-thread analysis: one call per pair of crystallized cruxes, a second for the pairs sure
+  // enough to be checked (about half of them on the simulator; at worst all).
+  const pairs = (cruxes: number) => (cruxes * Math.max(0, cruxes - 1)) / 2;
+  calls.push({ kind: 'crux_relation', likely: pairs(likelyAnalyses), worst: pairs(worstAnalyses) });
+  calls.push({ kind: 'crux_relation_check', likely: pairs(likelyAnalyses) / 2, worst: pairs(worstAnalyses) });
   return {
     protocol: 'crux',
     size: n,

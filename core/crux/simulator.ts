@@ -2,10 +2,16 @@ import { SIMULATED_LABEL } from '../sim/label';
 import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { AnalysisOutput } from './analysis';
-import { keywords } from './keywords';
+import { jaccard, keywords } from './keywords';
 import type { AgentMove } from './live/answer';
 import type { BaselineAnswer, BaselineBrief } from './live/baseline';
 import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
+import type {
+  RelationAnswer,
+  RelationBrief,
+  RelationCheckAnswer,
+  RelationCheckBrief,
+} from './live/relation-request';
 
 /**
  * The crux debate's offline simulator: deterministic, labelled, and free. It plays every agent from
@@ -256,9 +262,60 @@ export function simulateBaseline(seed: number, brief: BaselineBrief): BaselineAn
   };
 }
 
+/** How much two cruxes' questions share, by the keywords the spawn gate compares. */
+function overlap(brief: RelationBrief | RelationCheckBrief): { similarity: number; shared: number } {
+  const a = new Set(keywords(brief.a.question));
+  const b = new Set(keywords(brief.b.question));
+  return { similarity: jaccard(a, b), shared: [...a].filter((w) => b.has(w)).length };
+}
+
+/**
+ * The first call of the cross-thread analysis: questions that share most of their words are the
+ * same question; questions every shared agent answers oppositely contradict; questions on the same
+ * subject support one another (the later one, usually a reframe's deeper question, the deeper), with
+ * a confidence that sometimes falls short of the threshold; anything else is no relation.
+ */
+export function simulateRelation(seed: number, brief: RelationBrief): RelationAnswer {
+  const rng = rngFor(seed, 'relation', brief.a.thread, brief.b.thread);
+  const { similarity, shared } = overlap(brief);
+  const both = Object.keys(brief.a.positions).filter(
+    (agent) => brief.a.positions[agent] !== 'UNCERTAIN' && (brief.b.positions[agent] ?? 'UNCERTAIN') !== 'UNCERTAIN',
+  );
+  const A = `"${brief.a.question}"`;
+  const B = `"${brief.b.question}"`;
+  if (similarity > 0.5)
+    return { relation: 'DUPLICATE', confidence: 0.9, sketch: say(`${A} and ${B} ask the same thing in other words.`) };
+  if (both.length >= 2 && both.every((agent) => brief.a.positions[agent] !== brief.b.positions[agent]))
+    return {
+      relation: 'CONTRADICTS',
+      confidence: 0.85,
+      sketch: say(`Every agent who answers both answers ${A} and ${B} oppositely.`),
+    };
+  if (shared >= 2)
+    return {
+      relation: 'SUPPORTS',
+      deeper: 'B',
+      confidence: Math.round((0.6 + rng() * 0.35) * 100) / 100,
+      sketch: say(`If ${B} resolves YES, the case for ${A} is stronger: both turn on the same subject.`),
+    };
+  return { relation: 'NONE', confidence: 0.5, sketch: '' };
+}
+
+/** The second call: a duplicate by wording always stands; any other relation is turned down one time in four. */
+export function simulateRelationCheck(seed: number, brief: RelationCheckBrief): RelationCheckAnswer {
+  const rng = rngFor(seed, 'relation_check', brief.a.thread, brief.b.thread);
+  const agrees = (brief.proposal.relation === 'DUPLICATE' && overlap(brief).similarity > 0.5) || rng() >= 0.25;
+  return {
+    agrees,
+    note: say(agrees ? 'The reasoning holds for both questions as asked.' : 'The two questions can be answered apart.'),
+  };
+}
+
 /** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
 export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   turn: simulateMove,
   analysis: simulateAnalysis,
   baseline: simulateBaseline,
+  relation: simulateRelation,
+  relation_check: simulateRelationCheck,
 });

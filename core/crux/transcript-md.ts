@@ -1,5 +1,5 @@
 import type { Conformity, PositionChange } from './conformity';
-import type { CruxReview } from './record-schemas';
+import type { CruxRelation, CruxReview } from './record-schemas';
 import type { CruxResult } from './result';
 import type { CruxState, TranscriptEntry } from './state';
 
@@ -66,7 +66,8 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
 
   for (const thread of state.threads) {
     const summary = result.threads.find((t) => t.id === thread.id);
-    out.push(`## ${thread.id}: ${thread.topic}`, '', `Status: **${thread.status}** · binary question: ${thread.binaryQuestion ?? '—'}`, '');
+    const merged = thread.mergedInto ? ` · merged into ${thread.mergedInto} (the same question)` : '';
+    out.push(`## ${thread.id}: ${thread.topic}`, '', `Status: **${thread.status}**${merged} · binary question: ${thread.binaryQuestion ?? '—'}`, '');
     for (const entry of state.transcript.filter((m) => m.thread === thread.id)) out.push(line(entry, names), '');
     const crux = summary?.crux;
     if (crux) {
@@ -88,6 +89,7 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
     out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');
   }
   if (conformity) out.push(...conformityLines(conformity, names));
+  if (result.relations) out.push(...relationLines(result.relations));
   return `${out.join('\n')}\n`;
 }
 
@@ -130,4 +132,27 @@ function conformityLines(c: Conformity, names: ReadonlyMap<string, string>): str
     );
   }
   return lines;
+}
+
+/** What the cross-thread analysis found between pairs of cruxes, each with its confidence and verdict. */
+function relationLines(relations: readonly CruxRelation[]): string[] {
+  const what = (r: CruxRelation): string =>
+    r.relation === 'DUPLICATE'
+      ? `${r.b} is a duplicate of ${r.a}`
+      : r.relation === 'CONTRADICTS'
+        ? `${r.a} and ${r.b} contradict each other`
+        : r.relation === 'NONE'
+          ? `${r.a} and ${r.b}: no relation`
+          : `${r.to} rests on ${r.from} (${r.relation})`;
+  const verdict = (r: CruxRelation): string =>
+    r.status === 'DISMISSED'
+      ? `dismissed: ${r.note}`
+      : r.status === 'PROPOSED'
+        ? 'waiting for the second call'
+        : `${r.status === 'CONFIRMED' ? 'confirmed' : 'rejected'} by a second call: ${r.note}`;
+  return [
+    'Relations between cruxes:',
+    ...relations.map((r) => `- ${what(r)} · confidence ${r.confidence} · ${verdict(r)}${r.sketch ? `\n  ${r.sketch}` : ''}`),
+    '',
+  ];
 }

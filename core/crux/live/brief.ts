@@ -4,6 +4,7 @@ import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
 import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
 import { prepareMove } from './answer-checks';
+import type { RelationBrief, RelationCheckBrief } from './relation-request';
 import type { BaselineBrief } from './baseline';
 import type { Ask, Turn } from './scheduler';
 import { type DebateContext, nameOf, rosterLines } from './subject';
@@ -190,12 +191,13 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
 }
 
 /** The briefs of a crux debate's requests (see `LlmBrief`); `core/crux/simulator.ts` answers them. */
-export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief;
+export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief | RelationBrief | RelationCheckBrief;
+const CRUX_BRIEF_KINDS: readonly string[] = ['turn', 'analysis', 'baseline', 'relation', 'relation_check'];
 
 /** Reads the crux brief of a request, if it has one; it travels beside the words, not in them. */
 export function readBrief(request: { brief?: LlmBrief | undefined }): CruxBrief | null {
   const brief = request.brief;
-  return brief?.protocol === 'crux' && (brief.kind === 'turn' || brief.kind === 'analysis' || brief.kind === 'baseline')
+  return brief?.protocol === 'crux' && CRUX_BRIEF_KINDS.includes(brief.kind)
     ? (brief as CruxBrief)
     : null;
 }

@@ -5,11 +5,18 @@ import { CruxInputError } from '../errors';
 import type { CruxEvent } from '../events';
 import type { CruxInput } from '../inputs';
 import { type CruxState, isOpen, type ThreadState } from '../state';
+import { pendingChecks, unrelatedPairs } from '../relations';
 import { advance } from '../step';
 import type { AgentMove } from './answer';
 import { analysisOutputTokens, checkAnalysis, checkMove, prepareAnalysis } from './answer-checks';
 import { agentTurnRequest, analysisRequest, type TurnContext } from './brief';
 import { gradingRuleOf } from './grading-rule';
+import {
+  type RelationAnswer,
+  type RelationCheckAnswer,
+  relationCheckRequest,
+  relationRequest,
+} from './relation-request';
 import { nextTurn, nextTurns, type Turn } from './scheduler';
 import { isoDay, subjectOrTopic } from './subject';
 
@@ -25,7 +32,27 @@ export interface CruxRunState {
   spawnOffered: Set<string>;
 }
 
-export type CruxAsk = { kind: 'analysis'; thread: string } | { kind: 'turn'; turn: Turn };
+export type CruxAsk =
+  | { kind: 'analysis'; thread: string }
+  | { kind: 'turn'; turn: Turn }
+  /** The cross-thread analysis of a pair of crystallized cruxes: its first call, then its check. */
+  | { kind: 'relation'; a: string; b: string }
+  | { kind: 'relation_check'; a: string; b: string };
+
+/** How a pair of cruxes is named in a round record and a failure record: `t1+t2`. */
+const pairName = (a: string, b: string) => `${a}+${b}`;
+function pairFrom(name: string): { a: string; b: string } | null {
+  const [a, b, ...rest] = name.split('+');
+  return a && b && rest.length === 0 ? { a, b } : null;
+}
+
+/** The relation calls due: second calls first (they may merge a crux), then pairs not yet looked at. */
+function relationAsks(state: CruxState): CruxAsk[] {
+  return [
+    ...pendingChecks(state).map((r): CruxAsk => ({ kind: 'relation_check', a: r.a, b: r.b })),
+    ...unrelatedPairs(state).map((p): CruxAsk => ({ kind: 'relation', a: p.a, b: p.b })),
+  ];
+}
 
 export interface CruxRunSetup {
   subject: Parameters<typeof subjectOrTopic>[0];
@@ -88,7 +115,8 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
 
     isRefusal: (error) => error instanceof CruxInputError,
 
-    done: (run) => !run.crux.threads.some(isOpen),
+    // Done once every thread is closed and the cross-thread analysis has looked at every pair.
+    done: (run) => !run.crux.threads.some(isOpen) && relationAsks(run.crux).length === 0,
 
     capReached(run) {
       const { maxMessages } = setup.limits;
@@ -113,14 +141,22 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       const options = { degraded: view.degraded, interests: interests() };
       // Never plan more turns than the message limit has room for, so the limit holds exactly.
       const room = Math.max(0, setup.limits.maxMessages - state.counters.messagesTotal);
-      const asksOf = (analyses: string[], turns: Turn[]): CruxAsk[] => [
+      const asksOf = (analyses: string[], turns: Turn[], relations: CruxAsk[]): CruxAsk[] => [
         ...analyses.map((thread): CruxAsk => ({ kind: 'analysis', thread })),
+        ...relations,
         ...turns.slice(0, room).map((turn): CruxAsk => ({ kind: 'turn', turn })),
       ];
       if (view.pending.length > 0) {
         // A debate killed mid-round first finishes that round: the same calls in the same order.
         const analyses: string[] = [];
         const turns: Turn[] = [];
+        const due = relationAsks(state);
+        const relations = due.filter((ask) =>
+          view.pending.some(
+            (p) =>
+              p.kind === ask.kind && ask.kind !== 'analysis' && ask.kind !== 'turn' && p.thread === pairName(ask.a, ask.b),
+          ),
+        );
         for (const p of view.pending) {
           const thread = state.threads.find((t) => t.id === p.thread);
           if (!thread || !isOpen(thread)) continue;
@@ -130,18 +166,31 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
             if (turn) turns.push(turn);
           }
         }
-        if (analyses.length + turns.length > 0) return { asks: asksOf(analyses, turns), resumed: true };
+        if (analyses.length + turns.length + relations.length > 0)
+          return { asks: asksOf(analyses, turns, relations), resumed: true };
       }
       return {
         asks: asksOf(
           state.threads.filter((t) => isOpen(t) && t.awaitingAnalysis).map((t) => t.id),
           nextTurns(state, options),
+          relationAsks(state),
         ),
         resumed: false,
       };
     },
 
     describe(ask): AskInfo {
+      if (ask.kind === 'relation' || ask.kind === 'relation_check') {
+        const place = pairName(ask.a, ask.b);
+        return {
+          agent: 'crystallizer',
+          meterAgent: null,
+          purpose: `${ask.kind}:${place}`,
+          failedAt: `${ask.kind}:${place}`,
+          planned: { kind: ask.kind, thread: place, agent: null },
+          degradable: false,
+        };
+      }
       if (ask.kind === 'analysis') {
         return {
           agent: 'crystallizer',
@@ -166,6 +215,13 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
 
     request(run, ask): LlmRequest<unknown> {
       const state = run.crux;
+      if (ask.kind === 'relation')
+        return relationRequest(state, ask, setup.crystallizer, context()) as LlmRequest<unknown>;
+      if (ask.kind === 'relation_check') {
+        const relation = state.relations.find((r) => r.a === ask.a && r.b === ask.b);
+        if (!relation) throw new Error(`no relation of ${ask.a} and ${ask.b} to check`);
+        return relationCheckRequest(state, relation, setup.crystallizer, context()) as LlmRequest<unknown>;
+      }
       if (ask.kind === 'analysis') {
         // Held to the agents of this debate (its maps are keyed by their ids), with room for a
         // position and a counterfactual per agent.
@@ -185,6 +241,22 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     answer(_run, ask, value): CruxInput {
+      if (ask.kind === 'relation') {
+        const answer = value as RelationAnswer;
+        return {
+          kind: 'crux_relation',
+          a: ask.a,
+          b: ask.b,
+          relation: answer.relation,
+          ...(answer.deeper ? { from: answer.deeper === 'A' ? ask.a : ask.b } : {}),
+          confidence: answer.confidence,
+          sketch: answer.sketch,
+        };
+      }
+      if (ask.kind === 'relation_check') {
+        const answer = value as RelationCheckAnswer;
+        return { kind: 'relation_check', a: ask.a, b: ask.b, agrees: answer.agrees, note: answer.note };
+      }
       if (ask.kind === 'analysis')
         return { kind: 'crystallize_output', thread: ask.thread, output: value as AnalysisOutput };
       const move = value as AgentMove;
@@ -206,8 +278,13 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     failed(_run, ask, failure) {
-      if (ask.kind === 'analysis' && failure.attempts >= ANALYSIS_ATTEMPTS)
-        return [{ kind: 'close_thread', thread: ask.thread, status: 'STALE' }];
+      if (failure.attempts < ANALYSIS_ATTEMPTS) return [];
+      if (ask.kind === 'analysis') return [{ kind: 'close_thread', thread: ask.thread, status: 'STALE' }];
+      // A relation nobody could establish is none; a check nobody could make confirms nothing.
+      const note = `the call failed ${failure.attempts} times: ${failure.message}`;
+      if (ask.kind === 'relation')
+        return [{ kind: 'crux_relation', a: ask.a, b: ask.b, relation: 'NONE', confidence: 0, sketch: '', note }];
+      if (ask.kind === 'relation_check') return [{ kind: 'relation_check', a: ask.a, b: ask.b, agrees: false, note }];
       return [];
     },
 
@@ -220,10 +297,17 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       if (input.kind === 'message') return { kind: 'turn', thread: input.thread, agent: input.agent };
       if (input.kind === 'crystallize_output' || input.kind === 'close_thread')
         return { kind: 'analysis', thread: input.thread, agent: null };
+      if (input.kind === 'crux_relation') return { kind: 'relation', thread: pairName(input.a, input.b), agent: null };
+      if (input.kind === 'relation_check')
+        return { kind: 'relation_check', thread: pairName(input.a, input.b), agent: null };
       return null;
     },
 
     failureOf(agent, failedAt) {
+      for (const kind of ['relation_check', 'relation'] as const) {
+        const pair = failedAt?.startsWith(`${kind}:`) ? pairFrom(failedAt.slice(kind.length + 1)) : null;
+        if (pair) return { planned: { kind, thread: pairName(pair.a, pair.b), agent: null }, degradable: false };
+      }
       if (failedAt?.startsWith('analysis:'))
         return {
           planned: { kind: 'analysis', thread: failedAt.slice('analysis:'.length), agent: null },
