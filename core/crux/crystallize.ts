@@ -3,6 +3,7 @@ import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { computeDcg } from './dcg';
 import { CruxInputError } from './errors';
+import { debaters } from './honesty';
 import { dominantHorizon } from './horizons';
 import type { CruxRecord, CruxState, FinalPosition, ThreadState } from './state';
 import { isAgent } from './state';
@@ -30,7 +31,9 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
   const counterfactual: CruxRecord['counterfactual'] = {};
   const horizonByAgent: Record<string, Horizon> = {};
 
-  for (const { id } of state.agents) {
+  // The devil's advocate's part ends in discovery: it has no position for the crux to record.
+  const agents = debaters(state.agents);
+  for (const { id } of agents) {
     const given = output.positions[id];
     const commitment = thread.commitments[id];
     // The thread's falsifier fills a gap in the analysis, never overrides it.
@@ -55,8 +58,8 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
 
   const analysed = output.question?.trim() ?? '';
   const question = analysed !== '' ? analysed : (thread.binaryQuestion ?? '');
-  const dcg = computeDcg(state.agents, positions, counterfactual);
-  const validationFailures = validateCrux(state.agents, {
+  const dcg = computeDcg(agents, positions, counterfactual);
+  const validationFailures = validateCrux(agents, {
     question,
     positions,
     resolutionCriteria: output.resolutionCriteria,

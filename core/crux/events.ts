@@ -104,6 +104,8 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
   event('crux_relation_checked', { relation: cruxRelationSchema }),
   /** A confirmed duplicate: `thread`'s crux is the same question as `into`'s, and is merged into it. */
   event('crux_merged', { thread, into: z.string() }),
+  /** No crux was proposed by the configured count: a devil's advocate joins the debate (./honesty.ts). */
+  event('devils_advocate_joined', { agent: z.string(), afterMessages: count, thread }),
   event('debate_stopped', { reason: z.string() }),
 ]);
 export type CruxEvent = z.infer<typeof cruxEventSchema>;

@@ -82,6 +82,8 @@ export function planCrux(input: CruxPlanInput): CallPlan {
   const pairs = (cruxes: number) => (cruxes * Math.max(0, cruxes - 1)) / 2;
   calls.push({ kind: 'crux_relation', likely: pairs(likelyAnalyses), worst: pairs(worstAnalyses) });
   calls.push({ kind: 'crux_relation_check', likely: pairs(likelyAnalyses) / 2, worst: pairs(worstAnalyses) });
+  // One call names the coalitions, when there are two cruxes or more to form them.
+  calls.push({ kind: 'crux_coalition_labels', likely: likelyAnalyses >= 2 ? 1 : 0, worst: 1 });
   return {
     protocol: 'crux',
     size: n,

@@ -7,6 +7,7 @@ import { parseScript } from './replay-script';
 import type { CruxResult } from './result';
 import { buildResult } from './result';
 import type { AgentProfile, CruxState } from './state';
+import { DEVILS_ADVOCATE, globalStop } from './honesty';
 import { createState } from './state';
 import { advance } from './step';
 
@@ -151,6 +152,12 @@ export function replayScript(scriptText: string): ReplayRun {
       }
       effects = next;
     }
+    // A debate-wide stop rule ends the debate here, as a live driver would: later lines are not applied.
+    const stop = globalStop(state);
+    if (stop !== null) {
+      apply({ kind: 'stop', reason: stop }, line);
+      break;
+    }
   }
 
   if (deferred) throw deferred;
@@ -171,7 +178,8 @@ function checkReferences(script: ParsedScript): ScriptError | null {
     if (agentIds.has(a.id)) throw new ScriptError(script.debate.line, `duplicate agent id "${a.id}"`);
     agentIds.add(a.id);
   }
-  const unknownAgent = (ids: Iterable<string>) => [...ids].find((id) => !agentIds.has(id));
+  // The devil's advocate may join later (./honesty.ts); if it never does, naming it fails where it is applied.
+  const unknownAgent = (ids: Iterable<string>) => [...ids].find((id) => !agentIds.has(id) && id !== DEVILS_ADVOCATE);
   const problems: ScriptError[] = [];
 
   const threadIds = new Set(script.steps.flatMap(({ entry }) => (entry.type === 'message' ? [] : [entry.id])));

@@ -54,5 +54,10 @@ export const cruxResultSchema = z.object({
    * relation proposed, dismissed, confirmed or rejected, in the order proposed.
    */
   relations: z.array(cruxRelationSchema).optional(),
+  /**
+   * Only on a partial result (a limit or a stop rule ended the debate with threads open): its open
+   * threads are work in progress, so what it says is said with low confidence.
+   */
+  confidence: z.literal('LOW').optional(),
 });
 export type CruxResult = z.infer<typeof cruxResultSchema>;

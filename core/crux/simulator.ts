@@ -6,6 +6,7 @@ import { jaccard, keywords } from './keywords';
 import type { AgentMove } from './live/answer';
 import type { BaselineAnswer, BaselineBrief } from './live/baseline';
 import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
+import type { LabelsAnswer, LabelsBrief } from './live/labels-request';
 import type {
   RelationAnswer,
   RelationBrief,
@@ -311,6 +312,22 @@ export function simulateRelationCheck(seed: number, brief: RelationCheckBrief): 
   };
 }
 
+/**
+ * The coalitions' labels: a camp that answers YES to most of its cruxes backs the idea, one that
+ * answers NO doubts it; the subject's first words say on what.
+ */
+export function simulateLabels(_seed: number, brief: LabelsBrief): LabelsAnswer {
+  const subject = keywords(brief.topic)[0] ?? 'idea';
+  return {
+    labels: brief.coalitions.map((c) => {
+      const yes = c.positions.filter((p) => p.side === 'YES').length;
+      const no = c.positions.length - yes;
+      const word = yes > no ? 'backers' : no > yes ? 'doubters' : 'hedgers';
+      return { members: [...c.members], label: say(`${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${word}`) };
+    }),
+  };
+}
+
 /** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
 export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   turn: simulateMove,
@@ -318,4 +335,5 @@ export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   baseline: simulateBaseline,
   relation: simulateRelation,
   relation_check: simulateRelationCheck,
+  labels: simulateLabels,
 });

@@ -34,6 +34,8 @@ export type {
 export interface AgentProfile {
   id: string;
   name: string;
+  /** Set only on the devil's advocate the debate brought in (./honesty.ts): it argues, it never commits. */
+  role?: 'devils-advocate';
   topClaim?: { statement: string; side: Side; confidence: number };
   defaultHorizon?: Horizon;
 }
@@ -153,6 +155,17 @@ export interface CruxState {
   stoppedBy: string | null;
   /** What the cross-thread analysis found between pairs of crystallized cruxes, in the order proposed. */
   relations: CruxRelation[];
+  /** messagesTotal when the last new crux appeared (a proposal, a spawned thread, a crystallization). */
+  lastNewCruxAt: number;
+  /** messagesTotal when the last thread was spawned. */
+  lastSpawnAt: number;
+  /** The coalitions' member sets and the irreducible cruxes, as last computed, and when they last changed. */
+  coalitionsKey: string;
+  coalitionsChangedAt: number;
+  /** There are coalitions and an irreducible crux: what the "coalitions stable" rule needs. */
+  coalitionsHold: boolean;
+  /** The coalitions were labelled (a `coalition_labels` input arrived), so a live debate asks no more. */
+  coalitionsLabelled: boolean;
 }
 
 export interface DebateSetup {
@@ -177,6 +190,12 @@ export function createState(setup: DebateSetup): CruxState {
     coalitionLabels: [],
     stoppedBy: null,
     relations: [],
+    lastNewCruxAt: 0,
+    lastSpawnAt: 0,
+    coalitionsKey: '',
+    coalitionsChangedAt: 0,
+    coalitionsHold: false,
+    coalitionsLabelled: false,
   };
 }
 

@@ -84,6 +84,9 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
   }
   const conformity = result.conformity;
   out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}${conformity?.label ? ` · **${conformity.label}**` : ''}`, '');
+  if (result.confidence === 'LOW') {
+    out.push(`Confidence: **LOW** — the debate stopped${state.stoppedBy ? ` (${state.stoppedBy})` : ''} with threads still open; what they hold is work in progress.`, '');
+  }
   if (result.commonGround.length > 0) out.push('Common ground:', ...result.commonGround.map((c) => `- ${c.statement} _(${c.type})_`), '');
   if (result.coalitions.length > 0) {
     out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');

@@ -150,5 +150,12 @@ export function crystallizerSchemaFor(
 }
 
 export const coalitionLabelsAnswerSchema = z.object({
-  labels: z.array(z.object({ members: z.array(z.string()), label: z.string().min(1) })),
+  labels: z
+    .array(
+      z.object({
+        members: z.array(z.string()).describe('the agent ids of one coalition, exactly as listed'),
+        label: z.string().min(1).describe('two or three words for what its members hold, e.g. "Cost skeptics"'),
+      }),
+    )
+    .describe('one label per coalition'),
 });

@@ -4,6 +4,7 @@ import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
 import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
 import { prepareMove } from './answer-checks';
+import type { LabelsBrief } from './labels-request';
 import type { RelationBrief, RelationCheckBrief } from './relation-request';
 import type { BaselineBrief } from './baseline';
 import type { Ask, Turn } from './scheduler';
@@ -191,8 +192,8 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
 }
 
 /** The briefs of a crux debate's requests (see `LlmBrief`); `core/crux/simulator.ts` answers them. */
-export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief | RelationBrief | RelationCheckBrief;
-const CRUX_BRIEF_KINDS: readonly string[] = ['turn', 'analysis', 'baseline', 'relation', 'relation_check'];
+export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief | RelationBrief | RelationCheckBrief | LabelsBrief;
+const CRUX_BRIEF_KINDS: readonly string[] = ['turn', 'analysis', 'baseline', 'relation', 'relation_check', 'labels'];
 
 /** Reads the crux brief of a request, if it has one; it travels beside the words, not in them. */
 export function readBrief(request: { brief?: LlmBrief | undefined }): CruxBrief | null {

@@ -5,12 +5,15 @@ import { CruxInputError } from '../errors';
 import type { CruxEvent } from '../events';
 import type { CruxInput } from '../inputs';
 import { type CruxState, isOpen, type ThreadState } from '../state';
+import { globalStop, isDevilsAdvocate } from '../honesty';
 import { pendingChecks, unrelatedPairs } from '../relations';
 import { advance } from '../step';
 import type { AgentMove } from './answer';
 import { analysisOutputTokens, checkAnalysis, checkMove, prepareAnalysis } from './answer-checks';
 import { agentTurnRequest, analysisRequest, type TurnContext } from './brief';
+import { DEVILS_ADVOCATE_PROMPT } from './devils-advocate-prompt';
 import { gradingRuleOf } from './grading-rule';
+import { type LabelsAnswer, labelsDue, labelsInput, labelsRequest } from './labels-request';
 import {
   type RelationAnswer,
   type RelationCheckAnswer,
@@ -37,7 +40,9 @@ export type CruxAsk =
   | { kind: 'turn'; turn: Turn }
   /** The cross-thread analysis of a pair of crystallized cruxes: its first call, then its check. */
   | { kind: 'relation'; a: string; b: string }
-  | { kind: 'relation_check'; a: string; b: string };
+  | { kind: 'relation_check'; a: string; b: string }
+  /** The coalitions' labels, once the debate has ended with some. */
+  | { kind: 'labels' };
 
 /** How a pair of cruxes is named in a round record and a failure record: `t1+t2`. */
 const pairName = (a: string, b: string) => `${a}+${b}`;
@@ -52,6 +57,17 @@ function relationAsks(state: CruxState): CruxAsk[] {
     ...pendingChecks(state).map((r): CruxAsk => ({ kind: 'relation_check', a: r.a, b: r.b })),
     ...unrelatedPairs(state).map((p): CruxAsk => ({ kind: 'relation', a: p.a, b: p.b })),
   ];
+}
+
+/**
+ * The calls that come after every thread has closed: the cross-thread analysis of the cruxes, then,
+ * once it has merged what it merges, one call to label the coalitions that are left.
+ */
+function closingAsks(state: CruxState): CruxAsk[] {
+  if (state.threads.some(isOpen)) return relationAsks(state);
+  const relations = relationAsks(state);
+  if (relations.length > 0) return relations;
+  return labelsDue(state) ? [{ kind: 'labels' }] : [];
 }
 
 export interface CruxRunSetup {
@@ -76,10 +92,12 @@ const ANALYSIS_ATTEMPTS = 3;
  * whose analysis keeps failing goes STALE; a REFRAME taken up by another agent proposes a thread).
  */
 export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxInput, CruxAsk> {
-  const persona = (agent: string): PersonaPrompt => {
+  const persona = (agent: string, state?: CruxState): PersonaPrompt => {
     const found = setup.personas.get(agent);
-    if (!found) throw new Error(`no persona for agent ${agent}`);
-    return found;
+    if (found) return found;
+    // The devil's advocate joined during the debate; it has no persona of the workspace.
+    if (state && isDevilsAdvocate(state, agent)) return DEVILS_ADVOCATE_PROMPT;
+    throw new Error(`no persona for agent ${agent}`);
   };
   const interests = () =>
     new Map(setup.agents.map((a) => [a.id, new Set(persona(a.id).interests.map((w) => w.toLowerCase()))]));
@@ -116,7 +134,7 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     isRefusal: (error) => error instanceof CruxInputError,
 
     // Done once every thread is closed and the cross-thread analysis has looked at every pair.
-    done: (run) => !run.crux.threads.some(isOpen) && relationAsks(run.crux).length === 0,
+    done: (run) => !run.crux.threads.some(isOpen) && closingAsks(run.crux).length === 0,
 
     capReached(run) {
       const { maxMessages } = setup.limits;
@@ -131,9 +149,10 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
         if (entry.accepted) break;
         stalled++;
       }
-      return stalled >= setup.limits.stagnationTurns
-        ? `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`
-        : null;
+      if (stalled >= setup.limits.stagnationTurns)
+        return `stagnated: ${stalled} move${stalled === 1 ? '' : 's'} in a row refused`;
+      // The debate-wide rules (core/crux/honesty.ts), the same a replay applies after each line.
+      return globalStop(run.crux);
     },
 
     asks(run, view) {
@@ -150,11 +169,13 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
         // A debate killed mid-round first finishes that round: the same calls in the same order.
         const analyses: string[] = [];
         const turns: Turn[] = [];
-        const due = relationAsks(state);
+        const due = closingAsks(state);
         const relations = due.filter((ask) =>
           view.pending.some(
             (p) =>
-              p.kind === ask.kind && ask.kind !== 'analysis' && ask.kind !== 'turn' && p.thread === pairName(ask.a, ask.b),
+              p.kind === ask.kind &&
+              (ask.kind === 'labels' ||
+                (ask.kind !== 'analysis' && ask.kind !== 'turn' && p.thread === pairName(ask.a, ask.b))),
           ),
         );
         for (const p of view.pending) {
@@ -173,13 +194,23 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
         asks: asksOf(
           state.threads.filter((t) => isOpen(t) && t.awaitingAnalysis).map((t) => t.id),
           nextTurns(state, options),
-          relationAsks(state),
+          closingAsks(state),
         ),
         resumed: false,
       };
     },
 
     describe(ask): AskInfo {
+      if (ask.kind === 'labels') {
+        return {
+          agent: 'crystallizer',
+          meterAgent: null,
+          purpose: 'labels',
+          failedAt: 'labels',
+          planned: { kind: 'labels', thread: 'coalitions', agent: null },
+          degradable: false,
+        };
+      }
       if (ask.kind === 'relation' || ask.kind === 'relation_check') {
         const place = pairName(ask.a, ask.b);
         return {
@@ -215,6 +246,7 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
 
     request(run, ask): LlmRequest<unknown> {
       const state = run.crux;
+      if (ask.kind === 'labels') return labelsRequest(state, setup.crystallizer, context()) as LlmRequest<unknown>;
       if (ask.kind === 'relation')
         return relationRequest(state, ask, setup.crystallizer, context()) as LlmRequest<unknown>;
       if (ask.kind === 'relation_check') {
@@ -235,12 +267,15 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       }
       const thread = threadOf(state, ask.turn.thread);
       return {
-        ...agentTurnRequest(state, thread, ask.turn, persona(ask.turn.agent), context()),
+        ...agentTurnRequest(state, thread, ask.turn, persona(ask.turn.agent, state), context()),
         check: checkMove(state),
       } as LlmRequest<unknown>;
     },
 
-    answer(_run, ask, value): CruxInput {
+    answer(run, ask, value): CruxInput {
+      // Labels for member sets that are no coalition's are dropped, not refused: the rest still count.
+      if (ask.kind === 'labels')
+        return { kind: 'coalition_labels', labels: labelsInput(run.crux, value as LabelsAnswer) };
       if (ask.kind === 'relation') {
         const answer = value as RelationAnswer;
         return {
@@ -285,6 +320,8 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       if (ask.kind === 'relation')
         return [{ kind: 'crux_relation', a: ask.a, b: ask.b, relation: 'NONE', confidence: 0, sketch: '', note }];
       if (ask.kind === 'relation_check') return [{ kind: 'relation_check', a: ask.a, b: ask.b, agrees: false, note }];
+      // No label after three tries: the coalitions keep their numbered names.
+      if (ask.kind === 'labels') return [{ kind: 'coalition_labels', labels: [] }];
       return [];
     },
 
@@ -297,6 +334,7 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       if (input.kind === 'message') return { kind: 'turn', thread: input.thread, agent: input.agent };
       if (input.kind === 'crystallize_output' || input.kind === 'close_thread')
         return { kind: 'analysis', thread: input.thread, agent: null };
+      if (input.kind === 'coalition_labels') return { kind: 'labels', thread: 'coalitions', agent: null };
       if (input.kind === 'crux_relation') return { kind: 'relation', thread: pairName(input.a, input.b), agent: null };
       if (input.kind === 'relation_check')
         return { kind: 'relation_check', thread: pairName(input.a, input.b), agent: null };
@@ -304,6 +342,8 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     failureOf(agent, failedAt) {
+      if (failedAt === 'labels')
+        return { planned: { kind: 'labels', thread: 'coalitions', agent: null }, degradable: false };
       for (const kind of ['relation_check', 'relation'] as const) {
         const pair = failedAt?.startsWith(`${kind}:`) ? pairFrom(failedAt.slice(kind.length + 1)) : null;
         if (pair) return { planned: { kind, thread: pairName(pair.a, pair.b), agent: null }, degradable: false };
