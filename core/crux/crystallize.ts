@@ -76,7 +76,15 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
     dcg,
     horizonByAgent,
     dominantHorizon: dominantHorizon(Object.values(horizonByAgent)),
-    steelmanPairs: thread.steelmans.map((s) => ({ from: s.from, to: s.to, grade: s.grade, attempts: s.attempts })),
+    // The structure and the corrections only where given: a crux without them reads as it always did.
+    steelmanPairs: thread.steelmans.map((s) => ({
+      from: s.from,
+      to: s.to,
+      grade: s.grade,
+      attempts: s.attempts,
+      ...(s.steelman ? { steelman: s.steelman } : {}),
+      ...(s.corrections ? { corrections: s.corrections } : {}),
+    })),
     concessions: thread.concessions.map((c) => ({ ...c })),
     validated: validationFailures.length === 0,
     validationFailures,

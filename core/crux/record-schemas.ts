@@ -53,6 +53,16 @@ export const steelmanPairSchema = z.object({
   to: z.string(),
   grade: z.enum(STEELMAN_GRADES),
   attempts: count,
+  /** The latest attempt's structure, when it gave one: the target's claim, strongest reason and falsifier. */
+  steelman: z
+    .object({
+      claim: z.string(),
+      strongestReason: z.string(),
+      falsifier: z.object({ metric: z.string(), threshold: z.string(), deadline: z.string() }),
+    })
+    .optional(),
+  /** What the target said the latest attempt missed, when it said. */
+  corrections: z.string().optional(),
 });
 export type SteelmanPair = z.infer<typeof steelmanPairSchema>;
 

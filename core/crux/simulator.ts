@@ -146,7 +146,16 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
         content: say(
           `The strongest case for ${brief.ask.target}'s view: ${fact} points their way and the downside is bounded.`,
         ),
-        meta: { steelmanTarget: brief.ask.target },
+        meta: {
+          steelmanTarget: brief.ask.target,
+          claimRepresented: say(`${brief.ask.target} holds that ${subject} ${side === 'NO' ? 'will deliver' : 'will not deliver'}.`),
+          strongestReason: say(`${fact} points their way and the downside is bounded.`),
+          falsifierRepresented: {
+            metric: `share of ${subject} deployments meeting their stated target`,
+            threshold: side === 'NO' ? 'below 40%' : 'at least 60%',
+            deadline: '2027-12-31',
+          },
+        },
       };
     case 'GRADE_STEELMAN': {
       // Only a first attempt is ever found wanting, so a retried steelman always lands.
@@ -156,7 +165,10 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
         content: say(
           grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.',
         ),
-        meta: { steelmanGrade: grade },
+        meta: {
+          steelmanGrade: grade,
+          ...(grade === 'ACCURATE' ? {} : { corrections: say('It leaves out my main reason: the cost of running it.') }),
+        },
       };
     }
     case 'CLARIFY':

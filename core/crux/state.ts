@@ -2,7 +2,7 @@ import type { CruxConfig } from './config';
 import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
-import type { CoalitionLabel, Commitment, Concession, CruxRecord, CruxRelation, LockedCrux } from './record-schemas';
+import type { CoalitionLabel, Commitment, Concession, CruxRecord, CruxRelation, LockedCrux, SteelmanPair } from './record-schemas';
 import type {
   BlockReason,
   CruxChallenge,
@@ -77,6 +77,10 @@ export interface SteelmanAttempt {
   /** The message that opened the live attempt; its number orders "latest PENDING". */
   messageId: string;
   openedAt: number;
+  /** The live attempt's structure (claim, strongest reason, falsifier), when it gave one. */
+  steelman?: SteelmanPair['steelman'];
+  /** What the target said the live attempt missed, when it graded it short and said so. */
+  corrections?: string;
 }
 
 export interface CandidateCrux {

@@ -31,7 +31,12 @@ function line(entry: TranscriptEntry, names: ReadonlyMap<string, string>): strin
   const f = meta.falsifier as { metric?: string; threshold?: string; deadline?: string } | undefined;
   if (f && typeof f === 'object') details.push(`falsifier: ${f.metric ?? '?'} — ${f.threshold ?? '?'} by ${f.deadline ?? '?'}`);
   if (typeof meta.steelmanTarget === 'string') details.push(`steelman of ${names.get(meta.steelmanTarget) ?? meta.steelmanTarget}`);
+  if (typeof meta.claimRepresented === 'string') details.push(`their claim: ${meta.claimRepresented}`);
+  if (typeof meta.strongestReason === 'string') details.push(`strongest reason: ${meta.strongestReason}`);
+  const rf = meta.falsifierRepresented as { metric?: string; threshold?: string; deadline?: string } | undefined;
+  if (rf && typeof rf === 'object') details.push(`would change their mind: ${rf.metric ?? '?'} — ${rf.threshold ?? '?'} by ${rf.deadline ?? '?'}`);
   if (typeof meta.steelmanGrade === 'string') details.push(`grade: ${meta.steelmanGrade}`);
+  if (typeof meta.corrections === 'string') details.push(`missed: ${meta.corrections}`);
   if (typeof meta.concededProposition === 'string') details.push(`concedes: ${meta.concededProposition}`);
   if (typeof meta.cruxChallenge === 'string') details.push(`challenges the crux: ${meta.cruxChallenge}`);
   const extra = details.length > 0 ? `\n  ${details.map((d) => `_${d}_`).join(' · ')}` : '';

@@ -117,10 +117,10 @@ function askInWords(state: CruxState, thread: ThreadState, ask: Ask, context: Tu
     case 'STEELMAN': {
       const rule = context.gradingRuleOf?.(ask.target) ?? null;
       const how = rule ? ` ${name(ask.target)} grades steelmans by this rule: ${quoted(rule)}` : '';
-      return `Steelman ${name(ask.target)}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest.${how}`;
+      return `Steelman ${name(ask.target)}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest: their claim (meta.claimRepresented), its strongest reason (meta.strongestReason) and what would change their mind (meta.falsifierRepresented).${how}`;
     }
     case 'GRADE_STEELMAN':
-      return `Grade ${name(ask.from)}'s steelman of your view by your grading rule: GRADE_STEELMAN with meta.steelmanGrade.`;
+      return `Grade ${name(ask.from)}'s steelman of your view by your grading rule: GRADE_STEELMAN with meta.steelmanGrade, and meta.corrections saying what it missed unless ACCURATE.`;
     case 'CLARIFY':
       return 'Clarify what is still unclear in the crux (CLARIFY): a term, a number or what would count as a YES.';
     case 'PROVIDE_EVIDENCE': {
