@@ -95,6 +95,7 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
     challenge: z.enum(CRUX_CHALLENGES),
     content: z.string(),
   }),
+  event('crux_checked', { thread, agent: z.string(), outcome: z.enum(['ACCEPTED', 'GAVE_UP']), version: count }),
   event('crux_reviewed', { thread, outcome: z.enum(['REEXTRACTED', 'NEEDS_CLARIFICATION']), crux: cruxRecordSchema }),
   event('thread_closed', { thread, status: z.enum(THREAD_STATUSES), reason: z.string() }),
   event('coalition_labels_set', { labels: z.array(coalitionLabelSchema) }),

@@ -50,6 +50,11 @@ export type CruxInput =
       sketch: string;
       note?: string;
     }
+  /**
+   * A live debate asked `agent` whether the crux of `thread` stands as stated, and it did not
+   * challenge it: ACCEPTED, or GAVE_UP when no usable answer came (a challenge is a CHALLENGE_CRUX message).
+   */
+  | { kind: 'crux_check'; thread: string; agent: string; outcome: 'ACCEPTED' | 'GAVE_UP' }
   /** The answer to a `check_relation` effect: the second call agrees with the proposed relation or not. */
   | { kind: 'relation_check'; a: string; b: string; agrees: boolean; note: string }
   /** For an engine that retires threads itself (merging duplicates, dropping idle ones). */

@@ -7,6 +7,8 @@ import type { AgentMove } from './live/answer';
 import type { BaselineAnswer, BaselineBrief } from './live/baseline';
 import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
 import type { LabelsAnswer, LabelsBrief } from './live/labels-request';
+import type { CruxCheckAnswer, CruxCheckBrief, ReviewAnswer, ReviewBrief } from './live/review-request';
+import { CRUX_CHALLENGES } from './vocabulary';
 import type {
   RelationAnswer,
   RelationBrief,
@@ -340,6 +342,43 @@ export function simulateLabels(_seed: number, brief: LabelsBrief): LabelsAnswer 
   };
 }
 
+/**
+ * An agent asked whether a crystallized crux stands: now and then (one time in eight, on its first
+ * version only) it challenges it, NOT_BINARY when the question has no "?", otherwise for a reason
+ * drawn at random; otherwise it lets it stand.
+ */
+export function simulateCruxCheck(seed: number, brief: CruxCheckBrief): CruxCheckAnswer {
+  const rng = rngFor(seed, 'crux_check', brief.thread.id, brief.agent.id, brief.thread.version);
+  if (brief.thread.version > 0 || rng() >= 0.125)
+    return { challenge: false, content: say('The crux states my position and the question fairly.') };
+  const reason = brief.thread.question.trim().endsWith('?') ? pick(rng, CRUX_CHALLENGES) : 'NOT_BINARY';
+  const why = {
+    MIS_STATED: 'It records my position as firmer than I put it.',
+    NOT_BINARY: 'It asks how much, not whether: it cannot be answered yes or no.',
+    NOT_DECISION_RELEVANT: 'Either answer leaves the decision where it is.',
+  }[reason];
+  return { challenge: true, reason, content: say(why) };
+}
+
+/**
+ * The crystallizer's review of a challenge: a crux challenged as not decision-relevant needs the
+ * decision clarified first; any other is re-extracted from the thread, its question sharpened.
+ */
+export function simulateReview(seed: number, brief: ReviewBrief): ReviewAnswer {
+  if (brief.challenge.reason === 'NOT_DECISION_RELEVANT')
+    return { reextracted: null, needsClarification: say('Which decision the answer would change: the launch or the budget?') };
+  const analysis = simulateAnalysis(seed, {
+    protocol: 'crux',
+    kind: 'analysis',
+    topic: brief.topic,
+    thread: { id: brief.thread.id, topic: brief.thread.topic, binaryQuestion: brief.thread.binaryQuestion },
+    commitments: brief.commitments,
+    falsifiers: brief.falsifiers,
+  });
+  const question = brief.thread.question.replace(/\??\s*$/, '');
+  return { reextracted: { ...analysis, question: `${question}, as the resolution criteria measure it?` }, needsClarification: null };
+}
+
 /** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
 export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   turn: simulateMove,
@@ -348,4 +387,6 @@ export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   relation: simulateRelation,
   relation_check: simulateRelationCheck,
   labels: simulateLabels,
+  crux_check: simulateCruxCheck,
+  review: simulateReview,
 });

@@ -137,6 +137,11 @@ export interface ThreadState {
   crux: CruxRecord | null;
   /** Set when the cross-thread analysis found this thread's crux a duplicate of another's (status MERGED). */
   mergedInto?: string;
+  /**
+   * The version of the crux (its number of reviews) a live debate last asked an agent to check, so
+   * each version is put to an agent once (./crux-review.ts, `pendingCruxChecks`).
+   */
+  cruxChecked?: number;
 }
 
 export interface CruxState {

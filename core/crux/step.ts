@@ -1,7 +1,7 @@
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
 import { recordPositionChange } from './conformity';
-import { acceptChallenge, applyReview } from './crux-review';
+import { acceptChallenge, applyCruxCheck, applyReview } from './crux-review';
 import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { applyAnalysis, requestCrystallization } from './crystallize';
@@ -61,6 +61,9 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       requestRelations(ctx, requireThread(ctx.state, input.thread));
       noteNewCrux(ctx.state);
       noteCruxChange(ctx.state);
+      break;
+    case 'crux_check':
+      applyCruxCheck(ctx, input);
       break;
     case 'crux_relation':
       applyRelation(ctx, input);

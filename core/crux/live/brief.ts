@@ -6,6 +6,7 @@ import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer
 import { prepareMove } from './answer-checks';
 import type { LabelsBrief } from './labels-request';
 import type { RelationBrief, RelationCheckBrief } from './relation-request';
+import type { CruxCheckBrief, ReviewBrief } from './review-request';
 import type { BaselineBrief } from './baseline';
 import type { Ask, Turn } from './scheduler';
 import { type DebateContext, nameOf, rosterLines } from './subject';
@@ -192,8 +193,25 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
 }
 
 /** The briefs of a crux debate's requests (see `LlmBrief`); `core/crux/simulator.ts` answers them. */
-export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief | RelationBrief | RelationCheckBrief | LabelsBrief;
-const CRUX_BRIEF_KINDS: readonly string[] = ['turn', 'analysis', 'baseline', 'relation', 'relation_check', 'labels'];
+export type CruxBrief =
+  | TurnBrief
+  | AnalysisBrief
+  | BaselineBrief
+  | RelationBrief
+  | RelationCheckBrief
+  | LabelsBrief
+  | CruxCheckBrief
+  | ReviewBrief;
+const CRUX_BRIEF_KINDS: readonly string[] = [
+  'turn',
+  'analysis',
+  'baseline',
+  'relation',
+  'relation_check',
+  'labels',
+  'crux_check',
+  'review',
+];
 
 /** Reads the crux brief of a request, if it has one; it travels beside the words, not in them. */
 export function readBrief(request: { brief?: LlmBrief | undefined }): CruxBrief | null {

@@ -91,15 +91,21 @@ describe("a live debate's coalition labels", () => {
       for (const ask of protocol.asks(run, view).asks) {
         asked.push(ask);
         const brief = (protocol.request(run, ask) as LlmRequest<unknown>).brief;
-        const value = ask.kind === 'labels' ? simulateLabels(1, brief as LabelsBrief) : simulateRelation(1, brief as RelationBrief);
+        const value =
+          ask.kind === 'labels'
+            ? simulateLabels(1, brief as LabelsBrief)
+            : ask.kind === 'crux_check'
+              ? { challenge: false, content: 'It stands.' }
+              : simulateRelation(1, brief as RelationBrief);
         protocol.step(run, protocol.answer(run, ask, value));
       }
     }
     expect({
+      // Each crux put to an agent first (both let it stand), then the pair, then the labels.
       asked: asked.map((a) => a.kind),
       coalitions: buildResult(run.crux).coalitions,
     }).toEqual({
-      asked: ['relation', 'labels'],
+      asked: ['crux_check', 'crux_check', 'relation', 'labels'],
       coalitions: [{ members: ['ana', 'ben'], positions: { t1: 'YES', t2: 'YES' }, label: '[simulated] Test backers' }],
     });
   });

@@ -1,10 +1,11 @@
-import type { AskInfo, PlannedCall, Protocol, StopCause } from '../../engine/protocol';
+import { type AskInfo, type PlannedCall, type Protocol, plannedKey, type StopCause } from '../../engine/protocol';
 import type { LlmRequest } from '../../ports/llm';
 import type { AnalysisOutput } from '../analysis';
 import { CruxInputError } from '../errors';
 import type { CruxEvent } from '../events';
 import type { CruxInput } from '../inputs';
 import { type CruxState, isOpen, type ThreadState } from '../state';
+import { pendingCruxChecks } from '../crux-review';
 import { globalStop, isDevilsAdvocate } from '../honesty';
 import { pendingChecks, unrelatedPairs } from '../relations';
 import { advance } from '../step';
@@ -14,6 +15,7 @@ import { agentTurnRequest, analysisRequest, type TurnContext } from './brief';
 import { DEVILS_ADVOCATE_PROMPT } from './devils-advocate-prompt';
 import { gradingRuleOf } from './grading-rule';
 import { type LabelsAnswer, labelsDue, labelsInput, labelsRequest } from './labels-request';
+import { type CruxCheckAnswer, cruxCheckRequest, type ReviewAnswer, reviewInput, reviewRequest } from './review-request';
 import {
   type RelationAnswer,
   type RelationCheckAnswer,
@@ -42,7 +44,10 @@ export type CruxAsk =
   | { kind: 'relation'; a: string; b: string }
   | { kind: 'relation_check'; a: string; b: string }
   /** The coalitions' labels, once the debate has ended with some. */
-  | { kind: 'labels' };
+  | { kind: 'labels' }
+  /** Self-correction: an agent asked whether a crystallized crux stands, and the crystallizer's review of a challenge. */
+  | { kind: 'crux_check'; thread: string; agent: string }
+  | { kind: 'review'; thread: string };
 
 /** How a pair of cruxes is named in a round record and a failure record: `t1+t2`. */
 const pairName = (a: string, b: string) => `${a}+${b}`;
@@ -64,10 +69,33 @@ function relationAsks(state: CruxState): CruxAsk[] {
  * once it has merged what it merges, one call to label the coalitions that are left.
  */
 function closingAsks(state: CruxState): CruxAsk[] {
-  if (state.threads.some(isOpen)) return relationAsks(state);
-  const relations = relationAsks(state);
-  if (relations.length > 0) return relations;
+  // Reviews of challenged cruxes first, then each crux version put to an agent, then the relations.
+  const due: CruxAsk[] = [
+    ...state.threads.filter((t) => t.awaitingReview).map((t): CruxAsk => ({ kind: 'review', thread: t.id })),
+    ...pendingCruxChecks(state).map((c): CruxAsk => ({ kind: 'crux_check', ...c })),
+    ...relationAsks(state),
+  ];
+  if (state.threads.some(isOpen) || due.length > 0) return due;
   return labelsDue(state) ? [{ kind: 'labels' }] : [];
+}
+
+/** How an ask is named in a round record and a failure record (the planned call a resume matches). */
+function plannedOf(ask: CruxAsk): PlannedCall {
+  switch (ask.kind) {
+    case 'analysis':
+      return { kind: 'analysis', thread: ask.thread, agent: null };
+    case 'turn':
+      return { kind: 'turn', thread: ask.turn.thread, agent: ask.turn.agent };
+    case 'relation':
+    case 'relation_check':
+      return { kind: ask.kind, thread: pairName(ask.a, ask.b), agent: null };
+    case 'labels':
+      return { kind: 'labels', thread: 'coalitions', agent: null };
+    case 'crux_check':
+      return { kind: 'crux_check', thread: ask.thread, agent: ask.agent };
+    case 'review':
+      return { kind: 'review', thread: ask.thread, agent: null };
+  }
 }
 
 export interface CruxRunSetup {
@@ -169,15 +197,8 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
         // A debate killed mid-round first finishes that round: the same calls in the same order.
         const analyses: string[] = [];
         const turns: Turn[] = [];
-        const due = closingAsks(state);
-        const relations = due.filter((ask) =>
-          view.pending.some(
-            (p) =>
-              p.kind === ask.kind &&
-              (ask.kind === 'labels' ||
-                (ask.kind !== 'analysis' && ask.kind !== 'turn' && p.thread === pairName(ask.a, ask.b))),
-          ),
-        );
+        const pending = new Set(view.pending.map(plannedKey));
+        const relations = closingAsks(state).filter((ask) => pending.has(plannedKey(plannedOf(ask))));
         for (const p of view.pending) {
           const thread = state.threads.find((t) => t.id === p.thread);
           if (!thread || !isOpen(thread)) continue;
@@ -201,26 +222,15 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     describe(ask): AskInfo {
-      if (ask.kind === 'labels') {
-        return {
-          agent: 'crystallizer',
-          meterAgent: null,
-          purpose: 'labels',
-          failedAt: 'labels',
-          planned: { kind: 'labels', thread: 'coalitions', agent: null },
-          degradable: false,
-        };
+      if (ask.kind === 'crux_check') {
+        // An agent's call, metered to it, but a failure does not count against it: it is a side question.
+        const place = `crux_check:${ask.thread}`;
+        return { agent: ask.agent, meterAgent: ask.agent, purpose: place, failedAt: place, planned: plannedOf(ask), degradable: false };
       }
-      if (ask.kind === 'relation' || ask.kind === 'relation_check') {
-        const place = pairName(ask.a, ask.b);
-        return {
-          agent: 'crystallizer',
-          meterAgent: null,
-          purpose: `${ask.kind}:${place}`,
-          failedAt: `${ask.kind}:${place}`,
-          planned: { kind: ask.kind, thread: place, agent: null },
-          degradable: false,
-        };
+      if (ask.kind === 'labels' || ask.kind === 'relation' || ask.kind === 'relation_check' || ask.kind === 'review') {
+        const planned = plannedOf(ask);
+        const place = ask.kind === 'labels' ? 'labels' : `${ask.kind}:${planned.thread}`;
+        return { agent: 'crystallizer', meterAgent: null, purpose: place, failedAt: place, planned, degradable: false };
       }
       if (ask.kind === 'analysis') {
         return {
@@ -247,6 +257,16 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     request(run, ask): LlmRequest<unknown> {
       const state = run.crux;
       if (ask.kind === 'labels') return labelsRequest(state, setup.crystallizer, context()) as LlmRequest<unknown>;
+      if (ask.kind === 'crux_check')
+        return cruxCheckRequest(
+          state,
+          threadOf(state, ask.thread),
+          ask.agent,
+          persona(ask.agent, state),
+          context(),
+        ) as LlmRequest<unknown>;
+      if (ask.kind === 'review')
+        return reviewRequest(state, threadOf(state, ask.thread), setup.crystallizer, context()) as LlmRequest<unknown>;
       if (ask.kind === 'relation')
         return relationRequest(state, ask, setup.crystallizer, context()) as LlmRequest<unknown>;
       if (ask.kind === 'relation_check') {
@@ -276,6 +296,21 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       // Labels for member sets that are no coalition's are dropped, not refused: the rest still count.
       if (ask.kind === 'labels')
         return { kind: 'coalition_labels', labels: labelsInput(run.crux, value as LabelsAnswer) };
+      if (ask.kind === 'crux_check') {
+        const check = value as CruxCheckAnswer;
+        if (!check.challenge || !check.reason)
+          return { kind: 'crux_check', thread: ask.thread, agent: ask.agent, outcome: 'ACCEPTED' };
+        return {
+          kind: 'message',
+          thread: ask.thread,
+          agent: ask.agent,
+          move: 'CHALLENGE_CRUX',
+          content: check.content,
+          meta: { cruxChallenge: check.reason },
+        };
+      }
+      if (ask.kind === 'review')
+        return { kind: 'crux_review', thread: ask.thread, answer: reviewInput(value as ReviewAnswer) };
       if (ask.kind === 'relation') {
         const answer = value as RelationAnswer;
         return {
@@ -307,6 +342,12 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     followUps(run, ask, value) {
+      if (ask.kind === 'crux_check') {
+        // A challenge the protocol refused leaves the crux standing: this version has had its check.
+        const last = run.crux.transcript[run.crux.transcript.length - 1];
+        const refused = (value as CruxCheckAnswer).challenge && last?.move === 'CHALLENGE_CRUX' && !last.accepted;
+        return refused ? [{ kind: 'crux_check', thread: ask.thread, agent: ask.agent, outcome: 'GAVE_UP' }] : [];
+      }
       if (ask.kind !== 'turn') return [];
       const spawn = spawnOf(run, ask.turn, value as AgentMove);
       return spawn ? [spawn] : [];
@@ -322,6 +363,10 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
       if (ask.kind === 'relation_check') return [{ kind: 'relation_check', a: ask.a, b: ask.b, agrees: false, note }];
       // No label after three tries: the coalitions keep their numbered names.
       if (ask.kind === 'labels') return [{ kind: 'coalition_labels', labels: [] }];
+      if (ask.kind === 'crux_check') return [{ kind: 'crux_check', thread: ask.thread, agent: ask.agent, outcome: 'GAVE_UP' }];
+      // A challenge nobody could review is not answered: the crux waits for clarification, unvalidated.
+      if (ask.kind === 'review')
+        return [{ kind: 'crux_review', thread: ask.thread, answer: { needsClarification: `no review could be made (${note})` } }];
       return [];
     },
 
@@ -331,6 +376,9 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     },
 
     settles(input): PlannedCall | null {
+      if ((input.kind === 'message' && input.move === 'CHALLENGE_CRUX') || input.kind === 'crux_check')
+        return { kind: 'crux_check', thread: input.thread, agent: input.agent };
+      if (input.kind === 'crux_review') return { kind: 'review', thread: input.thread, agent: null };
       if (input.kind === 'message') return { kind: 'turn', thread: input.thread, agent: input.agent };
       if (input.kind === 'crystallize_output' || input.kind === 'close_thread')
         return { kind: 'analysis', thread: input.thread, agent: null };
@@ -344,6 +392,10 @@ export function cruxProtocol(setup: CruxRunSetup): Protocol<CruxRunState, CruxIn
     failureOf(agent, failedAt) {
       if (failedAt === 'labels')
         return { planned: { kind: 'labels', thread: 'coalitions', agent: null }, degradable: false };
+      if (failedAt?.startsWith('crux_check:'))
+        return { planned: { kind: 'crux_check', thread: failedAt.slice('crux_check:'.length), agent }, degradable: false };
+      if (failedAt?.startsWith('review:'))
+        return { planned: { kind: 'review', thread: failedAt.slice('review:'.length), agent: null }, degradable: false };
       for (const kind of ['relation_check', 'relation'] as const) {
         const pair = failedAt?.startsWith(`${kind}:`) ? pairFrom(failedAt.slice(kind.length + 1)) : null;
         if (pair) return { planned: { kind, thread: pairName(pair.a, pair.b), agent: null }, degradable: false };

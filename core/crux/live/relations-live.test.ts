@@ -42,14 +42,17 @@ function settle(state: CruxRunState): CruxAsk[] {
     for (const ask of protocol.asks(state, view).asks) {
       asked.push(ask);
       const request = protocol.request(state, ask) as LlmRequest<unknown>;
+      // Each crux is also put to an agent (self-correction); here every one lets its crux stand.
       const value =
-        ask.kind === 'relation'
-          ? simulateRelation(1, request.brief as RelationBrief)
-          : simulateRelationCheck(1, request.brief as RelationCheckBrief);
+        ask.kind === 'crux_check'
+          ? { challenge: false, content: 'It stands.' }
+          : ask.kind === 'relation'
+            ? simulateRelation(1, request.brief as RelationBrief)
+            : simulateRelationCheck(1, request.brief as RelationCheckBrief);
       protocol.step(state, protocol.answer(state, ask, value));
     }
   }
-  return asked;
+  return asked.filter((ask) => ask.kind !== 'crux_check');
 }
 
 describe('the cross-thread analysis of a live debate', () => {
