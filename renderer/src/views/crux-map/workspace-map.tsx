@@ -93,6 +93,12 @@ export function WorkspaceMap({ initial }: { initial: string | null }) {
         <div className={`crux-map-body ${node ? 'with-detail' : ''}`}>
           <nav className="crux-list" aria-label="Next questions and cruxes">
             <h2 className="small">Recommended next questions</h2>
+            {graph.recommended.length === 0 && (
+              <p className="muted small">
+                None stands out yet: no root crux or crux shared by several ideas is still split, and every crux is
+                validated.
+              </p>
+            )}
             <ol data-testid="recommended">
               {graph.recommended.map((r) => (
                 <li key={`${r.node}:${r.question}`}>
@@ -157,12 +163,10 @@ function WorkspaceNodeDetail({
   const under = graph.edges.filter((e) => e.from === node.id);
   return (
     <aside className="crux-detail card" aria-label="The selected crux" data-testid="workspace-crux-detail">
-      <header className="row" style={{ justifyContent: 'space-between' }}>
-        <h2 className="small">{node.question}</h2>
-        <button type="button" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </header>
+      <button type="button" className="link crux-detail-close" onClick={onClose} aria-label="Close">
+        ×
+      </button>
+      <h2 className="small">{node.question}</h2>
       <p className="muted small">
         YES {node.split.yes} · NO {node.split.no} · unsure {node.split.uncertain} · best DCG {node.dcg.toFixed(2)}
         {node.root ? ' · root crux' : ''}
