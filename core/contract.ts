@@ -6,6 +6,7 @@ import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluatio
 import { exportChannels } from './contract/export-channels';
 import { ideasChannels } from './contract/ideas-channels';
 import { ledgerChannels } from './contract/ledger-channels';
+import { cruxesChannels } from './contract/cruxes-channels';
 import { personasChannels } from './contract/personas-channels';
 import { runsChannels, runsPushEvents } from './contract/runs-channels';
 import { settingsChannels } from './contract/settings-channels';
@@ -38,6 +39,7 @@ export * from './contract/export-channels';
 export * from './contract/ideas-channels';
 export * from './contract/ids';
 export * from './contract/ledger-channels';
+export * from './contract/cruxes-channels';
 export * from './contract/personas-channels';
 export * from './contract/runs-channels';
 export * from './contract/settings-channels';
@@ -52,6 +54,7 @@ export const channels = {
   ...personasChannels,
   ...debatesChannels,
   ...ledgerChannels,
+  ...cruxesChannels,
   ...transcriptsChannels,
   ...evaluationsChannels,
   ...runsChannels,

@@ -98,8 +98,11 @@ export function runReplayPlan(plan: ReplayPlan, sink: DebateSink | null): Replay
     let effects = apply(input);
     // A live driver would now await its crystallizer; the script already holds the answer.
     while (effects.length > 0) {
+      // Only analyses: the bench's scripts hold no answers for reviews or relations between cruxes.
       effects = effects.flatMap((effect) =>
-        apply({ kind: 'crystallize_output', thread: effect.thread, output: answerFor(plan, effect.thread) }),
+        effect.kind === 'analyse'
+          ? apply({ kind: 'crystallize_output', thread: effect.thread, output: answerFor(plan, effect.thread) })
+          : [],
       );
     }
   }

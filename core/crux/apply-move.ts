@@ -53,6 +53,10 @@ export function applyMove(ctx: StepContext, thread: ThreadState, msg: AcceptedMe
         existing.grade = 'PENDING';
         existing.messageId = msg.id;
         existing.openedAt = state.messageSeq;
+        // The new attempt's structure and grade replace the old one's.
+        delete existing.steelman;
+        delete existing.corrections;
+        if (parsed.statement) existing.steelman = parsed.statement;
         attempt = existing.attempts;
       } else {
         thread.steelmans.push({
@@ -62,6 +66,7 @@ export function applyMove(ctx: StepContext, thread: ThreadState, msg: AcceptedMe
           attempts: 1,
           messageId: msg.id,
           openedAt: state.messageSeq,
+          ...(parsed.statement ? { steelman: parsed.statement } : {}),
         });
       }
       emit(ctx, { type: 'steelman_opened', ...at, from: msg.agent, to: parsed.target, attempt });
@@ -70,7 +75,10 @@ export function applyMove(ctx: StepContext, thread: ThreadState, msg: AcceptedMe
 
     case 'GRADE_STEELMAN': {
       const attempt = thread.steelmans.find((s) => s.from === parsed.from && s.to === msg.agent);
-      if (attempt) attempt.grade = parsed.grade;
+      if (attempt) {
+        attempt.grade = parsed.grade;
+        if (parsed.corrections) attempt.corrections = parsed.corrections;
+      }
       state.counters.steelmanGraded += 1;
       if (parsed.grade === 'ACCURATE') state.counters.steelmanAccurate += 1;
       emit(ctx, { type: 'steelman_graded', ...at, from: parsed.from, to: msg.agent, grade: parsed.grade });

@@ -1,5 +1,6 @@
 import { challengeClosed } from './crux-review';
 import { isValidFalsifier } from './falsifier';
+import { isDevilsAdvocate } from './honesty';
 import type { MoveRequest, ParsedMove } from './moves';
 import { checkMoveRequirements } from './moves';
 import type { CruxState, ThreadState } from './state';
@@ -28,6 +29,10 @@ export function checkMessage(state: CruxState, thread: ThreadState, req: MoveReq
   const stage = thread.status;
   if (!MOVES_BY_STAGE[stage].includes(req.move)) {
     return block('stageRestriction', `${req.move} is not allowed in ${stage}`);
+  }
+  // The devil's advocate frames and argues; it holds no position, so the lock and the evidence are not its.
+  if (stage !== 'DISCOVERY' && isDevilsAdvocate(state, req.agent)) {
+    return block('stageRestriction', `the devil's advocate takes part only in DISCOVERY, and ${thread.id} is in ${stage}`);
   }
 
   // 3. Reply fan-out: only accepted replies count.

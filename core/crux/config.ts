@@ -18,6 +18,17 @@ export interface CruxConfig {
   maxActiveThreads: number;
   maxReplies: number;
   coalitions: { minCruxes: number; minPositions: number; threshold: number };
+  /**
+   * A devil's advocate joins when the debate reaches this many accepted agent messages and no crux
+   * has been proposed yet (0: never). See ./honesty.ts.
+   */
+  devilsAdvocateAfter: number;
+  /**
+   * Debate-wide stop rules, in accepted agent messages (0: off): no new crux (a proposal, a spawned
+   * thread, a crystallization) in `noNewCrux`; coalitions and the irreducible cruxes unchanged, and
+   * no thread spawned, in `coalitionsStable`. See ./honesty.ts.
+   */
+  stopRules: { noNewCrux: number; coalitionsStable: number };
 }
 
 export const DEFAULT_CONFIG: CruxConfig = {
@@ -33,6 +44,8 @@ export const DEFAULT_CONFIG: CruxConfig = {
   maxActiveThreads: 4,
   maxReplies: 2,
   coalitions: { minCruxes: 2, minPositions: 2, threshold: 0.7 },
+  devilsAdvocateAfter: 20,
+  stopRules: { noNewCrux: 50, coalitionsStable: 30 },
 };
 
 const count = z.number().int().nonnegative();
@@ -61,6 +74,8 @@ function overridesSchema(strict: boolean) {
     coalitions: object({ minCruxes: positive, minPositions: positive, threshold: z.number().min(0).max(1) })
       .partial()
       .optional(),
+    devilsAdvocateAfter: count.optional(),
+    stopRules: object({ noNewCrux: count, coalitionsStable: count }).partial().optional(),
   });
 }
 export const configOverridesSchema = overridesSchema(false);
@@ -83,5 +98,7 @@ export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {
     maxActiveThreads: overrides.maxActiveThreads ?? d.maxActiveThreads,
     maxReplies: overrides.maxReplies ?? d.maxReplies,
     coalitions: { ...d.coalitions, ...overrides.coalitions },
+    devilsAdvocateAfter: overrides.devilsAdvocateAfter ?? d.devilsAdvocateAfter,
+    stopRules: { ...d.stopRules, ...overrides.stopRules },
   };
 }

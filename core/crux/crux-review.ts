@@ -4,7 +4,8 @@ import { buildCrux, updatePrimary } from './crystallize';
 import { CruxInputError } from './errors';
 import type { CruxReviewAnswer } from './inputs';
 import type { CruxReview } from './record-schemas';
-import type { ThreadState, TranscriptEntry } from './state';
+import type { CruxInput } from './inputs';
+import type { CruxState, ThreadState, TranscriptEntry } from './state';
 import { isAgent } from './state';
 import type { CruxChallenge } from './vocabulary';
 
@@ -45,6 +46,8 @@ export function acceptChallenge(
   // An agent message all the same, though in no stage and so in no stage's budget.
   state.counters.messagesTotal += 1;
   thread.awaitingReview = { messageId: entry.id, agent, challenge };
+  // A challenge answers the check of this version; the review makes the next version.
+  thread.cruxChecked = cruxVersion(thread);
   emit(ctx, { type: 'crux_challenged', id: entry.id, thread: thread.id, agent, challenge, content: entry.content });
   ctx.effects.push({ kind: 'review', thread: thread.id });
 }
@@ -90,4 +93,48 @@ export function applyReview(ctx: StepContext, threadId: string, answer: CruxRevi
   const latest = thread.crux.history?.at(-1) as CruxReview;
   emit(ctx, { type: 'crux_reviewed', thread: thread.id, outcome: latest.outcome, crux: thread.crux });
   updatePrimary(ctx);
+}
+
+/** A crux's version: how many reviews it has had (0 as crystallized). */
+export function cruxVersion(thread: ThreadState): number {
+  return thread.crux?.history?.length ?? 0;
+}
+
+/**
+ * Who a live debate asks whether a crux stands as stated: the first agent, in the debate's order, of
+ * the smaller camp on it (the camp a crystallizer is likeliest to have mis-stated; NO on a tie), else
+ * the first agent with any position; null when nobody holds one.
+ */
+export function checkerOf(state: Pick<CruxState, 'agents'>, thread: ThreadState): string | null {
+  const positions = thread.crux?.positions ?? {};
+  const on = (side: string) => state.agents.map((a) => a.id).filter((id) => positions[id]?.side === side);
+  const yes = on('YES');
+  const no = on('NO');
+  const camp = yes.length > 0 && (no.length === 0 || yes.length < no.length) ? yes : no;
+  return camp[0] ?? state.agents.map((a) => a.id).find((id) => positions[id] !== undefined) ?? null;
+}
+
+/** The cruxes a live debate still has to put to an agent: each version of each challengeable crux, once. */
+export function pendingCruxChecks(state: CruxState): { thread: string; agent: string }[] {
+  return state.threads.flatMap((t) => {
+    if (challengeClosed(t) !== null || t.cruxChecked === cruxVersion(t)) return [];
+    const agent = checkerOf(state, t);
+    return agent ? [{ thread: t.id, agent }] : [];
+  });
+}
+
+/** An agent asked about the crux did not challenge it: this version has been checked. */
+export function applyCruxCheck(ctx: StepContext, input: Extract<CruxInput, { kind: 'crux_check' }>): void {
+  const { state } = ctx;
+  const thread = state.threads.find((t) => t.id === input.thread);
+  if (!thread) throw new CruxInputError(`unknown thread id "${input.thread}"`);
+  if (!isAgent(state, input.agent)) throw new CruxInputError(`unknown agent id "${input.agent}"`);
+  thread.cruxChecked = cruxVersion(thread);
+  emit(ctx, {
+    type: 'crux_checked',
+    thread: thread.id,
+    agent: input.agent,
+    outcome: input.outcome,
+    version: thread.cruxChecked,
+  });
 }

@@ -3,6 +3,7 @@ import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { computeDcg } from './dcg';
 import { CruxInputError } from './errors';
+import { debaters } from './honesty';
 import { dominantHorizon } from './horizons';
 import type { CruxRecord, CruxState, FinalPosition, ThreadState } from './state';
 import { isAgent } from './state';
@@ -30,7 +31,9 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
   const counterfactual: CruxRecord['counterfactual'] = {};
   const horizonByAgent: Record<string, Horizon> = {};
 
-  for (const { id } of state.agents) {
+  // The devil's advocate's part ends in discovery: it has no position for the crux to record.
+  const agents = debaters(state.agents);
+  for (const { id } of agents) {
     const given = output.positions[id];
     const commitment = thread.commitments[id];
     // The thread's falsifier fills a gap in the analysis, never overrides it.
@@ -55,8 +58,8 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
 
   const analysed = output.question?.trim() ?? '';
   const question = analysed !== '' ? analysed : (thread.binaryQuestion ?? '');
-  const dcg = computeDcg(state.agents, positions, counterfactual);
-  const validationFailures = validateCrux(state.agents, {
+  const dcg = computeDcg(agents, positions, counterfactual);
+  const validationFailures = validateCrux(agents, {
     question,
     positions,
     resolutionCriteria: output.resolutionCriteria,
@@ -73,7 +76,15 @@ export function buildCrux(state: CruxState, thread: ThreadState, output: Analysi
     dcg,
     horizonByAgent,
     dominantHorizon: dominantHorizon(Object.values(horizonByAgent)),
-    steelmanPairs: thread.steelmans.map((s) => ({ from: s.from, to: s.to, grade: s.grade, attempts: s.attempts })),
+    // The structure and the corrections only where given: a crux without them reads as it always did.
+    steelmanPairs: thread.steelmans.map((s) => ({
+      from: s.from,
+      to: s.to,
+      grade: s.grade,
+      attempts: s.attempts,
+      ...(s.steelman ? { steelman: s.steelman } : {}),
+      ...(s.corrections ? { corrections: s.corrections } : {}),
+    })),
     concessions: thread.concessions.map((c) => ({ ...c })),
     validated: validationFailures.length === 0,
     validationFailures,
@@ -112,7 +123,10 @@ export function updatePrimary(ctx: StepContext): void {
     if (!crux?.validated) continue;
     if (best === null || crux.dcg.score > best.score) best = { id, score: crux.dcg.score };
   }
-  const current = state.threads.find((t) => t.id === state.primaryCrux)?.crux;
+  // A crux merged into another (./relations.ts) is no longer crystallized, so it cannot stay primary.
+  const current = state.crystallized.includes(state.primaryCrux ?? '')
+    ? state.threads.find((t) => t.id === state.primaryCrux)?.crux
+    : undefined;
   if (current?.validated && best !== null && current.dcg.score >= best.score) return;
   if (best === null) {
     state.primaryCrux = null;

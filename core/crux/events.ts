@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { falsifierSchema } from './falsifier';
-import { coalitionLabelSchema, cruxRecordSchema, lockedCruxSchema } from './record-schemas';
+import { coalitionLabelSchema, cruxRecordSchema, cruxRelationSchema, lockedCruxSchema } from './record-schemas';
 import { count } from './schema-parts';
 import {
   BLOCK_REASONS,
@@ -95,12 +95,27 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
     challenge: z.enum(CRUX_CHALLENGES),
     content: z.string(),
   }),
+  event('crux_checked', { thread, agent: z.string(), outcome: z.enum(['ACCEPTED', 'GAVE_UP']), version: count }),
   event('crux_reviewed', { thread, outcome: z.enum(['REEXTRACTED', 'NEEDS_CLARIFICATION']), crux: cruxRecordSchema }),
   event('thread_closed', { thread, status: z.enum(THREAD_STATUSES), reason: z.string() }),
   event('coalition_labels_set', { labels: z.array(coalitionLabelSchema) }),
+  /** A relation between two cruxes as the first call proposed it (DISMISSED below the thresholds). */
+  event('crux_relation_proposed', { relation: cruxRelationSchema }),
+  /** The second call's verdict on it (CONFIRMED or REJECTED). */
+  event('crux_relation_checked', { relation: cruxRelationSchema }),
+  /** A confirmed duplicate: `thread`'s crux is the same question as `into`'s, and is merged into it. */
+  event('crux_merged', { thread, into: z.string() }),
+  /** No crux was proposed by the configured count: a devil's advocate joins the debate (./honesty.ts). */
+  event('devils_advocate_joined', { agent: z.string(), afterMessages: count, thread }),
   event('debate_stopped', { reason: z.string() }),
 ]);
 export type CruxEvent = z.infer<typeof cruxEventSchema>;
 
 /** Work the state machine needs from outside, answered by the driver with another input. */
-export type CruxEffect = { kind: 'analyse'; thread: string } | { kind: 'review'; thread: string };
+export type CruxEffect =
+  | { kind: 'analyse'; thread: string }
+  | { kind: 'review'; thread: string }
+  /** Ask what crux `a` is to crux `b` (both crystallized, `a` first). */
+  | { kind: 'relate'; a: string; b: string }
+  /** Ask a second opinion on the relation proposed between `a` and `b`. */
+  | { kind: 'check_relation'; a: string; b: string };

@@ -1,6 +1,6 @@
 import type { AnalysisOutput } from './analysis';
 import type { CoalitionLabel } from './state';
-import type { Move } from './vocabulary';
+import type { CruxRelationKind, Move } from './vocabulary';
 
 /** The crystallizer's answer to a challenged crux. */
 export type CruxReviewAnswer = { output: AnalysisOutput } | { needsClarification: string };
@@ -36,6 +36,27 @@ export type CruxInput =
   /** The answer to a `review` effect: the crux re-extracted, or what needs clarifying first. */
   | { kind: 'crux_review'; thread: string; answer: CruxReviewAnswer }
   | { kind: 'coalition_labels'; labels: CoalitionLabel[] }
+  /**
+   * The answer to a `relate` effect: what crux `a` (crystallized first) is to crux `b`. `from` names
+   * the deeper one for ENTAILS and SUPPORTS (default `a`). `note` says why a call gave nothing.
+   */
+  | {
+      kind: 'crux_relation';
+      a: string;
+      b: string;
+      relation: CruxRelationKind;
+      from?: string;
+      confidence: number;
+      sketch: string;
+      note?: string;
+    }
+  /**
+   * A live debate asked `agent` whether the crux of `thread` stands as stated, and it did not
+   * challenge it: ACCEPTED, or GAVE_UP when no usable answer came (a challenge is a CHALLENGE_CRUX message).
+   */
+  | { kind: 'crux_check'; thread: string; agent: string; outcome: 'ACCEPTED' | 'GAVE_UP' }
+  /** The answer to a `check_relation` effect: the second call agrees with the proposed relation or not. */
+  | { kind: 'relation_check'; a: string; b: string; agrees: boolean; note: string }
   /** For an engine that retires threads itself (merging duplicates, dropping idle ones). */
   | { kind: 'close_thread'; thread: string; status: 'STALE' | 'MERGED' }
   /** A debate-level limit (time, messages, money) stopped the debate. */

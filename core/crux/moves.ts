@@ -12,8 +12,8 @@ import { CRUX_CHALLENGES, GIVEN_GRADES, HORIZONS, SIDES, isOneOf } from './vocab
 export type ParsedMove =
   | { move: 'CLAIM' | 'CHALLENGE' | 'CLARIFY' | 'REFRAME' }
   | { move: 'PROPOSE_CRUX'; question: string }
-  | { move: 'STEELMAN'; target: string }
-  | { move: 'GRADE_STEELMAN'; grade: GivenGrade; from: string }
+  | { move: 'STEELMAN'; target: string; statement?: SteelmanStatement }
+  | { move: 'GRADE_STEELMAN'; grade: GivenGrade; from: string; corrections?: string }
   | { move: 'COMMIT_POSITION'; side: Side; confidence: number; horizon: Horizon; falsifier?: Falsifier }
   | { move: 'DECLARE_FALSIFIER'; falsifier: Falsifier }
   | { move: 'CHALLENGE_EVIDENCE'; replyTo: string; author: string }
@@ -21,6 +21,35 @@ export type ParsedMove =
   | { move: 'CONCEDE'; proposition: string; topClaimChanged: boolean; prior?: Side; next?: Side }
   | { move: 'PROVIDE_EVIDENCE'; targetFalsifierOf?: string; evidenceLink?: string }
   | { move: 'CHALLENGE_CRUX'; challenge: CruxChallenge };
+
+/**
+ * A structured steelman (seed 000): the target's claim, its strongest reason and what would change
+ * the target's mind, restated. Optional, so scripts written before it replay as they did; a live
+ * debate asks for all three (core/crux/live/answer-checks.ts).
+ */
+export interface SteelmanStatement {
+  claim: string;
+  strongestReason: string;
+  falsifier: { metric: string; threshold: string; deadline: string };
+}
+
+const STATEMENT_FIELDS = ['claimRepresented', 'strongestReason', 'falsifierRepresented'] as const;
+
+/** The steelman's structure from meta: absent, read, or what is wrong with it (a string). */
+function readStatement(meta: Record<string, unknown>): SteelmanStatement | null | string {
+  if (STATEMENT_FIELDS.every((f) => !present(meta[f]))) return null;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  const claim = text(meta.claimRepresented);
+  const reason = text(meta.strongestReason);
+  const f = meta.falsifierRepresented as Record<string, unknown> | null;
+  const falsifier =
+    f && typeof f === 'object' && text(f.metric) && text(f.threshold) && text(f.deadline)
+      ? { metric: text(f.metric) as string, threshold: text(f.threshold) as string, deadline: text(f.deadline) as string }
+      : null;
+  if (!claim || !reason || !falsifier)
+    return 'a structured STEELMAN needs all three: meta.claimRepresented, meta.strongestReason and meta.falsifierRepresented {metric, threshold, deadline}';
+  return { claim, strongestReason: reason, falsifier };
+}
 
 export type MoveCheck = { ok: true; parsed: ParsedMove } | { ok: false; reason: string };
 
@@ -62,7 +91,9 @@ export function checkMoveRequirements(state: CruxState, thread: ThreadState, req
       const target = meta.steelmanTarget;
       if (!isAgent(state, target)) return fail('STEELMAN needs meta.steelmanTarget, an agent of the debate');
       if (target === agent) return fail('STEELMAN target must be another agent');
-      return pass({ move: 'STEELMAN', target });
+      const statement = readStatement(meta);
+      if (typeof statement === 'string') return fail(statement);
+      return pass({ move: 'STEELMAN', target, ...(statement ? { statement } : {}) });
     }
 
     case 'GRADE_STEELMAN': {
@@ -72,7 +103,15 @@ export function checkMoveRequirements(state: CruxState, thread: ThreadState, req
       }
       const pending = latestPendingFor(thread, agent);
       if (!pending) return fail(`no PENDING steelman of ${agent} to grade`);
-      return pass({ move: 'GRADE_STEELMAN', grade, from: pending.from });
+      const corrections = meta.corrections;
+      if (present(corrections) && (typeof corrections !== 'string' || corrections.trim() === ''))
+        return fail('GRADE_STEELMAN meta.corrections, when given, is what the steelman missed, in words');
+      return pass({
+        move: 'GRADE_STEELMAN',
+        grade,
+        from: pending.from,
+        ...(typeof corrections === 'string' ? { corrections: corrections.trim() } : {}),
+      });
     }
 
     case 'COMMIT_POSITION': {

@@ -77,6 +77,17 @@ export function planCrux(input: CruxPlanInput): CallPlan {
     worst: (worstTurns * count) / n,
   }));
   calls.push({ kind: 'crux_analysis', likely: likelyAnalyses, worst: worstAnalyses });
+  // The cross-thread analysis: one call per pair of crystallized cruxes, a second for the pairs sure
+  // enough to be checked (about half of them on the simulator; at worst all).
+  const pairs = (cruxes: number) => (cruxes * Math.max(0, cruxes - 1)) / 2;
+  calls.push({ kind: 'crux_relation', likely: pairs(likelyAnalyses), worst: pairs(worstAnalyses) });
+  calls.push({ kind: 'crux_relation_check', likely: pairs(likelyAnalyses) / 2, worst: pairs(worstAnalyses) });
+  // Self-correction: each crux is put to one agent; about one in eight is challenged and reviewed.
+  // At worst each of a crux's versions is checked and each challenge reviewed, two reviews at most.
+  calls.push({ kind: 'crux_check', likely: likelyAnalyses, worst: worstAnalyses * 3 });
+  calls.push({ kind: 'crux_review', likely: likelyAnalyses / 8, worst: worstAnalyses * 2 });
+  // One call names the coalitions, when there are two cruxes or more to form them.
+  calls.push({ kind: 'crux_coalition_labels', likely: likelyAnalyses >= 2 ? 1 : 0, worst: 1 });
   return {
     protocol: 'crux',
     size: n,

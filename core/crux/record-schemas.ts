@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commonGroundItemSchema } from './analysis';
 import { falsifierSchema } from './falsifier';
 import { byAgent, count } from './schema-parts';
-import { CRUX_CHALLENGES, HORIZONS, SIDES, STEELMAN_GRADES } from './vocabulary';
+import { CRUX_CHALLENGES, CRUX_RELATIONS, HORIZONS, RELATION_STATUSES, SIDES, STEELMAN_GRADES } from './vocabulary';
 
 // The state's records that leave the state machine: the events carry them and the result reports
 // them. Each is a schema first, its type inferred, so the contract can derive its view of them
@@ -53,6 +53,16 @@ export const steelmanPairSchema = z.object({
   to: z.string(),
   grade: z.enum(STEELMAN_GRADES),
   attempts: count,
+  /** The latest attempt's structure, when it gave one: the target's claim, strongest reason and falsifier. */
+  steelman: z
+    .object({
+      claim: z.string(),
+      strongestReason: z.string(),
+      falsifier: z.object({ metric: z.string(), threshold: z.string(), deadline: z.string() }),
+    })
+    .optional(),
+  /** What the target said the latest attempt missed, when it said. */
+  corrections: z.string().optional(),
 });
 export type SteelmanPair = z.infer<typeof steelmanPairSchema>;
 
@@ -101,3 +111,23 @@ export type CruxRecord = z.infer<typeof cruxRecordSchema>;
 /** The name the labeller gave a group of agents. */
 export const coalitionLabelSchema = z.object({ members: z.array(z.string()), label: z.string() });
 export type CoalitionLabel = z.infer<typeof coalitionLabelSchema>;
+
+/**
+ * What the cross-thread analysis found between two crystallized cruxes (./relations.ts): `a` crystallized
+ * before `b`; `from` is the deeper crux (the one the other rests on; `a` for a duplicate, which keeps
+ * `a` and merges `b` into it), `to` the other. A first call proposes it with a confidence and a short
+ * sketch of the reasoning; a second call confirms or rejects it.
+ */
+export const cruxRelationSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  relation: z.enum(CRUX_RELATIONS),
+  from: z.string(),
+  to: z.string(),
+  confidence: z.number(),
+  sketch: z.string(),
+  status: z.enum(RELATION_STATUSES),
+  /** Why it was dismissed, or what the second call said. */
+  note: z.string().nullable(),
+});
+export type CruxRelation = z.infer<typeof cruxRelationSchema>;

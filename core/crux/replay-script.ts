@@ -5,7 +5,7 @@ import { analysisOutputSchema } from './analysis';
 import type { CruxConfigOverrides } from './config';
 import type { CruxReviewAnswer } from './inputs';
 import { configOverridesSchema } from './config';
-import { HORIZONS, MOVES, SIDES } from './vocabulary';
+import { CRUX_RELATIONS, HORIZONS, MOVES, SIDES } from './vocabulary';
 
 // The replay script format: JSON Lines, one object per line, `type` naming the kind. Parsing only
 // checks each line's own shape; cross-references (agents, threads) are checked as lines apply.
@@ -77,6 +77,21 @@ export const coalitionLabelsLineSchema = z.object({
   labels: z.array(z.object({ members: z.array(id).min(1), label: z.string() })),
 });
 
+/**
+ * What the cross-thread analysis answers for the pair of cruxes a (crystallized first) and b: the
+ * first call's proposal and, when it passes the thresholds, the second call's verdict (`check`).
+ */
+export const cruxRelationLineSchema = z.object({
+  type: z.literal('crux_relation'),
+  a: id,
+  b: id,
+  relation: z.enum(CRUX_RELATIONS),
+  from: id.optional(),
+  confidence: z.number().min(0).max(1),
+  sketch: z.string().default(''),
+  check: z.object({ agrees: z.boolean(), note: z.string().default('') }).optional(),
+});
+
 const LINE_SCHEMAS = {
   debate: debateLineSchema,
   thread: threadLineSchema,
@@ -85,6 +100,7 @@ const LINE_SCHEMAS = {
   crystallize: crystallizeLineSchema,
   crux_review: cruxReviewLineSchema,
   coalition_labels: coalitionLabelsLineSchema,
+  crux_relation: cruxRelationLineSchema,
 } as const;
 const LINE_TYPES = Object.keys(LINE_SCHEMAS) as (keyof typeof LINE_SCHEMAS)[];
 
@@ -95,6 +111,7 @@ export type ProposeThreadLine = z.infer<typeof proposeThreadLineSchema>;
 export type CrystallizeLine = z.infer<typeof crystallizeLineSchema>;
 export type CoalitionLabelsLine = z.infer<typeof coalitionLabelsLineSchema>;
 export type CruxReviewLine = z.infer<typeof cruxReviewLineSchema>;
+export type CruxRelationLine = z.infer<typeof cruxRelationLineSchema>;
 export type ScriptLine =
   | DebateLine
   | ThreadLine
@@ -102,7 +119,8 @@ export type ScriptLine =
   | ProposeThreadLine
   | CrystallizeLine
   | CruxReviewLine
-  | CoalitionLabelsLine;
+  | CoalitionLabelsLine
+  | CruxRelationLine;
 
 export type { Numbered };
 
@@ -115,6 +133,8 @@ export interface ParsedScript {
   /** crux_review lines by thread id, in file order: each review of the thread takes the next one. */
   reviews: Record<string, Numbered<CruxReviewAnswer>[]>;
   coalitionLabels: Numbered<CoalitionLabelsLine>[];
+  /** crux_relation lines by pair, `<a>|<b>`: the answers to the cross-thread analysis' calls. */
+  relations: Record<string, Numbered<CruxRelationLine>>;
 }
 
 export function parseLine(text: string, line: number): ScriptLine {
@@ -122,7 +142,7 @@ export function parseLine(text: string, line: number): ScriptLine {
   return lineShape(LINE_SCHEMAS[raw.type], raw, line);
 }
 
-/** Splits and parses a whole script; `crystallize`, `crux_review` and `coalition_labels` lines are gathered apart. */
+/** Splits and parses a whole script; `crystallize`, `crux_review`, `coalition_labels` and `crux_relation` lines are gathered apart. */
 export function parseScript(text: string): ParsedScript {
   const lines = text.split(/\r?\n/);
   let debate: ParsedScript['debate'] | undefined;
@@ -130,6 +150,7 @@ export function parseScript(text: string): ParsedScript {
   const crystallize: ParsedScript['crystallize'] = {};
   const reviews: ParsedScript['reviews'] = {};
   const coalitionLabels: ParsedScript['coalitionLabels'] = [];
+  const relations: ParsedScript['relations'] = {};
 
   lines.forEach((textLine, index) => {
     const line = index + 1;
@@ -161,11 +182,20 @@ export function parseScript(text: string): ParsedScript {
       case 'coalition_labels':
         coalitionLabels.push({ line, entry });
         return;
+      case 'crux_relation': {
+        const key = `${entry.a}|${entry.b}`;
+        const earlier = relations[key];
+        if (earlier) {
+          throw new ScriptError(line, `a second crux_relation line for "${entry.a}" and "${entry.b}" (first on line ${earlier.line})`);
+        }
+        relations[key] = { line, entry };
+        return;
+      }
       default:
         steps.push({ line, entry });
     }
   });
 
   if (!debate) throw new ScriptError(1, 'empty script: the first line must be a debate line');
-  return { debate, steps, crystallize, reviews, coalitionLabels };
+  return { debate, steps, crystallize, reviews, coalitionLabels, relations };
 }

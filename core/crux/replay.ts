@@ -7,6 +7,7 @@ import { parseScript } from './replay-script';
 import type { CruxResult } from './result';
 import { buildResult } from './result';
 import type { AgentProfile, CruxState } from './state';
+import { DEVILS_ADVOCATE, globalStop } from './honesty';
 import { createState } from './state';
 import { advance } from './step';
 
@@ -100,6 +101,39 @@ export function replayScript(scriptText: string): ReplayRun {
     while (effects.length > 0) {
       const next: typeof effects = [];
       for (const effect of effects) {
+        if (effect.kind === 'relate') {
+          // A pair no line speaks of was simply not looked at: older scripts replay as they did.
+          const relation = script.relations[`${effect.a}|${effect.b}`];
+          if (!relation) continue;
+          const { entry: r } = relation;
+          next.push(
+            ...apply(
+              {
+                kind: 'crux_relation',
+                a: r.a,
+                b: r.b,
+                relation: r.relation,
+                ...(r.from === undefined ? {} : { from: r.from }),
+                confidence: r.confidence,
+                sketch: r.sketch,
+              },
+              relation.line,
+            ),
+          );
+          continue;
+        }
+        if (effect.kind === 'check_relation') {
+          const relation = script.relations[`${effect.a}|${effect.b}`];
+          const check = relation?.entry.check;
+          if (!relation || !check) {
+            throw new ScriptError(
+              relation?.line ?? line,
+              `the relation of "${effect.a}" and "${effect.b}" passed the thresholds, so it needs a check ({"agrees":…,"note":…})`,
+            );
+          }
+          next.push(...apply({ kind: 'relation_check', a: effect.a, b: effect.b, ...check }, relation.line));
+          continue;
+        }
         if (effect.kind === 'review') {
           // Each review of a thread takes the next crux_review line for it.
           const review = script.reviews[effect.thread]?.[reviewsUsed[effect.thread] ?? 0];
@@ -117,6 +151,12 @@ export function replayScript(scriptText: string): ReplayRun {
         next.push(...apply({ kind: 'crystallize_output', thread: effect.thread, output: answer.entry.output }, answer.line));
       }
       effects = next;
+    }
+    // A debate-wide stop rule ends the debate here, as a live driver would: later lines are not applied.
+    const stop = globalStop(state);
+    if (stop !== null) {
+      apply({ kind: 'stop', reason: stop }, line);
+      break;
     }
   }
 
@@ -138,7 +178,8 @@ function checkReferences(script: ParsedScript): ScriptError | null {
     if (agentIds.has(a.id)) throw new ScriptError(script.debate.line, `duplicate agent id "${a.id}"`);
     agentIds.add(a.id);
   }
-  const unknownAgent = (ids: Iterable<string>) => [...ids].find((id) => !agentIds.has(id));
+  // The devil's advocate may join later (./honesty.ts); if it never does, naming it fails where it is applied.
+  const unknownAgent = (ids: Iterable<string>) => [...ids].find((id) => !agentIds.has(id) && id !== DEVILS_ADVOCATE);
   const problems: ScriptError[] = [];
 
   const threadIds = new Set(script.steps.flatMap(({ entry }) => (entry.type === 'message' ? [] : [entry.id])));
@@ -153,6 +194,10 @@ function checkReferences(script: ParsedScript): ScriptError | null {
       if (!threadIds.has(thread)) problems.push(new ScriptError(line, `unknown thread id "${thread}"`));
       else if (bad !== undefined) problems.push(new ScriptError(line, `unknown agent id "${bad}"`));
     }
+  }
+  for (const { line, entry } of Object.values(script.relations)) {
+    const unknown = [entry.a, entry.b, ...(entry.from ? [entry.from] : [])].find((t) => !threadIds.has(t));
+    if (unknown !== undefined) problems.push(new ScriptError(line, `unknown thread id "${unknown}"`));
   }
   for (const { line, entry } of script.coalitionLabels) {
     const bad = unknownAgent(entry.labels.flatMap((l) => l.members));

@@ -3,7 +3,7 @@ import { commonGroundItemSchema } from './analysis';
 import { coalitionSchema } from './coalitions';
 import { conformitySchema } from './conformity';
 import { systemMetricsSchema } from './counters';
-import { cruxRecordSchema } from './record-schemas';
+import { cruxRecordSchema, cruxRelationSchema } from './record-schemas';
 import { count } from './schema-parts';
 import { REGIMES, THREAD_STATUSES } from './vocabulary';
 
@@ -29,6 +29,8 @@ export const threadResultSchema = z.object({
   }),
   lockFailures: z.array(z.string()),
   crux: cruxSummarySchema.nullable(),
+  /** Only on a MERGED thread whose crux was a confirmed duplicate: the thread it was merged into. */
+  mergedInto: z.string().optional(),
 });
 export type ThreadResult = z.infer<typeof threadResultSchema>;
 
@@ -47,5 +49,15 @@ export const cruxResultSchema = z.object({
    * majority (./conformity.ts). Left out otherwise, so a result without one reads as before.
    */
   conformity: conformitySchema.optional(),
+  /**
+   * Present only when the cross-thread analysis looked at a pair of cruxes (./relations.ts): each
+   * relation proposed, dismissed, confirmed or rejected, in the order proposed.
+   */
+  relations: z.array(cruxRelationSchema).optional(),
+  /**
+   * Only on a partial result (a limit or a stop rule ended the debate with threads open): its open
+   * threads are work in progress, so what it says is said with low confidence.
+   */
+  confidence: z.literal('LOW').optional(),
 });
 export type CruxResult = z.infer<typeof cruxResultSchema>;

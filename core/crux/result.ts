@@ -39,6 +39,11 @@ function crystallizedCruxes(state: CruxState): CrystallizedCrux[] {
   return out;
 }
 
+/** The debate's coalitions as they stand, before any label (what a labeller is asked to name). */
+export function coalitionsOf(state: CruxState) {
+  return findCoalitions(state.agents, crystallizedCruxes(state), state.config.coalitions, []);
+}
+
 function summarize(crux: CruxRecord): CruxSummary {
   return {
     question: crux.question,
@@ -78,6 +83,7 @@ function threadResult(thread: ThreadState): ThreadResult {
     },
     lockFailures: thread.lastLockFailures,
     crux: thread.crux ? summarize(thread.crux) : null,
+    ...(thread.mergedInto ? { mergedInto: thread.mergedInto } : {}),
   };
 }
 
@@ -137,6 +143,12 @@ export function buildResult(state: CruxState, usage: LlmUsage = NO_LLM_USAGE): C
       },
       // Last, and only when a position changed: a result with none is byte for byte what it was.
       ...(conformity ? { conformity } : {}),
+      // After it, and only once a pair of cruxes was looked at: a result without one is unchanged.
+      ...(state.relations.length > 0
+        ? { relations: state.relations.map((r) => ({ ...r, confidence: round(r.confidence, 4) })) }
+        : {}),
+      // A partial result says so in one word: "Confidence: LOW" (seed 000, partial results).
+      ...(regime === 'partial' ? { confidence: 'LOW' as const } : {}),
     } satisfies CruxResult),
   ) as CruxResult;
   // A detached copy: callers may keep or change the result without reaching into the state.

@@ -23,6 +23,8 @@ describe('config for the number of agents', () => {
       lockRetryBudget: 12,
       evidenceStability: { minMessages: 24, window: 18 },
       threadHardCap: 120,
+      devilsAdvocateAfter: 60,
+      stopRules: { noNewCrux: 150, coalitionsStable: 90 },
     });
   });
 

@@ -101,6 +101,26 @@ export function coalitionLabels(labels: { members: string[]; label: string }[]):
   return { type: 'coalition_labels', labels };
 }
 
+/** A crux_relation line: the cross-thread analysis' answers for the cruxes a and b (`check` when it is asked). */
+export function relation(
+  a: string,
+  b: string,
+  kind: string,
+  confidence: number,
+  extra: { from?: string; sketch?: string; check?: { agrees: boolean; note: string } } = {},
+): ScriptObject {
+  return {
+    type: 'crux_relation',
+    a,
+    b,
+    relation: kind,
+    confidence,
+    sketch: extra.sketch ?? `Answering ${a} settles what ${b} asks, by the same measure.`,
+    ...(extra.from ? { from: extra.from } : {}),
+    ...(extra.check ? { check: extra.check } : {}),
+  };
+}
+
 /** Six DISCOVERY messages ending in a PROPOSE_CRUX: the earliest exit the defaults allow. */
 export function quickDiscovery(
   threadId: string,

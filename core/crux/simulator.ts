@@ -2,10 +2,19 @@ import { SIMULATED_LABEL } from '../sim/label';
 import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { AnalysisOutput } from './analysis';
-import { keywords } from './keywords';
+import { jaccard, keywords } from './keywords';
 import type { AgentMove } from './live/answer';
 import type { BaselineAnswer, BaselineBrief } from './live/baseline';
 import type { AnalysisBrief, CruxBrief, TurnBrief } from './live/brief';
+import type { LabelsAnswer, LabelsBrief } from './live/labels-request';
+import type { CruxCheckAnswer, CruxCheckBrief, ReviewAnswer, ReviewBrief } from './live/review-request';
+import { CRUX_CHALLENGES } from './vocabulary';
+import type {
+  RelationAnswer,
+  RelationBrief,
+  RelationCheckAnswer,
+  RelationCheckBrief,
+} from './live/relation-request';
 
 /**
  * The crux debate's offline simulator: deterministic, labelled, and free. It plays every agent from
@@ -139,7 +148,16 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
         content: say(
           `The strongest case for ${brief.ask.target}'s view: ${fact} points their way and the downside is bounded.`,
         ),
-        meta: { steelmanTarget: brief.ask.target },
+        meta: {
+          steelmanTarget: brief.ask.target,
+          claimRepresented: say(`${brief.ask.target} holds that ${subject} ${side === 'NO' ? 'will deliver' : 'will not deliver'}.`),
+          strongestReason: say(`${fact} points their way and the downside is bounded.`),
+          falsifierRepresented: {
+            metric: `share of ${subject} deployments meeting their stated target`,
+            threshold: side === 'NO' ? 'below 40%' : 'at least 60%',
+            deadline: '2027-12-31',
+          },
+        },
       };
     case 'GRADE_STEELMAN': {
       // Only a first attempt is ever found wanting, so a retried steelman always lands.
@@ -149,7 +167,10 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
         content: say(
           grade === 'ACCURATE' ? 'That is my view, fairly put.' : 'Close, but it leaves out my main reason.',
         ),
-        meta: { steelmanGrade: grade },
+        meta: {
+          steelmanGrade: grade,
+          ...(grade === 'ACCURATE' ? {} : { corrections: say('It leaves out my main reason: the cost of running it.') }),
+        },
       };
     }
     case 'CLARIFY':
@@ -256,9 +277,116 @@ export function simulateBaseline(seed: number, brief: BaselineBrief): BaselineAn
   };
 }
 
+/** How much two cruxes' questions share, by the keywords the spawn gate compares. */
+function overlap(brief: RelationBrief | RelationCheckBrief): { similarity: number; shared: number } {
+  const a = new Set(keywords(brief.a.question));
+  const b = new Set(keywords(brief.b.question));
+  return { similarity: jaccard(a, b), shared: [...a].filter((w) => b.has(w)).length };
+}
+
+/**
+ * The first call of the cross-thread analysis: questions that share most of their words are the
+ * same question; questions every shared agent answers oppositely contradict; questions on the same
+ * subject support one another (the later one, usually a reframe's deeper question, the deeper), with
+ * a confidence that sometimes falls short of the threshold; anything else is no relation.
+ */
+export function simulateRelation(seed: number, brief: RelationBrief): RelationAnswer {
+  const rng = rngFor(seed, 'relation', brief.a.thread, brief.b.thread);
+  const { similarity, shared } = overlap(brief);
+  const both = Object.keys(brief.a.positions).filter(
+    (agent) => brief.a.positions[agent] !== 'UNCERTAIN' && (brief.b.positions[agent] ?? 'UNCERTAIN') !== 'UNCERTAIN',
+  );
+  const A = `"${brief.a.question}"`;
+  const B = `"${brief.b.question}"`;
+  if (similarity > 0.5)
+    return { relation: 'DUPLICATE', confidence: 0.9, sketch: say(`${A} and ${B} ask the same thing in other words.`) };
+  if (both.length >= 2 && both.every((agent) => brief.a.positions[agent] !== brief.b.positions[agent]))
+    return {
+      relation: 'CONTRADICTS',
+      confidence: 0.85,
+      sketch: say(`Every agent who answers both answers ${A} and ${B} oppositely.`),
+    };
+  if (shared >= 2)
+    return {
+      relation: 'SUPPORTS',
+      deeper: 'B',
+      confidence: Math.round((0.6 + rng() * 0.35) * 100) / 100,
+      sketch: say(`If ${B} resolves YES, the case for ${A} is stronger: both turn on the same subject.`),
+    };
+  return { relation: 'NONE', confidence: 0.5, sketch: '' };
+}
+
+/** The second call: a duplicate by wording always stands; any other relation is turned down one time in four. */
+export function simulateRelationCheck(seed: number, brief: RelationCheckBrief): RelationCheckAnswer {
+  const rng = rngFor(seed, 'relation_check', brief.a.thread, brief.b.thread);
+  const agrees = (brief.proposal.relation === 'DUPLICATE' && overlap(brief).similarity > 0.5) || rng() >= 0.25;
+  return {
+    agrees,
+    note: say(agrees ? 'The reasoning holds for both questions as asked.' : 'The two questions can be answered apart.'),
+  };
+}
+
+/**
+ * The coalitions' labels: a camp that answers YES to most of its cruxes backs the idea, one that
+ * answers NO doubts it; the subject's first words say on what.
+ */
+export function simulateLabels(_seed: number, brief: LabelsBrief): LabelsAnswer {
+  const subject = keywords(brief.topic)[0] ?? 'idea';
+  return {
+    labels: brief.coalitions.map((c) => {
+      const yes = c.positions.filter((p) => p.side === 'YES').length;
+      const no = c.positions.length - yes;
+      const word = yes > no ? 'backers' : no > yes ? 'doubters' : 'hedgers';
+      return { members: [...c.members], label: say(`${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${word}`) };
+    }),
+  };
+}
+
+/**
+ * An agent asked whether a crystallized crux stands: now and then (one time in eight, on its first
+ * version only) it challenges it, NOT_BINARY when the question has no "?", otherwise for a reason
+ * drawn at random; otherwise it lets it stand.
+ */
+export function simulateCruxCheck(seed: number, brief: CruxCheckBrief): CruxCheckAnswer {
+  const rng = rngFor(seed, 'crux_check', brief.thread.id, brief.agent.id, brief.thread.version);
+  if (brief.thread.version > 0 || rng() >= 0.125)
+    return { challenge: false, content: say('The crux states my position and the question fairly.') };
+  const reason = brief.thread.question.trim().endsWith('?') ? pick(rng, CRUX_CHALLENGES) : 'NOT_BINARY';
+  const why = {
+    MIS_STATED: 'It records my position as firmer than I put it.',
+    NOT_BINARY: 'It asks how much, not whether: it cannot be answered yes or no.',
+    NOT_DECISION_RELEVANT: 'Either answer leaves the decision where it is.',
+  }[reason];
+  return { challenge: true, reason, content: say(why) };
+}
+
+/**
+ * The crystallizer's review of a challenge: a crux challenged as not decision-relevant needs the
+ * decision clarified first; any other is re-extracted from the thread, its question sharpened.
+ */
+export function simulateReview(seed: number, brief: ReviewBrief): ReviewAnswer {
+  if (brief.challenge.reason === 'NOT_DECISION_RELEVANT')
+    return { reextracted: null, needsClarification: say('Which decision the answer would change: the launch or the budget?') };
+  const analysis = simulateAnalysis(seed, {
+    protocol: 'crux',
+    kind: 'analysis',
+    topic: brief.topic,
+    thread: { id: brief.thread.id, topic: brief.thread.topic, binaryQuestion: brief.thread.binaryQuestion },
+    commitments: brief.commitments,
+    falsifiers: brief.falsifiers,
+  });
+  const question = brief.thread.question.replace(/\??\s*$/, '');
+  return { reextracted: { ...analysis, question: `${question}, as the resolution criteria measure it?` }, needsClarification: null };
+}
+
 /** The crux briefs' answers, registered in `core/sim/simulators.ts`. */
 export const cruxSimulator = protocolSimulator<CruxBrief>('crux', {
   turn: simulateMove,
   analysis: simulateAnalysis,
   baseline: simulateBaseline,
+  relation: simulateRelation,
+  relation_check: simulateRelationCheck,
+  labels: simulateLabels,
+  crux_check: simulateCruxCheck,
+  review: simulateReview,
 });

@@ -2,7 +2,7 @@ import type { CruxConfig } from './config';
 import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
 import type { Falsifier } from './falsifier';
-import type { CoalitionLabel, Commitment, Concession, CruxRecord, LockedCrux } from './record-schemas';
+import type { CoalitionLabel, Commitment, Concession, CruxRecord, CruxRelation, LockedCrux, SteelmanPair } from './record-schemas';
 import type {
   BlockReason,
   CruxChallenge,
@@ -20,6 +20,7 @@ export type {
   Commitment,
   Concession,
   CruxRecord,
+  CruxRelation,
   Dcg,
   FinalPosition,
   LockedCrux,
@@ -33,6 +34,8 @@ export type {
 export interface AgentProfile {
   id: string;
   name: string;
+  /** Set only on the devil's advocate the debate brought in (./honesty.ts): it argues, it never commits. */
+  role?: 'devils-advocate';
   topClaim?: { statement: string; side: Side; confidence: number };
   defaultHorizon?: Horizon;
 }
@@ -74,6 +77,10 @@ export interface SteelmanAttempt {
   /** The message that opened the live attempt; its number orders "latest PENDING". */
   messageId: string;
   openedAt: number;
+  /** The live attempt's structure (claim, strongest reason, falsifier), when it gave one. */
+  steelman?: SteelmanPair['steelman'];
+  /** What the target said the live attempt missed, when it graded it short and said so. */
+  corrections?: string;
 }
 
 export interface CandidateCrux {
@@ -128,6 +135,13 @@ export interface ThreadState {
   /** A challenge of the crystallized crux waits for the crystallizer's review. */
   awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
+  /** Set when the cross-thread analysis found this thread's crux a duplicate of another's (status MERGED). */
+  mergedInto?: string;
+  /**
+   * The version of the crux (its number of reviews) a live debate last asked an agent to check, so
+   * each version is put to an agent once (./crux-review.ts, `pendingCruxChecks`).
+   */
+  cruxChecked?: number;
 }
 
 export interface CruxState {
@@ -148,6 +162,19 @@ export interface CruxState {
   coalitionLabels: CoalitionLabel[];
   /** Set when a debate-level limit stopped the debate. */
   stoppedBy: string | null;
+  /** What the cross-thread analysis found between pairs of crystallized cruxes, in the order proposed. */
+  relations: CruxRelation[];
+  /** messagesTotal when the last new crux appeared (a proposal, a spawned thread, a crystallization). */
+  lastNewCruxAt: number;
+  /** messagesTotal when the last thread was spawned. */
+  lastSpawnAt: number;
+  /** The coalitions' member sets and the irreducible cruxes, as last computed, and when they last changed. */
+  coalitionsKey: string;
+  coalitionsChangedAt: number;
+  /** There are coalitions and an irreducible crux: what the "coalitions stable" rule needs. */
+  coalitionsHold: boolean;
+  /** The coalitions were labelled (a `coalition_labels` input arrived), so a live debate asks no more. */
+  coalitionsLabelled: boolean;
 }
 
 export interface DebateSetup {
@@ -171,6 +198,13 @@ export function createState(setup: DebateSetup): CruxState {
     primaryCrux: null,
     coalitionLabels: [],
     stoppedBy: null,
+    relations: [],
+    lastNewCruxAt: 0,
+    lastSpawnAt: 0,
+    coalitionsKey: '',
+    coalitionsChangedAt: 0,
+    coalitionsHold: false,
+    coalitionsLabelled: false,
   };
 }
 

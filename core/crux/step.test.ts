@@ -177,6 +177,9 @@ describe('config', () => {
       maxActiveThreads: 4,
       maxReplies: 2,
       coalitions: { minCruxes: 2, minPositions: 2, threshold: 0.7 },
+      // Beyond the design page, from seed 000 (docs/crux-protocol.md, "Keeping debates honest").
+      devilsAdvocateAfter: 20,
+      stopRules: { noNewCrux: 50, coalitionsStable: 30 },
     });
   });
 

@@ -1,7 +1,7 @@
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
 import { recordPositionChange } from './conformity';
-import { acceptChallenge, applyReview } from './crux-review';
+import { acceptChallenge, applyCruxCheck, applyReview } from './crux-review';
 import type { StepContext } from './context';
 import { closeThread, emit } from './context';
 import { applyAnalysis, requestCrystallization } from './crystallize';
@@ -14,6 +14,8 @@ import { afterLockMessage } from './lock';
 import { intervene, moderatorMessage } from './moderator';
 import type { CruxState, ThreadState, TranscriptEntry } from './state';
 import { findThread, isAgent, isOpen, totalMessages } from './state';
+import { afterAcceptedMessage, noteCruxChange, noteNewCrux } from './honesty';
+import { applyRelation, applyRelationCheck, requestRelations } from './relations';
 import { openThread, proposeThread } from './threads';
 import type { Stage } from './vocabulary';
 
@@ -56,15 +58,30 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       break;
     case 'crystallize_output':
       applyAnalysis(ctx, input.thread, input.output);
+      requestRelations(ctx, requireThread(ctx.state, input.thread));
+      noteNewCrux(ctx.state);
+      noteCruxChange(ctx.state);
+      break;
+    case 'crux_check':
+      applyCruxCheck(ctx, input);
+      break;
+    case 'crux_relation':
+      applyRelation(ctx, input);
+      break;
+    case 'relation_check':
+      applyRelationCheck(ctx, input);
+      noteCruxChange(ctx.state);
       break;
     case 'crux_review':
       applyReview(ctx, input.thread, input.answer);
+      noteCruxChange(ctx.state);
       break;
     case 'coalition_labels':
       for (const l of input.labels) {
         for (const m of l.members) if (!isAgent(ctx.state, m)) throw new CruxInputError(`unknown agent id "${m}"`);
       }
       ctx.state.coalitionLabels = input.labels.map((l) => ({ members: [...l.members], label: l.label }));
+      ctx.state.coalitionsLabelled = true;
       emit(ctx, { type: 'coalition_labels_set', labels: ctx.state.coalitionLabels });
       break;
     case 'close_thread': {
@@ -164,4 +181,6 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
     if (thread.status === 'EVIDENCE') requestCrystallization(ctx, thread, 'hardCap');
     else closeThread(ctx, thread, 'FAILED_CAP', `reached the hard cap of ${cap} messages`);
   }
+  // Then what keeps the debate as a whole honest: a new crux noted, a devil's advocate when none came.
+  afterAcceptedMessage(ctx, thread, input.move);
 }

@@ -77,6 +77,9 @@ export function proposeThread(ctx: StepContext, p: ThreadProposal): ThreadState 
   thread.supporters = [...new Set(p.supporters)];
   state.threads.push(thread);
   state.counters.threadsSpawned += 1;
+  // A spawned thread's question is a new crux, and a new thread keeps the coalitions from being stable.
+  state.lastNewCruxAt = state.counters.messagesTotal;
+  state.lastSpawnAt = state.counters.messagesTotal;
   emit(ctx, {
     type: 'thread_spawned',
     thread: p.id,

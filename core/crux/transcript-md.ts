@@ -1,5 +1,5 @@
 import type { Conformity, PositionChange } from './conformity';
-import type { CruxReview } from './record-schemas';
+import type { CruxRelation, CruxReview } from './record-schemas';
 import type { CruxResult } from './result';
 import type { CruxState, TranscriptEntry } from './state';
 
@@ -31,7 +31,12 @@ function line(entry: TranscriptEntry, names: ReadonlyMap<string, string>): strin
   const f = meta.falsifier as { metric?: string; threshold?: string; deadline?: string } | undefined;
   if (f && typeof f === 'object') details.push(`falsifier: ${f.metric ?? '?'} — ${f.threshold ?? '?'} by ${f.deadline ?? '?'}`);
   if (typeof meta.steelmanTarget === 'string') details.push(`steelman of ${names.get(meta.steelmanTarget) ?? meta.steelmanTarget}`);
+  if (typeof meta.claimRepresented === 'string') details.push(`their claim: ${meta.claimRepresented}`);
+  if (typeof meta.strongestReason === 'string') details.push(`strongest reason: ${meta.strongestReason}`);
+  const rf = meta.falsifierRepresented as { metric?: string; threshold?: string; deadline?: string } | undefined;
+  if (rf && typeof rf === 'object') details.push(`would change their mind: ${rf.metric ?? '?'} — ${rf.threshold ?? '?'} by ${rf.deadline ?? '?'}`);
   if (typeof meta.steelmanGrade === 'string') details.push(`grade: ${meta.steelmanGrade}`);
+  if (typeof meta.corrections === 'string') details.push(`missed: ${meta.corrections}`);
   if (typeof meta.concededProposition === 'string') details.push(`concedes: ${meta.concededProposition}`);
   if (typeof meta.cruxChallenge === 'string') details.push(`challenges the crux: ${meta.cruxChallenge}`);
   const extra = details.length > 0 ? `\n  ${details.map((d) => `_${d}_`).join(' · ')}` : '';
@@ -66,7 +71,8 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
 
   for (const thread of state.threads) {
     const summary = result.threads.find((t) => t.id === thread.id);
-    out.push(`## ${thread.id}: ${thread.topic}`, '', `Status: **${thread.status}** · binary question: ${thread.binaryQuestion ?? '—'}`, '');
+    const merged = thread.mergedInto ? ` · merged into ${thread.mergedInto} (the same question)` : '';
+    out.push(`## ${thread.id}: ${thread.topic}`, '', `Status: **${thread.status}**${merged} · binary question: ${thread.binaryQuestion ?? '—'}`, '');
     for (const entry of state.transcript.filter((m) => m.thread === thread.id)) out.push(line(entry, names), '');
     const crux = summary?.crux;
     if (crux) {
@@ -83,11 +89,15 @@ export function renderTranscript(state: CruxState, result: CruxResult, meta: Tra
   }
   const conformity = result.conformity;
   out.push('## Outcome', '', `Regime: **${result.regime}**${result.primaryCrux ? ` · primary crux: ${result.primaryCrux}` : ''}${conformity?.label ? ` · **${conformity.label}**` : ''}`, '');
+  if (result.confidence === 'LOW') {
+    out.push(`Confidence: **LOW** — the debate stopped${state.stoppedBy ? ` (${state.stoppedBy})` : ''} with threads still open; what they hold is work in progress.`, '');
+  }
   if (result.commonGround.length > 0) out.push('Common ground:', ...result.commonGround.map((c) => `- ${c.statement} _(${c.type})_`), '');
   if (result.coalitions.length > 0) {
     out.push('Coalitions:', ...result.coalitions.map((c) => `- ${c.label}: ${c.members.map((m) => names.get(m) ?? m).join(', ')}`), '');
   }
   if (conformity) out.push(...conformityLines(conformity, names));
+  if (result.relations) out.push(...relationLines(result.relations));
   return `${out.join('\n')}\n`;
 }
 
@@ -130,4 +140,27 @@ function conformityLines(c: Conformity, names: ReadonlyMap<string, string>): str
     );
   }
   return lines;
+}
+
+/** What the cross-thread analysis found between pairs of cruxes, each with its confidence and verdict. */
+function relationLines(relations: readonly CruxRelation[]): string[] {
+  const what = (r: CruxRelation): string =>
+    r.relation === 'DUPLICATE'
+      ? `${r.b} is a duplicate of ${r.a}`
+      : r.relation === 'CONTRADICTS'
+        ? `${r.a} and ${r.b} contradict each other`
+        : r.relation === 'NONE'
+          ? `${r.a} and ${r.b}: no relation`
+          : `${r.to} rests on ${r.from} (${r.relation})`;
+  const verdict = (r: CruxRelation): string =>
+    r.status === 'DISMISSED'
+      ? `dismissed: ${r.note}`
+      : r.status === 'PROPOSED'
+        ? 'waiting for the second call'
+        : `${r.status === 'CONFIRMED' ? 'confirmed' : 'rejected'} by a second call: ${r.note}`;
+  return [
+    'Relations between cruxes:',
+    ...relations.map((r) => `- ${what(r)} · confidence ${r.confidence} · ${verdict(r)}${r.sketch ? `\n  ${r.sketch}` : ''}`),
+    '',
+  ];
 }

@@ -41,6 +41,21 @@ export const STAGE_MOVES = MOVES.filter((m): m is Exclude<Move, 'CHALLENGE_CRUX'
 export const CRUX_CHALLENGES = ['MIS_STATED', 'NOT_BINARY', 'NOT_DECISION_RELEVANT'] as const;
 export type CruxChallenge = (typeof CRUX_CHALLENGES)[number];
 
+/**
+ * What one crystallized crux is to another (cross-thread analysis, ./relations.ts): the same question
+ * (merged), or a dependency. ENTAILS: answering the deeper crux settles the other; SUPPORTS: it makes
+ * one answer of the other more likely; CONTRADICTS: a YES to one is a NO to the other.
+ */
+export const CRUX_RELATIONS = ['DUPLICATE', 'ENTAILS', 'SUPPORTS', 'CONTRADICTS', 'NONE'] as const;
+export type CruxRelationKind = (typeof CRUX_RELATIONS)[number];
+
+/**
+ * Where a proposed relation stands: DISMISSED below the thresholds (no second call), PROPOSED while
+ * the second call is due, then CONFIRMED or REJECTED by it.
+ */
+export const RELATION_STATUSES = ['DISMISSED', 'PROPOSED', 'CONFIRMED', 'REJECTED'] as const;
+export type RelationStatus = (typeof RELATION_STATUSES)[number];
+
 /** The three stages a thread passes through while it is open. */
 export const STAGES = ['DISCOVERY', 'CRUX_LOCK', 'EVIDENCE'] as const;
 export type Stage = (typeof STAGES)[number];

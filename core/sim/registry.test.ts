@@ -32,7 +32,7 @@ describe('the simulator registry', () => {
 
   it('lists every protocol of the project once, with the kinds of brief each answers', () => {
     expect(allSimulators().map((s) => [s.protocol, s.kinds])).toEqual([
-      ['crux', ['turn', 'analysis', 'baseline']],
+      ['crux', ['turn', 'analysis', 'baseline', 'relation', 'relation_check', 'labels', 'crux_check', 'review']],
       ['evaluation', ['evaluator', 'redteam', 'defense', 'arbiter', 'synthesis', 'narrative']],
       ['arena', ['proposal', 'critique', 'revision', 'refinement', 'similarity', 'vote', 'trickster', 'judge']],
       ['council', ['proposal', 'review', 'revision', 'compromise', 'outcome', 'episode']],

@@ -2,6 +2,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalysisBrief, TurnBrief } from '../../core/crux/live/brief';
+import type { CruxCheckBrief } from '../../core/crux/live/review-request';
 import { linksIn } from '../../core/crux/live/idea-links';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { appRoot } from '../../core/node/app-root';
@@ -31,6 +32,8 @@ interface Corpus {
   turns: Record<string, Record<string, Answer[]>>;
   withoutTheIdea: Record<string, Answer>;
   analysis: Answer[];
+  /** The answer of the agent asked whether the crystallized crux stands (self-correction). */
+  cruxCheck: Answer[];
 }
 
 const corpus = JSON.parse(
@@ -71,7 +74,12 @@ function corpusResponder() {
     return list?.[i];
   };
   const respond = (request: FakeRequest): FakeStep => {
-    const brief = briefOfRequest(request) as TurnBrief | AnalysisBrief | null;
+    const brief = briefOfRequest(request) as TurnBrief | AnalysisBrief | CruxCheckBrief | null;
+    if (brief?.kind === 'crux_check') {
+      const answer = next('crux_check', corpus.cruxCheck);
+      if (answer) return { kind: 'answer', input: answer };
+      unanswered.push(`${brief.agent.id} crux_check`);
+    }
     if (brief?.kind === 'analysis') {
       const answer = next('analysis', corpus.analysis);
       if (answer)
@@ -95,7 +103,7 @@ function corpusResponder() {
         };
       }
       unanswered.push(`${brief.agent.id} ${ask.kind} #${used.get(`${brief.agent.id} ${ask.kind}`)}`);
-    } else if (brief?.kind !== 'analysis') unanswered.push(`request ${request.n}: no brief`);
+    } else if (brief?.kind !== 'analysis' && brief?.kind !== 'crux_check') unanswered.push(`request ${request.n}: no brief`);
     return { kind: 'error', status: 400, type: 'invalid_request_error', message: 'the corpus has no answer for this' };
   };
   return { respond, unanswered, withoutTheIdea: () => withoutTheIdea };

@@ -163,6 +163,8 @@ describe('a simulated crux debate', () => {
           lockRetryBudget: 8,
           evidenceStability: { minMessages: 16, window: 12 },
           threadHardCap: 80,
+          devilsAdvocateAfter: 40,
+          stopRules: { noNewCrux: 100, coalitionsStable: 60 },
         },
       },
       held: {

@@ -203,4 +203,35 @@ describe.skipIf(!chromiumPath)('the crux map', () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).positions)).toContain(agent.id);
     expect(s.problems).toEqual([]);
   }, 60_000);
+
+  it('shows every debate’s cruxes together at #/crux-map, reached from the ledger, each leading back to its debate', async () => {
+    const { page } = s;
+    const graph = await s.app.client.invoke('cruxes:graph', {});
+    // The debate crystallized at least one crux, or there is nothing to show.
+    expect(graph.nodes.length).toBeGreaterThan(0);
+    await go('#/ledger');
+    await page.getByRole('link', { name: 'crux map of the workspace' }).click();
+    const view = page.getByTestId('workspace-crux-map');
+    await view.waitFor();
+    await page.locator('[data-testid="crux-graph"][data-layout]').waitFor();
+    // The list and the drawing hold the graph's nodes, and its dependencies as "rests on" lines.
+    const listed = await page.getByTestId('workspace-cruxes').getByRole('button').allTextContents();
+    expect(listed).toEqual(graph.nodes.map((n) => n.question));
+    const d = await drawn();
+    expect(d.nodes.map((n) => n.id).sort()).toEqual(graph.nodes.map((n) => n.id).sort());
+    expect(d.edges.map((e) => [e.source, e.target]).sort()).toEqual(graph.edges.map((e) => [e.from, e.to]).sort());
+    expect(await page.getByTestId('recommended').locator('li').count()).toBe(graph.recommended.length);
+
+    // A crux's detail names the debate it came from and links into that debate's own map.
+    const first = graph.nodes[0] as (typeof graph.nodes)[number];
+    await page.getByTestId('workspace-cruxes').getByRole('button', { name: first.question, exact: true }).click();
+    const detail = page.getByTestId('workspace-crux-detail');
+    await detail.getByRole('heading', { name: first.question }).waitFor();
+    const member = first.members[0] as (typeof first.members)[number];
+    await s.screenshot('crux-map-workspace');
+    await detail.getByRole('link').first().click();
+    await page.waitForFunction((id) => window.location.hash.startsWith(`#/crux-map/${id}`), member.debateId);
+    await page.getByTestId('crux-detail').getByRole('heading', { name: member.question }).waitFor();
+    expect(s.problems).toEqual([]);
+  }, 60_000);
 });

@@ -103,6 +103,18 @@ function messageIdOf(text: string): string | null {
  */
 export function checkMove(state: CruxState): (move: AgentMove) => AnswerCheck<AgentMove> {
   return (move) => {
+    // A live steelman is structured (seed 000): the claim, its strongest reason and the falsifier,
+    // each restated; a grade short of ACCURATE says what was missed. A script may leave them out.
+    const m = move.meta;
+    if (move.move === 'STEELMAN' && (!m.claimRepresented?.trim() || !m.strongestReason?.trim() || !m.falsifierRepresented))
+      return {
+        ok: false,
+        problems: [
+          'a STEELMAN restates three things: meta.claimRepresented, meta.strongestReason and meta.falsifierRepresented {metric, threshold, deadline}',
+        ],
+      };
+    if (move.move === 'GRADE_STEELMAN' && m.steelmanGrade && m.steelmanGrade !== 'ACCURATE' && !m.corrections?.trim())
+      return { ok: false, problems: [`a ${m.steelmanGrade} grade says what was missed: meta.corrections`] };
     const repairs: string[] = [];
     const meta = { ...move.meta };
     for (const field of ['steelmanTarget', 'targetFalsifierOf'] as const) {

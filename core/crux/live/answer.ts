@@ -46,7 +46,21 @@ export const agentMoveSchema = z.object({
         .optional()
         .describe('REFRAME: a separate yes/no question worth its own thread, under 30 words'),
       steelmanTarget: z.string().optional().describe('STEELMAN: the id of the agent whose view you restate'),
+      claimRepresented: z.string().optional().describe("STEELMAN: their claim, as they would put it, one sentence"),
+      strongestReason: z.string().optional().describe('STEELMAN: the strongest reason for it, one sentence'),
+      falsifierRepresented: z
+        .object({
+          metric: z.string().describe('what would be measured, in under 20 words'),
+          threshold: z.string().describe('the value that would prove them wrong, under 15 words'),
+          deadline: z.string().describe('the date it will be known by'),
+        })
+        .optional()
+        .describe('STEELMAN: what would change their mind, as they declared it or would'),
       steelmanGrade: z.enum(GIVEN_GRADES).optional().describe('GRADE_STEELMAN: how well your view was restated'),
+      corrections: z
+        .string()
+        .optional()
+        .describe('GRADE_STEELMAN, when INCOMPLETE or WRONG: what the restatement missed or got wrong, one sentence'),
       side: z.enum(SIDES).optional().describe('COMMIT_POSITION: your answer to the binary question'),
       confidence: z
         .number()
@@ -150,5 +164,12 @@ export function crystallizerSchemaFor(
 }
 
 export const coalitionLabelsAnswerSchema = z.object({
-  labels: z.array(z.object({ members: z.array(z.string()), label: z.string().min(1) })),
+  labels: z
+    .array(
+      z.object({
+        members: z.array(z.string()).describe('the agent ids of one coalition, exactly as listed'),
+        label: z.string().min(1).describe('two or three words for what its members hold, e.g. "Cost skeptics"'),
+      }),
+    )
+    .describe('one label per coalition'),
 });

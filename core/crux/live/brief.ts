@@ -4,6 +4,9 @@ import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
 import { type AgentMove, agentMoveSchema, crystallizerSchemaFor } from './answer';
 import { prepareMove } from './answer-checks';
+import type { LabelsBrief } from './labels-request';
+import type { RelationBrief, RelationCheckBrief } from './relation-request';
+import type { CruxCheckBrief, ReviewBrief } from './review-request';
 import type { BaselineBrief } from './baseline';
 import type { Ask, Turn } from './scheduler';
 import { type DebateContext, nameOf, rosterLines } from './subject';
@@ -115,10 +118,10 @@ function askInWords(state: CruxState, thread: ThreadState, ask: Ask, context: Tu
     case 'STEELMAN': {
       const rule = context.gradingRuleOf?.(ask.target) ?? null;
       const how = rule ? ` ${name(ask.target)} grades steelmans by this rule: ${quoted(rule)}` : '';
-      return `Steelman ${name(ask.target)}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest.${how}`;
+      return `Steelman ${name(ask.target)}: STEELMAN with meta.steelmanTarget "${ask.target}", restating their view at its strongest: their claim (meta.claimRepresented), its strongest reason (meta.strongestReason) and what would change their mind (meta.falsifierRepresented).${how}`;
     }
     case 'GRADE_STEELMAN':
-      return `Grade ${name(ask.from)}'s steelman of your view by your grading rule: GRADE_STEELMAN with meta.steelmanGrade.`;
+      return `Grade ${name(ask.from)}'s steelman of your view by your grading rule: GRADE_STEELMAN with meta.steelmanGrade, and meta.corrections saying what it missed unless ACCURATE.`;
     case 'CLARIFY':
       return 'Clarify what is still unclear in the crux (CLARIFY): a term, a number or what would count as a YES.';
     case 'PROVIDE_EVIDENCE': {
@@ -190,12 +193,30 @@ export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMe
 }
 
 /** The briefs of a crux debate's requests (see `LlmBrief`); `core/crux/simulator.ts` answers them. */
-export type CruxBrief = TurnBrief | AnalysisBrief | BaselineBrief;
+export type CruxBrief =
+  | TurnBrief
+  | AnalysisBrief
+  | BaselineBrief
+  | RelationBrief
+  | RelationCheckBrief
+  | LabelsBrief
+  | CruxCheckBrief
+  | ReviewBrief;
+const CRUX_BRIEF_KINDS: readonly string[] = [
+  'turn',
+  'analysis',
+  'baseline',
+  'relation',
+  'relation_check',
+  'labels',
+  'crux_check',
+  'review',
+];
 
 /** Reads the crux brief of a request, if it has one; it travels beside the words, not in them. */
 export function readBrief(request: { brief?: LlmBrief | undefined }): CruxBrief | null {
   const brief = request.brief;
-  return brief?.protocol === 'crux' && (brief.kind === 'turn' || brief.kind === 'analysis' || brief.kind === 'baseline')
+  return brief?.protocol === 'crux' && CRUX_BRIEF_KINDS.includes(brief.kind)
     ? (brief as CruxBrief)
     : null;
 }

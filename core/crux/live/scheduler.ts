@@ -89,7 +89,11 @@ export function nextTurns(state: CruxState, options: SchedulerOptions): Turn[] {
 
 export function nextTurn(state: CruxState, thread: ThreadState, options: SchedulerOptions): Turn | null {
   const entries = threadEntries(state, thread.id);
-  const active = state.agents.map((a) => a.id).filter((id) => !options.degraded.has(id));
+  // The devil's advocate speaks only in discovery (core/crux/honesty.ts).
+  const advocate = state.agents.find((a) => a.role === 'devils-advocate')?.id ?? null;
+  const active = state.agents
+    .map((a) => a.id)
+    .filter((id) => !options.degraded.has(id) && (id !== advocate || thread.status === 'DISCOVERY'));
   if (active.length === 0) return null;
 
   // A blocked move is asked again (with the reason) up to twice; then the turn passes on.
@@ -120,6 +124,12 @@ export function nextTurn(state: CruxState, thread: ThreadState, options: Schedul
   // Cooldown: nobody speaks twice in a row in a thread while someone else can.
   const rested = candidates.filter((id) => id !== lastSpeaker);
   const pool = rested.length > 0 ? rested : candidates;
+
+  // A devil's advocate that has just joined speaks first: it was brought in to put a crux on the table.
+  if (advocate && pool.includes(advocate) && !thread.discoveryAuthors.includes(advocate)) {
+    const ask: Ask = thread.binaryQuestion ? { kind: 'DISCUSS' } : { kind: 'PROPOSE_CRUX' };
+    return { thread: thread.id, agent: advocate, ask, attempt: 0 };
+  }
 
   if (thread.status === 'CRUX_LOCK') {
     // The cooldown gives way when only the last speaker can supply what the lock still lacks.

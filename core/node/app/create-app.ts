@@ -30,6 +30,7 @@ import { ideasHandlers } from './ideas-handlers';
 import { IndexMemo } from './index-memo';
 import type { KeyStore } from './key-store';
 import { ledgerHandlers } from './ledger-handlers';
+import { cruxesHandlers } from './cruxes-handlers';
 import { LiveDebates } from './live-debates';
 import { LiveRuns } from './live-runs';
 import { personasHandlers } from './personas-handlers';
@@ -192,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     personas: personasHandlers(ctx),
     debates: debatesHandlers(ctx, reads),
     ledger: ledgerHandlers(ctx, reads),
+    cruxes: cruxesHandlers(ctx, reads),
     transcripts: transcriptsHandlers(ctx, reads, evaluations.reader),
     evaluations,
     runs: runsHandlers(ctx),
@@ -207,6 +209,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.personas.impl,
     ...areas.debates.impl,
     ...areas.ledger.impl,
+    ...areas.cruxes.impl,
     ...areas.transcripts.impl,
     ...areas.evaluations.impl,
     ...areas.runs.impl,

@@ -39,6 +39,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'debates:course': { command: 'debates course ID' },
   'debates:saveCruxLayout': { exempt: 'node positions dragged on the crux map: a drawing, nothing to type' },
   'ledger:list': { command: 'ledger list' },
+  'cruxes:graph': { command: 'cruxes graph' },
   'ledger:calibration': { command: 'ledger calibration' },
   'ledger:resolveFalsifier': { command: 'ledger resolve KEY --outcome OUTCOME --on DAY --note TEXT' },
   'transcripts:list': { command: 'transcripts list' },

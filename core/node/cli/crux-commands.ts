@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runReplay, ScriptError } from '../../crux';
 import { UserError } from '../workspace/workspace';
+import { cruxesCommand } from './cruxes-commands';
 import type { Command } from './workspace-commands';
 
 /** A script that cannot be replayed: exit code 2 and `line N: reason`, as the protocol page asks. */
@@ -35,4 +36,5 @@ export const cruxCommands: Command[] = [
       return 0;
     },
   },
+  cruxesCommand,
 ];

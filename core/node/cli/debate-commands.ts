@@ -65,7 +65,7 @@ function report(
               `Simulated debate: every message was produced offline by the simulator (seed ${run.seed}), not by a model.`,
             ]
           : []),
-        `Debate ${run.id}: ${run.outcome.status}${run.outcome.reason ? ` (${run.outcome.reason})` : ''}, regime ${r.regime}`,
+        `Debate ${run.id}: ${run.outcome.status}${run.outcome.reason ? ` (${run.outcome.reason})` : ''}, regime ${r.regime}${r.confidence === 'LOW' ? ' (Confidence: LOW)' : ''}`,
         `${r.systemMetrics.messagesTotal} messages (${r.systemMetrics.messagesBlocked} refused), ${r.threads.length} thread(s), ${r.irreducibleCruxes.length} irreducible crux(es), cost $${r.systemMetrics.costUsd.toFixed(4)}`,
         ...r.threads.map((t) => `  ${t.id} ${t.status}: ${t.crux?.question ?? t.binaryQuestion ?? t.topic}`),
         ...run.outcome.notes,

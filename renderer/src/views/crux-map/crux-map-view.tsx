@@ -10,29 +10,22 @@ import { personaColour } from '../../ui/persona-colour';
 import { NodeDetail } from './crux-detail';
 import { CruxGraph, type LaidOut, type Positions } from './crux-graph';
 import { agentNodeId, benchMap, cruxClass } from './map-elements';
+import { WorkspaceMap } from './workspace-map';
 import './crux-map.css';
 
 /** A running debate's map is asked again at most this often while its events arrive. */
 const LIVE_RELOAD_MS = 2500;
 
 /**
- * `#/crux-map/<debateId>`: the debate's cruxes and agents in cytoscape, a keyboard-reachable list
+ * `#/crux-map` (no debate): the workspace mode (./workspace-map.tsx). `#/crux-map/<debateId>`: the debate's cruxes and agents in cytoscape, a keyboard-reachable list
  * of the same nodes beside it, and the clicked node's positions, falsifiers, resolution criteria
  * and supporting messages. `#/crux-map/__bench?nodes=500[&layout=auto|fcose|cheap]` draws a made-up
  * map of that size and reports how long its layout took (see docs/ui-debates.md).
  */
 export function CruxMapView({ route }: { route: Route }) {
   const id = route.params[0];
-  if (!id) {
-    return (
-      <section className="view">
-        <h1>Crux map</h1>
-        <p>
-          Open a debate’s crux map from the debate, or see every crux in the <a href={href('ledger')}>ledger</a>.
-        </p>
-      </section>
-    );
-  }
+  // Without a debate: the workspace mode, every debate's cruxes together.
+  if (!id) return <WorkspaceMap initial={route.query.get('node')} />;
   if (id === '__bench') {
     const nodes = Math.max(2, Math.min(5000, Number(route.query.get('nodes') ?? 500) || 500));
     const layout = route.query.get('layout');

@@ -17,7 +17,7 @@ export function regimeWords(result: CruxResultView): string {
     case 'inconclusive':
       return 'No crux held up: the debaters never pinned their disagreement to a question that evidence could settle.';
     default:
-      return 'The debate stopped before every thread ended: what follows is what it found so far.';
+      return `The debate stopped before every thread ended: what follows is what it found so far.${result.confidence === 'LOW' ? ' Confidence: LOW.' : ''}`;
   }
 }
 

@@ -146,7 +146,8 @@ export function LedgerView({ route }: { route: Route }) {
       <p className="muted small">
         Every crux and falsifier across your debates. What you record is kept in{' '}
         <code>{data?.file ?? 'ledger.md'}</code> at the top of your workspace, a file you can also edit by hand.
-        {data && ` Today is ${data.today}.`}
+        {data && ` Today is ${data.today}.`} How the cruxes of all debates relate (duplicates, dependencies, what to
+        debate next): the <a href={href('crux-map')}>crux map of the workspace</a>.
       </p>
       <ErrorNotice error={ledger.error} />
       {notice && <div className="error-notice">{notice}</div>}
