@@ -129,11 +129,14 @@ export class EvaluationRecords {
       const parsed = finalSynthesisDocumentSchema.safeParse(JSON.parse(text));
       if (!parsed.success) return null;
       const head = this.scriptHead(slug, id);
+      // A process killed between writing the record and its script leaves the run's log, which
+      // says the same: the record reads whole from it.
+      const log = head === null ? this.runLog(slug, id) : null;
       entry = {
         doc: parsed.data,
-        provider: typeof head?.provider === 'string' ? head.provider : null,
-        costUsd: typeof head?.costUsd === 'number' ? head.costUsd : null,
-        budgetUsd: typeof head?.budgetUsd === 'number' ? head.budgetUsd : null,
+        provider: typeof head?.provider === 'string' ? head.provider : (log?.run.provider ?? null),
+        costUsd: typeof head?.costUsd === 'number' ? head.costUsd : (log?.spentUsd ?? null),
+        budgetUsd: typeof head?.budgetUsd === 'number' ? head.budgetUsd : (log?.run.budgetUsd ?? null),
         track: null,
       };
       this.locked.set(id, entry);
@@ -165,7 +168,7 @@ export class EvaluationRecords {
    * is the reopening of the record it disputes plus its inputs. Null when that no longer works.
    */
   private rebuild(slug: string, doc: FinalSynthesisDocument): EvaluationTrack | null {
-    const text = this.scriptText(slug, doc.evaluationId);
+    const text = this.scriptText(slug, doc.evaluationId) ?? this.scriptFromRunLog(slug, doc.evaluationId);
     if (text === null) return null;
     try {
       let initial: ReturnType<typeof replayEvaluation>['initial'];
@@ -201,6 +204,29 @@ export class EvaluationRecords {
     } catch {
       return null;
     }
+  }
+
+  /** The run log of evaluation `id`, read (null: none, or one that cannot be read). */
+  private runLog(slug: string, id: string): ReturnType<typeof readEvaluationLog> | null {
+    try {
+      return readEvaluationLog(this.ws.root, evaluationLogPath(slug, id));
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The script a full evaluation's run log stands for, when a process was killed between writing its
+   * record and its script: made as the service makes it, so it reads exactly the same.
+   */
+  private scriptFromRunLog(slug: string, id: string): string | null {
+    const log = this.runLog(slug, id);
+    if (!log || log.run.reopen) return null;
+    return this.service.script(log.run.setup, log.run.provider, log.inputs, {
+      costUsd: log.spentUsd,
+      budgetUsd: log.run.budgetUsd,
+      seed: log.run.seed,
+    });
   }
 
   /** A checkpoint folded into a track (null: no checkpoint, or one that cannot be read). */

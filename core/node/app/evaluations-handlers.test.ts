@@ -173,9 +173,15 @@ describe('evaluations in the app', () => {
     expect(reread.entries.length).toBe(detail.entries.length);
     expect(reread.overallScore).toBe(detail.overallScore);
     expect((await call(again, 'evaluations:list', {})).evaluations.map((e) => e.id)).toEqual([id]);
-    // Without its script (deleted by hand), the record alone still reads: no entries, the final figures.
+    // Without its script (a process killed between the record and the script), the run's log stands
+    // in for it: the same provider, cost and entries.
     await again.close();
     rmSync(join(root, 'ideas', IDEA, 'evaluations', `${id}.jsonl`));
+    const noScript = await boot();
+    expect(await call(noScript, 'evaluations:get', { id })).toEqual(detail);
+    await noScript.close();
+    // Without the run's log too (both deleted by hand), the record alone still reads: no entries, the final figures.
+    rmSync(join(root, 'ideas', IDEA, 'evaluations', `${id}.run.jsonl`));
     const bare = await call(await boot(), 'evaluations:get', { id });
     expect(bare).toMatchObject({ status: 'completed', overallScore: detail.overallScore, entries: [] });
     expect(bare.challenges).toEqual(detail.challenges);

@@ -501,7 +501,8 @@ export class EvaluationService {
     return { ...run, baseline };
   }
 
-  private script(
+  /** A full evaluation's replay script (`<id>.jsonl`): its setup, then every input, in order. */
+  script(
     setup: {
       idea: { id: string; title: string };
       mode: Mode;
