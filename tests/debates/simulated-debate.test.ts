@@ -36,6 +36,15 @@ function workspace(): Workspace {
 }
 
 describe('a simulated crux debate', () => {
+  it('shows its whole transcript from the log when it ended but was killed before writing it', async () => {
+    const service = new DebateService(workspace());
+    const run = await service.start({ ideaSlug: IDEA, agents: AGENTS.slice(0, 3), provider: 'simulated', seed: 2 });
+    const written = readFileSync(join(root, run.transcriptPath), 'utf8');
+    // What a kill -9 between the log's last record and the transcript leaves behind.
+    rmSync(join(root, run.transcriptPath));
+    expect(service.show(run.id).transcript).toBe(written);
+  });
+
   it('runs the whole protocol offline, labelled as simulated, and writes a log and a readable transcript', async () => {
     const service = new DebateService(workspace());
     const run = await service.start({ ideaSlug: IDEA, agents: AGENTS, provider: 'simulated', seed: 3 });

@@ -29,6 +29,7 @@ import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { runEstimate } from '../llm/cost-preview';
+import { ENDED_STATUSES } from '../app/live-runs';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
 import { cruxPrompts } from '../../crux/live/entry';
@@ -339,15 +340,7 @@ export class DebateService {
     if (outcome.status === 'completed')
       workspaceMemory(this.ws.root).record('crux', header.id, cruxEpisode(header, engine.currentState));
     const transcriptPath = journal.relPath.replace(/\.jsonl$/, '.md');
-    const text = renderTranscript(engine.currentState, outcome.result, {
-      id: header.id,
-      provider: header.provider,
-      seed: header.seed,
-      status: outcome.status,
-      reason: outcome.reason,
-      notes: outcome.notes,
-      createdAt: header.createdAt,
-    });
+    const text = this.transcriptOf(header, engine, outcome);
     // The transcript is the app's file; it is replaced as a whole (a hand-edited one is kept aside).
     const abs = join(this.ws.root, transcriptPath);
     const previous = existsSync(abs) ? getMeta(this.ws.db, `transcript:${header.id}`) : null;
@@ -398,6 +391,19 @@ export class DebateService {
     throw new UserError(`no debate "${id}" (see: npm run cli -- debates list)`);
   }
 
+  /** A debate's readable transcript (`<id>.md`), from the engine that ran it or read its log. */
+  private transcriptOf(header: DebateHeader, engine: CruxEngine, outcome: CruxOutcome = engine.outcome()): string {
+    return renderTranscript(engine.currentState, outcome.result, {
+      id: header.id,
+      provider: header.provider,
+      seed: header.seed,
+      status: outcome.status,
+      reason: outcome.reason,
+      notes: outcome.notes,
+      createdAt: header.createdAt,
+    });
+  }
+
   /** The crux debates the index knows, the newest first (evaluations and other protocols' runs left out). */
   list(): CruxRunListing[] {
     return listCruxRuns(this.ws.db);
@@ -421,11 +427,17 @@ export class DebateService {
     const mdRel = rel.replace(/\.jsonl$/, '.md');
     const result = resultJson ? JSON.parse(resultJson) : CruxEngine.outcomeOf(records).result;
     const baseline = readBaseline(this.ws.root, rel);
+    const status = lastStatus(records);
     return {
       header,
-      status: lastStatus(records),
+      status,
       result,
-      transcript: existsSync(join(this.ws.root, mdRel)) ? readTextInside(this.ws.root, mdRel) : null,
+      transcript: existsSync(join(this.ws.root, mdRel))
+        ? readTextInside(this.ws.root, mdRel)
+        : // Ended, but killed before its transcript was written: the log holds all of it.
+          status !== null && ENDED_STATUSES.has(status)
+          ? this.transcriptOf(header, CruxEngine.reading(records))
+          : null,
       records: records.length,
       // Left out when there is none, so a debate without a baseline shows exactly what it did.
       ...(baseline ? { baseline: compareBaseline(baseline, result as CruxResult) } : {}),
