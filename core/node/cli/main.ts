@@ -12,6 +12,7 @@ import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
 import { evaluationsCommands } from './evaluations-commands';
 import { type CliIo, processIo } from './io';
+import { incubatorCommands } from './incubator-commands';
 import { ledgerCommands } from './ledger-commands';
 import { runCommands } from './run-commands';
 import { runsCommands } from './runs-commands';
@@ -32,6 +33,7 @@ export const commands: Command[] = [
   ...runsCommands,
   ...arenaCommands,
   ...councilCommands,
+  ...incubatorCommands,
 ];
 
 function overview(): string {
