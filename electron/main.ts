@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import { type App, createApp } from '../core/node/app/create-app';
+import { importNotesFolder } from './import-dialog';
 import type { KeyStore } from '../core/node/app/key-store';
 import type { PdfPrinter } from '../core/node/export/pdf-printer';
 import { StaticFiles } from '../core/node/web/static-files';
@@ -157,6 +158,7 @@ async function boot(): Promise<void> {
     buildMenu({
       openWorkspace: () => void switchWorkspace(),
       showWorkspace: () => void shell.openPath(core?.root ?? homedir()),
+      importNotes: () => void importNotesFolder(window, core, log),
       showLogs: () => void shell.openPath(app.getPath('logs')),
       dev: !packaged,
     }),
