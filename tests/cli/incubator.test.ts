@@ -40,16 +40,15 @@ describe('import', () => {
 describe('compare', () => {
   it('sets three ideas side by side after two simulated evaluations, the third not evaluated', () => {
     const [a, b, c] = ['community-solar-coop', 'dataset-diff-tool', 'soil-moisture-lora'];
-    const evaluated = [a, b].map(
-      (slug) =>
-        cliJson<{ evaluationId: string; composites: { overallScore: number } }>([
-          'evaluate',
-          slug as string,
-          '--mode',
-          'quick',
-          '--workspace',
-          ws,
-        ]),
+    const evaluated = [a, b].map((slug) =>
+      cliJson<{ evaluationId: string; composites: { overallScore: number } }>([
+        'evaluate',
+        slug as string,
+        '--mode',
+        'quick',
+        '--workspace',
+        ws,
+      ]),
     );
     const view = cliJson<ComparisonView>(['compare', `${a},${b},${c}`, '--workspace', ws]);
     expect(view.ideas.map((i) => [i.slug, i.evaluationId, i.overallScore?.toFixed(4) ?? null])).toEqual([

@@ -18,7 +18,12 @@ export interface ComparisonSources {
 
 /** Crux questions are compared as words: case, spacing and a closing question mark aside. */
 function cruxKey(question: string): string {
-  return question.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[?？]+$/, '').trim();
+  return question
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[?？]+$/, '')
+    .trim();
 }
 
 /**
@@ -26,7 +31,11 @@ function cruxKey(question: string): string {
  * it; an idea without an evaluation is shown as not evaluated while at least two have one, and an
  * error naming the ones without otherwise (there is nothing to compare).
  */
-export async function compareIdeas(ws: Workspace, sources: ComparisonSources, slugs: string[]): Promise<ComparisonView> {
+export async function compareIdeas(
+  ws: Workspace,
+  sources: ComparisonSources,
+  slugs: string[],
+): Promise<ComparisonView> {
   const unknown = slugs.filter((slug) => !getIdea(ws.db, slug));
   if (unknown.length > 0) {
     throw new UserError(`no idea ${unknown.map((s) => `"${s}"`).join(', ')} (see: npm run cli -- list)`);

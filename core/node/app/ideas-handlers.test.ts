@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appPerTest, IDEA, OTHER, record, refused } from '../../../tests/helpers/app-harness';
 import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
-import { type Channel, ideasChannels } from '../../contract';
+import { type Channel, type EvaluationDetail, ideasChannels } from '../../contract';
 
 // The ideas:* channels against a real app on a temp workspace holding two sample ideas.
 
@@ -290,7 +290,7 @@ describe('bringing notes in and comparing ideas', () => {
   it('compares evaluated ideas from their current evaluations, showing one without as not evaluated', async () => {
     const app = await boot();
     const third = (await call(app, 'ideas:capture', { title: 'A third idea', text: 'Not evaluated yet.' })).slug;
-    const details = [];
+    const details: EvaluationDetail[] = [];
     for (const [slug, seed] of [
       [IDEA, 5],
       [OTHER, 7],
@@ -306,7 +306,7 @@ describe('bringing notes in and comparing ideas', () => {
       details.push(detail);
     }
     const view = await call(app, 'ideas:compare', { slugs: [IDEA, third, OTHER] });
-    const expected = (d: (typeof details)[number]) => ({
+    const expected = (d: EvaluationDetail) => ({
       evaluationId: d.id,
       overallScore: d.overallScore,
       categories: Object.fromEntries(d.categories.map((c) => [c.id, c.score])),
@@ -318,8 +318,8 @@ describe('bringing notes in and comparing ideas', () => {
       stale: false,
     });
     expect(view.ideas.map((i) => i.slug)).toEqual([IDEA, third, OTHER]);
-    expect(view.ideas[0]).toMatchObject(expected(details[0] as (typeof details)[number]));
-    expect(view.ideas[2]).toMatchObject(expected(details[1] as (typeof details)[number]));
+    expect(view.ideas[0]).toMatchObject(expected(details[0] as EvaluationDetail));
+    expect(view.ideas[2]).toMatchObject(expected(details[1] as EvaluationDetail));
     expect(view.ideas[1]).toMatchObject({ evaluationId: null, overallScore: null, strengths: [], stale: false });
     expect(Object.keys(view.ideas[0]?.criteria ?? {})).toHaveLength(view.criteria.length);
     expect(view.ideas[0]?.strengths.length).toBeGreaterThan(0);

@@ -24,12 +24,43 @@ function comparisonText(view: ComparisonView): string {
   const width = 26;
   const cell = (text: string) => (text.length > width - 2 ? `${text.slice(0, width - 3)}…` : text).padEnd(width);
   const row = (label: string, values: string[]) => `${cell(label)}${values.map(cell).join('')}`;
-  const lines = [row('', view.ideas.map((i) => i.title))];
-  lines.push(row('overall', view.ideas.map((i) => (i.evaluationId === null ? 'not evaluated' : score(i.overallScore)))));
-  lines.push(row('confidence', view.ideas.map((i) => (i.confidence === null ? '—' : `${Math.round(i.confidence * 100)}%`))));
-  lines.push(row('recommendation', view.ideas.map((i) => i.recommendation ?? '—')));
-  lines.push(row('stale', view.ideas.map((i) => (i.evaluationId === null ? '—' : i.stale ? 'yes' : 'no'))));
-  for (const c of view.categories) lines.push(row(c.name, view.ideas.map((i) => score(i.categories[c.id] ?? null))));
+  const lines = [
+    row(
+      '',
+      view.ideas.map((i) => i.title),
+    ),
+  ];
+  lines.push(
+    row(
+      'overall',
+      view.ideas.map((i) => (i.evaluationId === null ? 'not evaluated' : score(i.overallScore))),
+    ),
+  );
+  lines.push(
+    row(
+      'confidence',
+      view.ideas.map((i) => (i.confidence === null ? '—' : `${Math.round(i.confidence * 100)}%`)),
+    ),
+  );
+  lines.push(
+    row(
+      'recommendation',
+      view.ideas.map((i) => i.recommendation ?? '—'),
+    ),
+  );
+  lines.push(
+    row(
+      'stale',
+      view.ideas.map((i) => (i.evaluationId === null ? '—' : i.stale ? 'yes' : 'no')),
+    ),
+  );
+  for (const c of view.categories)
+    lines.push(
+      row(
+        c.name,
+        view.ideas.map((i) => score(i.categories[c.id] ?? null)),
+      ),
+    );
   for (const idea of view.ideas) {
     if (idea.evaluationId === null) continue;
     lines.push('', `${idea.title} (${idea.slug})`);

@@ -73,7 +73,8 @@ describe('importing a folder of notes', () => {
         { file: 'Projects/latin1.md', reason: 'it is not UTF-8 text (save it as UTF-8 and import again)' },
         {
           file: 'huge.md',
-          reason: "it is 2.0 MiB, and an idea's README holds at most 2 MiB (split the note, or attach it to an idea instead)",
+          reason:
+            "it is 2.0 MiB, and an idea's README holds at most 2 MiB (split the note, or attach it to an idea instead)",
         },
         {
           file: 'outside.md',
@@ -90,7 +91,10 @@ describe('importing a folder of notes', () => {
     });
 
     // Indexed at once, under their titles; the note's frontmatter and wiki links kept as written.
-    expect(ws.list().map((i) => [i.slug, i.title])).toContainEqual(['研究ノート-土壌水分の測定', '研究ノート：土壌水分の測定']);
+    expect(ws.list().map((i) => [i.slug, i.title])).toContainEqual([
+      '研究ノート-土壌水分の測定',
+      '研究ノート：土壌水分の測定',
+    ]);
     const readmeOf = (slug: string) => readFileSync(join(ws.root, 'ideas', slug, 'README.md'), 'utf8');
     const soil = parseMarkdown(readmeOf('soil-sensing-on-a-budget'));
     expect(soil.data).toMatchObject({
