@@ -83,7 +83,7 @@ export function isChannel(name: string): name is Channel {
  * the renderer a real path); browser mode does not, since a page has no business naming files on
  * disk: it uploads bytes with the `…Upload` variants instead.
  */
-export const LOCAL_PATH_CHANNELS: readonly Channel[] = ['ideas:captureFile', 'ideas:attach'];
+export const LOCAL_PATH_CHANNELS: readonly Channel[] = ['ideas:captureFile', 'ideas:attach', 'ideas:import'];
 
 export const pushEvents = {
   ...workspacePushEvents,

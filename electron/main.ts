@@ -10,6 +10,7 @@ import { StaticFiles } from '../core/node/web/static-files';
 import type { Log } from '../core/ports/log';
 import { APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, appResponse } from './app-protocol';
 import { fileLog } from './file-log';
+import { importNotesFolder } from './import-dialog';
 import { forwardPushes, originOf, ownPageCheck, registerIpc } from './ipc';
 import { createSafeKeyStore } from './key-store';
 import { buildMenu } from './menu';
@@ -157,6 +158,7 @@ async function boot(): Promise<void> {
     buildMenu({
       openWorkspace: () => void switchWorkspace(),
       showWorkspace: () => void shell.openPath(core?.root ?? homedir()),
+      importNotes: () => void importNotesFolder(window, core, log),
       showLogs: () => void shell.openPath(app.getPath('logs')),
       dev: !packaged,
     }),

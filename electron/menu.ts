@@ -8,6 +8,7 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 export function buildMenu(actions: {
   openWorkspace: () => void;
   showWorkspace: () => void;
+  importNotes: () => void;
   showLogs: () => void;
   dev: boolean;
 }): Menu {
@@ -19,6 +20,7 @@ export function buildMenu(actions: {
       submenu: [
         { label: 'Open Workspace Folder…', accelerator: 'CmdOrCtrl+O', click: actions.openWorkspace },
         { label: 'Show Workspace Folder', click: actions.showWorkspace },
+        { label: 'Import a Folder of Notes…', click: actions.importNotes },
         { type: 'separator' },
         mac ? { role: 'close' } : { role: 'quit' },
       ],

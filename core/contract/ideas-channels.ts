@@ -69,6 +69,50 @@ export const developmentViewSchema = z.strictObject({
 });
 export type DevelopmentView = z.infer<typeof developmentViewSchema>;
 
+/** Where a note of an imported folder went; `file` is its path inside the folder. */
+export const importReportSchema = z.strictObject({
+  source: z.string(),
+  created: z.array(z.strictObject({ file: z.string(), slug: z.string(), title: z.string() })),
+  /** Imported before (same folder name and path, or the same `id`): left as they are. */
+  skipped: z.array(z.strictObject({ file: z.string(), slug: z.string(), reason: z.string() })),
+  errors: z.array(z.strictObject({ file: z.string(), reason: z.string() })),
+  /** Files that are not markdown, and hidden files and folders, left out. */
+  ignored: z.number().int().nonnegative(),
+});
+export type ImportReportView = z.infer<typeof importReportSchema>;
+
+const comparedScore = z.number().nullable();
+/** One idea of a comparison; `evaluationId` null: not evaluated (every score null, lists empty). */
+export const comparedIdeaSchema = z.strictObject({
+  slug: z.string(),
+  title: z.string(),
+  stage: z.string(),
+  evaluationId: z.string().nullable(),
+  overallScore: comparedScore,
+  /** Category id → score, in the taxonomy's order. */
+  categories: z.record(z.string(), comparedScore),
+  /** Criterion id → final score. */
+  criteria: z.record(z.string(), comparedScore),
+  confidence: comparedScore,
+  recommendation: z.string().nullable(),
+  strengths: z.array(z.string()),
+  weaknesses: z.array(z.string()),
+  /** The idea changed since its evaluation read it. */
+  stale: z.boolean(),
+  evaluatedAt: z.string().nullable(),
+  /** Cruxes of debates about this idea (their questions). */
+  cruxes: z.array(z.string()),
+});
+
+export const comparisonSchema = z.strictObject({
+  categories: z.array(z.strictObject({ id: z.string(), name: z.string(), weight: z.number() })),
+  criteria: z.array(z.strictObject({ id: z.string(), name: z.string(), category: z.string() })),
+  ideas: z.array(comparedIdeaSchema),
+  /** A crux question that debates of two or more of these ideas reached (compared without case or spacing). */
+  sharedCruxes: z.array(z.strictObject({ question: z.string(), slugs: z.array(z.string()) })),
+});
+export type ComparisonView = z.infer<typeof comparisonSchema>;
+
 export const relationshipViewSchema = z.strictObject({
   source: z.string(),
   target: z.string(),
@@ -201,5 +245,25 @@ export const ideasChannels = {
       text: z.string().trim().min(1, 'an answer needs some text').max(100_000),
     }),
     output: developmentViewSchema,
+  },
+  /**
+   * Imports a folder of markdown notes on this computer (an Obsidian vault, a Zettelkasten) as ideas,
+   * never writing to it; every note is reported by its path: created, skipped (imported before) or
+   * not imported and why. Not served in browser mode (a page names no folders on disk).
+   */
+  'ideas:import': {
+    input: z.strictObject({ path: localPath, ...captureOptions }),
+    output: importReportSchema,
+  },
+  /** Two to four ideas side by side: their current evaluations' scores, strengths, weaknesses, shared cruxes. */
+  'ideas:compare': {
+    input: z.strictObject({
+      slugs: z
+        .array(slug)
+        .min(2, 'compare needs at least two ideas')
+        .max(4, 'compare takes at most four ideas')
+        .refine((s) => new Set(s).size === s.length, 'names an idea twice'),
+    }),
+    output: comparisonSchema,
   },
 } as const;

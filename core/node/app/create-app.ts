@@ -187,7 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // read evaluations the way the evaluation channels do.
   const reads = debateReads(ctx);
   const areas = {
-    ideas: ideasHandlers(ctx),
+    ideas: ideasHandlers(ctx, { evaluations: evaluations.reader, reads }),
     workspace: workspaceHandlers(ctx),
     taxonomy: taxonomyHandlers(ctx),
     personas: personasHandlers(ctx),

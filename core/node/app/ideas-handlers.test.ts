@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appPerTest, IDEA, OTHER, record, refused } from '../../../tests/helpers/app-harness';
 import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
-import { type Channel, ideasChannels } from '../../contract';
+import { type Channel, type EvaluationDetail, ideasChannels } from '../../contract';
 
 // The ideas:* channels against a real app on a temp workspace holding two sample ideas.
 
@@ -266,6 +266,77 @@ describe('cancelling a development call', () => {
     process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '0';
     expect((await call(app, 'ideas:develop', { slug: IDEA })).added.length).toBeGreaterThan(0);
   });
+});
+
+describe('bringing notes in and comparing ideas', () => {
+  it('imports a folder of notes by its path, reporting each note; a relative path is refused by field', async () => {
+    const app = await boot();
+    const vault = join(outside.root, 'vault');
+    cpSync(join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'vault'), vault, { recursive: true });
+    const report = await call(app, 'ideas:import', { path: vault });
+    expect([report.created.map((c) => c.file), report.errors, report.ignored]).toEqual([
+      ['Home.md', 'Projects/Deep/kenkyu.md', 'Projects/Deep/zettel-202401.md', 'Projects/soil-sensing.md'],
+      [],
+      2,
+    ]);
+    const listed = (await call(app, 'ideas:list', {})).ideas.map((i) => i.slug);
+    expect(listed).toEqual(expect.arrayContaining(report.created.map((c) => c.slug)));
+    expect(await refused(app.invoke('ideas:import', { path: 'vault' }))).toMatchObject({
+      code: 'bad_input',
+      field: 'path',
+    });
+  });
+
+  it('compares evaluated ideas from their current evaluations, showing one without as not evaluated', async () => {
+    const app = await boot();
+    const third = (await call(app, 'ideas:capture', { title: 'A third idea', text: 'Not evaluated yet.' })).slug;
+    const details: EvaluationDetail[] = [];
+    for (const [slug, seed] of [
+      [IDEA, 5],
+      [OTHER, 7],
+    ] as const) {
+      const { id } = await app.handlers['evaluations:start']({ slug, mode: 'quick', provider: 'simulated', seed });
+      const until = Date.now() + 30_000;
+      let detail = await app.handlers['evaluations:get']({ id });
+      while (detail.status === 'running') {
+        if (Date.now() > until) throw new Error('the simulated evaluation did not lock');
+        await new Promise((r) => setTimeout(r, 50));
+        detail = await app.handlers['evaluations:get']({ id });
+      }
+      details.push(detail);
+    }
+    const view = await call(app, 'ideas:compare', { slugs: [IDEA, third, OTHER] });
+    const expected = (d: EvaluationDetail) => ({
+      evaluationId: d.id,
+      overallScore: d.overallScore,
+      categories: Object.fromEntries(d.categories.map((c) => [c.id, c.score])),
+      criteria: Object.fromEntries(d.criteria.map((c) => [c.id, c.score])),
+      confidence: d.confidence,
+      recommendation: d.recommendation,
+      strengths: d.narrative?.keyStrengths,
+      weaknesses: d.narrative?.keyWeaknesses,
+      stale: false,
+    });
+    expect(view.ideas.map((i) => i.slug)).toEqual([IDEA, third, OTHER]);
+    expect(view.ideas[0]).toMatchObject(expected(details[0] as EvaluationDetail));
+    expect(view.ideas[2]).toMatchObject(expected(details[1] as EvaluationDetail));
+    expect(view.ideas[1]).toMatchObject({ evaluationId: null, overallScore: null, strengths: [], stale: false });
+    expect(Object.keys(view.ideas[0]?.criteria ?? {})).toHaveLength(view.criteria.length);
+    expect(view.ideas[0]?.strengths.length).toBeGreaterThan(0);
+
+    expect(await refused(call(app, 'ideas:compare', { slugs: [IDEA, third] }))).toMatchObject({
+      code: 'user_error',
+      message: `"${third}" has no evaluation, and a comparison needs at least two evaluated ideas (start one: npm run cli -- evaluate ${third})`,
+    });
+    expect(await refused(call(app, 'ideas:compare', { slugs: [IDEA, 'no-such-idea'] }))).toMatchObject({
+      code: 'user_error',
+      message: 'no idea "no-such-idea" (see: npm run cli -- list)',
+    });
+    expect(await refused(app.invoke('ideas:compare', { slugs: [IDEA] }))).toMatchObject({
+      code: 'bad_input',
+      field: 'slugs',
+    });
+  }, 90_000);
 });
 
 describe('coverage', () => {

@@ -5,8 +5,13 @@ import type { DevelopmentResult } from '../evaluations/development-service';
 import { DevelopmentService } from '../evaluations/development-service';
 import { LinkRefusedError, readInside } from '../fs/read-inside';
 import { allRelationships, ideaFiles } from '../sqlite/index-sql';
+import { importNotes } from '../workspace/import-notes';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import type { DebateReads } from './debate-view/debate-reads';
+import type { EvaluationReader } from './evaluation-reader';
+import { type ComparisonSources, compareIdeas } from './idea-comparison';
+import { ledgerHandlers } from './ledger-handlers';
 import { readSettings } from './settings-file';
 import { withUploadedFile } from './uploads';
 import { ideaSummary } from './views';
@@ -37,8 +42,19 @@ function developmentView(result: DevelopmentResult): DevelopmentView {
  * moves, one text file of an idea, the graph's relationships, and the development Q&A with its
  * agent (one call per idea at a time, cancellable).
  */
-export function ideasHandlers(ctx: AppContext): AreaHandlers<keyof typeof ideasChannels> {
+export function ideasHandlers(
+  ctx: AppContext,
+  reading: { evaluations: EvaluationReader; reads: DebateReads },
+): AreaHandlers<keyof typeof ideasChannels> {
   const { ws, memo, open } = ctx;
+  const comparisonSources: ComparisonSources = {
+    currentEvaluation: (slug) => {
+      const current = reading.evaluations.summaries(slug).find((e) => e.current && e.status === 'completed');
+      return current ? reading.evaluations.detail(current.id) : null;
+    },
+    // The ledger's own reading of every debate's cruxes (the same folds and caches).
+    cruxes: async () => (await ledgerHandlers(ctx, reading.reads).impl['ledger:list']({})).cruxes,
+  };
   /** The development calls running now, by idea, so that one can be cancelled. */
   const asking = new Map<string, AbortController>();
   const development = () => new DevelopmentService(ws, ctx.providers);
@@ -216,6 +232,14 @@ export function ideasHandlers(ctx: AppContext): AreaHandlers<keyof typeof ideasC
       'ideas:answer': ({ slug, number, text }) => {
         open();
         return developmentView(development().answer(slug, number, text));
+      },
+      'ideas:import': ({ path, ...rest }) => {
+        open();
+        return importNotes(ws, path, rest);
+      },
+      'ideas:compare': ({ slugs }) => {
+        open();
+        return compareIdeas(ws, comparisonSources, slugs);
       },
     },
   };

@@ -76,6 +76,8 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'ideas:develop': { command: 'develop SLUG' },
   'ideas:developCancel': { exempt: CTRL_C },
   'ideas:answer': { command: 'develop SLUG --answer N' },
+  'ideas:import': { command: 'import DIR' },
+  'ideas:compare': { command: 'compare SLUGS' },
   'arenas:estimate': { command: 'arena --estimate --idea SLUG --topic T --agents a,b,c --judge ID --provider P' },
   'arenas:start': {
     command:

@@ -11,6 +11,7 @@ import { cruxCommands } from './crux-commands';
 import { debateCommands } from './debate-commands';
 import { evaluationCommands } from './evaluation-commands';
 import { evaluationsCommands } from './evaluations-commands';
+import { incubatorCommands } from './incubator-commands';
 import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
 import { memoryCommands } from './memory-commands';
@@ -34,6 +35,7 @@ export const commands: Command[] = [
   ...arenaCommands,
   ...councilCommands,
   ...memoryCommands,
+  ...incubatorCommands,
 ];
 
 function overview(): string {

@@ -396,7 +396,8 @@ export class Workspace {
 
   // ---- writing ----------------------------------------------------------------------------------
 
-  private existingSlugs(): string[] {
+  /** The folders under `ideas/` now (taken slugs), read from the folder, not the index. */
+  existingSlugs(): string[] {
     try {
       return readdirSync(join(this.root, IDEAS_DIR));
     } catch {
@@ -482,46 +483,36 @@ export class Workspace {
         `${path} is ${mebibytes(size)}: a captured text file becomes the idea's README, which holds at most ${mebibytes(MAX_MARKDOWN_BYTES)} (attach it to an idea instead)`,
       );
     }
-    const raw = readFileSync(path, 'utf8');
-    let data: Record<string, unknown> = {};
-    let body = raw;
-    if (ext === '.md' || ext === '.markdown') {
-      try {
-        ({ data, body } = parseMarkdown(raw));
-      } catch (error) {
-        throw new UserError(`${path}: ${(error as Error).message}`);
-      }
-    }
-    const titleField = data.title;
-    // Plain text has no heading: its first line is what the writer put on top, so it is the title
-    // (and the summary comes from what follows), as for text dropped straight onto the page.
-    const plain = ext === '.txt' || ext === '.text';
-    const lead = plain ? firstLine(body) : null;
-    const title =
-      (typeof titleField === 'string' && titleField.trim()) ||
-      firstHeading(body) ||
-      lead?.title ||
-      stem.replace(/[-_]+/g, ' ');
-    const slug = uniqueSlug(title, this.existingSlugs());
+    const parsed = textIdea(readFileSync(path, 'utf8'), basename(path), path);
+    const slug = uniqueSlug(parsed.title, this.existingSlugs());
+    return this.finishCapture(slug, this.writeTextIdea(parsed, slug, options));
+  }
+
+  /**
+   * Writes a new idea's README from a parsed text file (see `textIdea`) into `ideas/<slug>/`, through
+   * the safe write, without indexing it: the caller runs `syncSlugs` (once, for an import of many).
+   * The file's own frontmatter wins; only what is missing is filled in, `fields` (an import's
+   * provenance) before it.
+   */
+  writeTextIdea(
+    parsed: TextIdea,
+    slug: string,
+    options: { type?: string; stage?: string; fields?: Record<string, unknown> } = {},
+  ): WriteOutcome {
+    const { data, body } = parsed;
     const today = this.today();
-    const firstParagraph =
-      (lead?.rest || body)
-        .replace(/^#.*$/m, '')
-        .trim()
-        .split(/\n\s*\n/)[0]
-        ?.replace(/\s+/g, ' ') ?? '';
-    // The file's own fields win; only what is missing is filled in.
     const completed: Record<string, unknown> = {
       id: this.ids.newId(),
       slug,
-      title,
+      title: parsed.title,
       type: this.checkType(typeof data.type === 'string' ? data.type : options.type),
       stage: this.checkStage(typeof data.stage === 'string' ? data.stage : options.stage),
       tags: [],
-      summary: firstParagraph.slice(0, 200),
+      summary: parsed.summary,
       created: today,
       updated: today,
       relationships: [],
+      ...options.fields,
       ...data,
     };
     completed.slug = slug;
@@ -531,7 +522,7 @@ export class Workspace {
     }
     const header = serializeFrontmatter(completed);
     const content = `---\n${header}---\n${body.startsWith('\n') ? body : `\n${body}`}`;
-    return this.finishCapture(slug, this.write(ideaFile(slug, 'README.md'), content, null));
+    return this.write(ideaFile(slug, 'README.md'), content, null);
   }
 
   /** Copies any file into `ideas/<slug>/assets/`, under a new name if that one is taken. */
@@ -623,6 +614,50 @@ export function readReadmeForEdit(abs: string, rel: string, ideaId: string): { t
       `${rel} is not the idea's README just now (${id === null ? 'it has no id' : `its id is ${id}`}; the index has ${ideaId}): another program may be writing it; nothing was changed (try again)`,
     );
   return read;
+}
+
+/** A markdown or text file read as a new idea: its frontmatter, body, title and summary. */
+export interface TextIdea {
+  data: Record<string, unknown>;
+  body: string;
+  title: string;
+  summary: string;
+}
+
+/**
+ * Reads a markdown or text file's contents as an idea. The title is the frontmatter's `title`, else
+ * the first `#` heading, else (plain text) the first line, else the file name; the summary is the
+ * first paragraph. `where` names the file in the error a broken frontmatter gives.
+ */
+export function textIdea(raw: string, name: string, where: string): TextIdea {
+  const ext = extname(name).toLowerCase();
+  const stem = basename(name, extname(name));
+  let data: Record<string, unknown> = {};
+  let body = raw;
+  if (ext === '.md' || ext === '.markdown') {
+    try {
+      ({ data, body } = parseMarkdown(raw));
+    } catch (error) {
+      throw new UserError(`${where}: ${(error as Error).message}`);
+    }
+  }
+  const titleField = data.title;
+  // Plain text has no heading: its first line is what the writer put on top, so it is the title
+  // (and the summary comes from what follows), as for text dropped straight onto the page.
+  const plain = ext === '.txt' || ext === '.text';
+  const lead = plain ? firstLine(body) : null;
+  const title =
+    (typeof titleField === 'string' && titleField.trim()) ||
+    firstHeading(body) ||
+    lead?.title ||
+    stem.replace(/[-_]+/g, ' ');
+  const firstParagraph =
+    (lead?.rest || body)
+      .replace(/^#.*$/m, '')
+      .trim()
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s+/g, ' ') ?? '';
+  return { data, body, title, summary: firstParagraph.slice(0, 200) };
 }
 
 function mebibytes(size: number): string {
