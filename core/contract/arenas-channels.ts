@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SEVERITIES } from '../arena/answers';
 import { CONSENSUS_LEVELS, SIMILARITY_MEASURES } from '../arena/config';
 import { HOLLOW_REASONS } from '../arena/hollow';
-import { PROVIDERS } from './entities';
+import { PROVIDERS, runEstimateSchema } from './entities';
 import { runIdSchema, slugSchema } from './ids';
 import { runEntrySchema, runStatusSchema } from './runs-channels';
 
@@ -40,18 +40,7 @@ export const arenaRequestSchema = z
   });
 export type ArenaRequest = z.infer<typeof arenaRequestSchema>;
 
-export const arenaEstimateSchema = z.strictObject({
-  /** Likely calls and cost (USD). */
-  calls: count,
-  usd: z.number().nonnegative(),
-  /** Every call the settings allow, each at its worst (USD; the budget caps it). */
-  worstCalls: count,
-  worstUsd: z.number().nonnegative(),
-  /** How the figure was reached, in words. */
-  basis: z.string(),
-  /** Why the chosen provider cannot run now (no key, no server), or null: Start stays off until it can. */
-  cannotRun: z.string().nullable(),
-});
+export const arenaEstimateSchema = runEstimateSchema;
 export type ArenaEstimate = z.infer<typeof arenaEstimateSchema>;
 
 // ---- one arena ---------------------------------------------------------------------------------------

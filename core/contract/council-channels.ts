@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DECISIONS, outcomeOutputSchema, proposalOutputSchema, reviewOutputSchema } from '../council/answers';
 import { FLAGS } from '../council/flags';
 import { agentSchema, BASE_VALUES, COUNCIL_AGENTS, valueSchema } from '../council/values';
-import { PROVIDERS } from './entities';
+import { PROVIDERS, runEstimateSchema } from './entities';
 import { runIdSchema, slugSchema } from './ids';
 import { runStatusSchema } from './runs-channels';
 
@@ -266,6 +266,11 @@ export const councilChannels = {
    * Starts a council task in the background: answers once its log is begun; the task runs on, and
    * stops where it needs the researcher (`proposal:changed` says so).
    */
+  /** What a task would likely cost on a provider, and at worst (its call limit); starts nothing. */
+  'council:estimate': {
+    input: z.strictObject({ provider: z.enum(PROVIDERS) }),
+    output: runEstimateSchema,
+  },
   'council:run': {
     input: z.strictObject({
       task: z.string().trim().min(1, 'say what the council should do').max(2000),

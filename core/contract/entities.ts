@@ -259,7 +259,8 @@ export const debateRequestSchema = z
   });
 export type DebateRequest = z.infer<typeof debateRequestSchema>;
 
-export const debateEstimateSchema = z.strictObject({
+/** What a run of any protocol would cost before it starts (a start form's and the CLI's preview). */
+export const runEstimateSchema = z.strictObject({
   /** Likely calls and cost (USD). */
   calls: count,
   usd: z.number().nonnegative(),
@@ -271,3 +272,4 @@ export const debateEstimateSchema = z.strictObject({
   /** Why the chosen provider cannot run now (no key, no server), or null: Start stays off until it can. */
   cannotRun: z.string().nullable(),
 });
+export const debateEstimateSchema = runEstimateSchema;

@@ -59,6 +59,13 @@ describe('the council in the app', () => {
     const app = await boot();
     const seen = record(app);
     const before = file(README);
+    // Its cost is said first: the simulator's is nothing, and it can run.
+    expect(await call(app, 'council:estimate', { provider: 'simulated' })).toMatchObject({
+      calls: 6,
+      worstCalls: 50,
+      usd: 0,
+      cannotRun: null,
+    });
     // Seed 3: the agents agree at once on a note (medium stakes, nothing flagged): it executes.
     const started = await call(app, 'council:run', {
       task: 'Write down the open questions',

@@ -6,6 +6,7 @@ import { nodeCouncilFiles } from '../council/council-files';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { previewActions } from './council-preview';
+import { councilEstimate } from '../council/council-estimate';
 import { LiveCouncils } from './live-councils';
 
 /** The council's refusals (a proposal never executed, …) are the researcher's to read, not bugs. */
@@ -42,6 +43,10 @@ export function councilHandlers(ctx: AppContext): AreaHandlers<keyof typeof coun
 
   return {
     impl: {
+      'council:estimate': ({ provider }) => {
+        open();
+        return councilEstimate(ws.root, provider, ctx.providers);
+      },
       'council:run': ({ task, idea, provider, seed }) => {
         open();
         return councils.start({

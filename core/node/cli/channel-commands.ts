@@ -85,6 +85,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   },
   'arenas:get': { command: 'runs show ID' },
   'arenas:ratings': { command: 'ratings' },
+  'council:estimate': { command: 'council run --task T --estimate --provider P' },
   'council:run': { command: 'council run --task T --idea SLUG --provider P --seed N' },
   'council:list': { command: 'council list' },
   'council:get': { command: 'council task ID' },

@@ -8,7 +8,19 @@ import { councilFigures } from '../council/council-figures';
 import { type CouncilRunReport, CouncilRuns } from '../council/council-runs';
 import { UserError, type Workspace } from '../workspace/workspace';
 import type { ParsedArgs } from './args';
-import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
+import { providerFor } from '../debates/providers';
+import { councilEstimate } from '../council/council-estimate';
+import {
+  jsonOption,
+  openWorkspace,
+  providerOf,
+  providerOption,
+  seedOf,
+  seedOption,
+  workspaceDir,
+  workspaceOption,
+} from './common';
+import { costLine } from './cost-line';
 import { COUNCIL_VIEWS_USAGE, councilView } from './council-views';
 import type { CliIo } from './io';
 import { ScriptFileError } from './crux-commands';
@@ -113,6 +125,7 @@ export const councilCommands: Command[] = [
           description: 'your reason, kept as a precedent (approve, reject, revert)',
         },
         provider: providerOption,
+        estimate: { type: 'boolean', description: 'run: only say what the task would likely cost, and at worst' },
         seed: seedOption,
         workspace: workspaceOption,
         json: jsonOption,
@@ -138,6 +151,14 @@ export const councilCommands: Command[] = [
             if (!task?.trim()) throw new UserError('council run: give --task "what to do"');
             const idea = args.options.idea as string | undefined;
             const seed = seedOf(args);
+            // Its cost is said before any model is called, and --estimate stops there.
+            const estimate = councilEstimate(workspaceDir(args), providerOf(args), providerFor);
+            if (args.options.estimate) {
+              io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
+              return 0;
+            }
+            if (estimate.cannotRun !== null) throw new UserError(estimate.cannotRun);
+            if (!args.options.json) io.err(costLine(estimate));
             const report = await withWorkspace(args, (ws) =>
               new CouncilRuns(ws).start({
                 task,

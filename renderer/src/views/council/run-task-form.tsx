@@ -4,6 +4,8 @@ import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { ProviderNotice } from '../../ui/provider-notice';
+import { money } from '../debate/format';
 
 type Provider = ChannelInput<'council:run'>['provider'];
 const PROVIDER_WORDS: Record<Provider, string> = {
@@ -26,6 +28,9 @@ export function RunTaskForm({ autoFocus }: { autoFocus: boolean }) {
   const [chosen, setChosen] = useState<Provider | null>(null);
   const [seed, setSeed] = useState('');
   const provider: Provider = chosen ?? settings.data?.provider ?? 'simulated';
+  // Priced for the provider chosen, from the model table (no key needed); Start waits until it can run.
+  const estimate = useChannel('council:estimate', { provider });
+  const cannotRun = estimate.data?.cannotRun ?? null;
   const start = useAction(async () => {
     const seedNumber = seed.trim() === '' ? undefined : Number(seed);
     const started = await client.invoke('council:run', {
@@ -89,7 +94,11 @@ export function RunTaskForm({ autoFocus }: { autoFocus: boolean }) {
             />
           </>
         )}
-        <button type="submit" className="primary" disabled={start.running || task.trim() === ''}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={start.running || task.trim() === '' || estimate.loading || !estimate.data || cannotRun !== null}
+        >
           {start.running ? 'Starting…' : 'Start the task'}
         </button>
       </div>
@@ -99,6 +108,13 @@ export function RunTaskForm({ autoFocus }: { autoFocus: boolean }) {
           two more a revision; a task that says “archive” proposes a high-stakes change that waits for you.
         </p>
       )}
+      <p className="muted small" aria-live="polite" data-testid="estimate">
+        {estimate.data
+          ? `Likely cost: ${money(estimate.data.usd)}, at worst ${money(estimate.data.worstUsd)} — ${estimate.data.basis}`
+          : 'Estimating…'}
+      </p>
+      <ErrorNotice error={estimate.error} />
+      <ProviderNotice reason={cannotRun} />
       <ErrorNotice error={start.error} onDismiss={start.clearError} />
     </form>
   );
