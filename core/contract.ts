@@ -6,6 +6,7 @@ import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluatio
 import { exportChannels } from './contract/export-channels';
 import { ideasChannels } from './contract/ideas-channels';
 import { ledgerChannels } from './contract/ledger-channels';
+import { memoryChannels } from './contract/memory-channels';
 import { cruxesChannels } from './contract/cruxes-channels';
 import { personasChannels } from './contract/personas-channels';
 import { runsChannels, runsPushEvents } from './contract/runs-channels';
@@ -39,6 +40,7 @@ export * from './contract/export-channels';
 export * from './contract/ideas-channels';
 export * from './contract/ids';
 export * from './contract/ledger-channels';
+export * from './contract/memory-channels';
 export * from './contract/cruxes-channels';
 export * from './contract/personas-channels';
 export * from './contract/runs-channels';
@@ -62,6 +64,7 @@ export const channels = {
   ...exportChannels,
   ...arenasChannels,
   ...councilChannels,
+  ...memoryChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -255,6 +255,62 @@ export const councilWeightsSchema = z.strictObject({
 });
 export type CouncilWeightsReport = z.infer<typeof councilWeightsSchema>;
 
+const maybe = z.number().nullable();
+const taskFiguresSchema = z.strictObject({
+  taskId: z.string(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  task: z.string(),
+  idea: z.string().nullable(),
+  status: z.enum(TASK_OUTCOMES),
+  done: z.boolean(),
+  /** `simple`: every proposal agreed at once; `complex`: some went up the ladder. */
+  complexity: z.enum(['simple', 'complex']),
+  proposals: count,
+  roundsPerProposal: maybe,
+  roundsPerProposalByStakes: z.record(stakesSchema, maybe),
+  dissentRate: maybe,
+  conflicts: count,
+  productiveConflicts: count,
+  productiveConflictRate: maybe,
+  memory: z.strictObject({ offered: count, citingProposals: count, rate: maybe }),
+  weightDiversity: z.record(valueSchema, z.number()),
+  minWeightDiversity: z.number(),
+  calls: count,
+  costUsd: z.number().nonnegative(),
+});
+export type CouncilTaskFigures = z.infer<typeof taskFiguresSchema>;
+
+const figuresSummarySchema = z.strictObject({
+  tasks: count,
+  proposals: count,
+  roundsPerProposal: maybe,
+  dissentRate: maybe,
+  productiveConflictRate: maybe,
+  memoryUseRate: maybe,
+  minWeightDiversity: maybe,
+  calls: count,
+  costUsd: z.number().nonnegative(),
+  callsPerTask: maybe,
+  costPerTask: z.strictObject({ simple: maybe, complex: maybe }),
+});
+
+/** The council's figures (core/council/figures.ts): each task's, per day, the whole, and the seed's targets. */
+export const councilFiguresSchema = z.strictObject({
+  tasks: z.array(taskFiguresSchema),
+  byDay: z.array(figuresSummarySchema.extend({ day: z.string() })),
+  overall: figuresSummarySchema,
+  targets: z.strictObject({
+    roundsPerProposal: z.strictObject({ low: z.number(), medium: z.number() }),
+    dissentRate: z.strictObject({ min: z.number(), max: z.number() }),
+    costUsd: z.strictObject({ simple: z.number(), complex: z.number() }),
+    weightDiversityFloor: z.number(),
+  }),
+  /** Council logs that could not be read, by path (left out of the figures). */
+  problems: z.array(z.strictObject({ file: z.string(), reason: z.string() })),
+});
+export type CouncilFiguresReport = z.infer<typeof councilFiguresSchema>;
+
 const decisionInput = z.strictObject({
   id: proposalIdSchema,
   /** Why: kept as a precedent every later council is shown. */
@@ -311,6 +367,8 @@ export const councilChannels = {
   'council:resume': { input: z.strictObject({ id: councilTaskIdSchema }), output: councilTaskSummarySchema },
   /** The agents' value weights now, their history and the chart's points. */
   'council:weights': { input: z.strictObject({}), output: councilWeightsSchema },
+  /** The figures of every task over time, from their run logs (observational: never shown to the agents). */
+  'council:figures': { input: z.strictObject({}), output: councilFiguresSchema },
 } as const;
 
 export const councilPushEvents = {

@@ -154,6 +154,19 @@ describe('the council in the app', () => {
       code: 'user_error',
       message: expect.stringMatching(new RegExp(`^${started.id}-p1 was already reverted`)),
     });
+    // The figures over time are read from the task's log: one simple task, its calls as the run metered them.
+    const figures = await call(app, 'council:figures', {});
+    expect({
+      tasks: figures.tasks.map((f) => [f.taskId, f.complexity, f.proposals, f.dissentRate, f.calls, f.costUsd]),
+      days: figures.byDay.map((d) => [d.day, d.tasks, d.callsPerTask]),
+      band: figures.targets.dissentRate,
+      problems: figures.problems,
+    }).toEqual({
+      tasks: [[started.id, 'simple', 1, task.figures.dissentRate, task.calls, 0]],
+      days: [[task.run?.startedAt.slice(0, 10), 1, task.calls]],
+      band: { min: 0.15, max: 0.3 },
+      problems: [],
+    });
   });
 
   it('keeps a high-stakes proposal waiting on every path but the researcher’s approval, previews it without writing, executes it on approval and reverts it', async () => {

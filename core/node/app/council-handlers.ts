@@ -7,6 +7,7 @@ import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { previewActions } from './council-preview';
 import { councilEstimate } from '../council/council-estimate';
+import { councilFigures } from '../council/council-figures';
 import { LiveCouncils } from './live-councils';
 
 /** The council's refusals (a proposal never executed, …) are the researcher's to read, not bugs. */
@@ -99,6 +100,10 @@ export function councilHandlers(ctx: AppContext): AreaHandlers<keyof typeof coun
       'council:weights': () => {
         open();
         return councils.reads.weights();
+      },
+      'council:figures': () => {
+        open();
+        return councilFigures(ws.root);
       },
     },
     close: () => councils.close(ctx.options.shutdownTimeoutMs ?? 5_000),

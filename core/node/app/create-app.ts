@@ -20,6 +20,7 @@ import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
 import { arenasHandlers } from './arenas-handlers';
 import { councilHandlers } from './council-handlers';
+import { memoryHandlers } from './memory-handlers';
 import { debatesHandlers } from './debates-handlers';
 import { debateReads } from './debate-view/debate-reads';
 import { environmentKeyStore } from './env-key-store';
@@ -217,6 +218,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.export.impl,
     ...arenasHandlers(ctx, { startRun: areas.runs.start, ledger: () => areas.ledger.impl['ledger:list']({}) }).impl,
     ...areas.council.impl,
+    ...memoryHandlers(ctx).impl,
   };
 
   const handlers = Object.fromEntries(

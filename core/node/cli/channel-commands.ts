@@ -96,4 +96,6 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'council:revert': { command: 'council revert ID --note N' },
   'council:resume': { command: 'council resume TASK' },
   'council:weights': { command: 'council weights' },
+  'council:figures': { command: 'council figures' },
+  'memory:list': { command: 'memory search QUERY --idea SLUG --limit N' },
 };
