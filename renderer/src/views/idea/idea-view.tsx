@@ -14,6 +14,7 @@ import { DevelopmentSection } from './development-section';
 import { EvaluationPanel } from './evaluation-panel';
 import { type IdeaAction, IdeaActionForm } from './idea-action-form';
 import { IdeaFiles } from './idea-files';
+import { MemoryPanel } from './memory-panel';
 import './idea.css';
 
 /** Routes live in the hash, so in-page jumps scroll instead of following `#anchor` links. */
@@ -307,6 +308,7 @@ export function IdeaView({ route }: { route: Route }) {
               <EvaluationPanel slug={slug} />
               <DebatesPanel slug={slug} />
               <ArenasPanel slug={slug} />
+              <MemoryPanel slug={slug} />
               <DevelopmentSection slug={slug} reloadKey={reloadKey} />
             </div>
             <aside className="stack">
