@@ -3,6 +3,7 @@ import { href } from '../../router';
 import { useChannel, usePush } from '../../api/hooks';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
+import { FiguresPanel } from './figures-panel';
 import { RunTaskForm } from './run-task-form';
 import { TaskDetail } from './task-detail';
 import { WeightsPanel } from './weights-panel';
@@ -94,6 +95,7 @@ function CouncilHome({ startOpen }: { startOpen: boolean }) {
         )}
       </section>
       <WeightsPanel />
+      <FiguresPanel />
     </section>
   );
 }
