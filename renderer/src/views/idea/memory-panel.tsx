@@ -65,7 +65,7 @@ export function MemoryPanel({ slug }: { slug: string }) {
             const link = runLink(e);
             const title = `${PROTOCOL_WORDS[e.protocol] ?? e.protocol} · ${when(e.at)}`;
             return (
-              <li key={e.key} data-testid="memory-episode">
+              <li key={e.key} data-testid="memory-episode" data-key={e.key}>
                 <div className="row">
                   {link ? <a href={link}>{title}</a> : <span>{title}</span>}
                   <span className="muted small" title={e.task}>
