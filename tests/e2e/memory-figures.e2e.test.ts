@@ -66,7 +66,7 @@ describe.skipIf(!chromiumPath)('memory and figures in the window', () => {
     const councilPage = {
       charts,
       band: await figures.getByTestId('figure-dissent').locator('.recharts-reference-area').count(),
-      words: await figures.getByTestId('figure-dissent').locator('p').innerText(),
+      words: await figures.getByTestId('figure-dissent').locator('p.muted').innerText(),
     };
     await s.screenshot('council-figures');
 
