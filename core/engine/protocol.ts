@@ -137,3 +137,6 @@ export type RunRecord =
 
 export const RUN_STATUSES = ['running', 'paused', 'completed', 'partial', 'cancelled', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Statuses after which a run never runs again. */
+export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'partial', 'cancelled', 'failed']);

@@ -1,11 +1,10 @@
 import type { RunEntry } from '../../contract';
 import type { DebateRecord } from '../../engine/debate-record';
-import type { RunStatus } from '../../engine/protocol';
+import { ENDED_STATUSES, type RunStatus } from '../../engine/protocol';
 import { UserError } from '../workspace/workspace';
 import type { PushEmitter } from './push-emitter';
 
-/** Statuses after which a run never runs again. */
-export const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'partial', 'cancelled', 'failed']);
+export { ENDED_STATUSES } from '../../engine/protocol';
 
 /** What a protocol's host does when `runs:*` asks it; a run it cannot act on is its error to say. */
 export interface RunControls {

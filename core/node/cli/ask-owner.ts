@@ -1,5 +1,5 @@
 import type { RunStatus } from '../../engine/protocol';
-import { ENDED_STATUSES } from '../app/live-runs';
+import { ENDED_STATUSES } from '../../engine/protocol';
 import { requestRun, runOwner } from '../runs/run-control';
 import { UserError } from '../workspace/workspace';
 

@@ -1,5 +1,5 @@
 import type { DebateStatus } from '../../engine/debate-record';
-import { ENDED_STATUSES } from '../app/live-runs';
+import { ENDED_STATUSES } from '../../engine/protocol';
 import { DebateService } from '../debates/debate-service';
 import { lastStatus, readDebateLog } from '../debates/journal';
 import { UserError, Workspace } from '../workspace/workspace';

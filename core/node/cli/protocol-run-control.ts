@@ -1,5 +1,5 @@
 import type { RunStatus } from '../../engine/protocol';
-import { ENDED_STATUSES } from '../app/live-runs';
+import { ENDED_STATUSES } from '../../engine/protocol';
 import { lastStatus, readDebateLog } from '../debates/journal';
 import { type RunReport, RunService } from '../runs/run-service';
 import { UserError, Workspace } from '../workspace/workspace';

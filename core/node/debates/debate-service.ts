@@ -29,7 +29,7 @@ import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { runEstimate } from '../llm/cost-preview';
-import { ENDED_STATUSES } from '../app/live-runs';
+import { ENDED_STATUSES } from '../../engine/protocol';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
 import { cruxPrompts } from '../../crux/live/entry';
