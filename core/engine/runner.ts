@@ -77,6 +77,8 @@ interface Pending {
  */
 export class Runner<State, Input, Ask> {
   private status: RunStatus = 'running';
+  /** While set, what is logged is held and appended at once (see `together`). */
+  private batch: { records: RunRecord[]; notify: (() => void)[] } | null = null;
   private reason: string | null = null;
   private readonly degraded = new Set<string>();
   /** Consecutive failures per agent (reset by an accepted answer). */
@@ -245,13 +247,35 @@ export class Runner<State, Input, Ask> {
       { type: 'input', input: input as unknown as Record<string, unknown> },
       ...next.events.map((event): RunRecord => ({ type: 'event', event: event as Record<string, unknown> })),
     ]);
-    for (const l of this.inputListeners) l(input);
-    if (next.events.length > 0) for (const l of this.eventListeners) l(next.events);
+    const notify = () => {
+      for (const l of this.inputListeners) l(input);
+      if (next.events.length > 0) for (const l of this.eventListeners) l(next.events);
+    };
+    if (this.batch) this.batch.notify.push(notify);
+    else notify();
     return null;
   }
 
   private log(records: readonly RunRecord[]): void {
-    if (records.length > 0) this.deps.append(records);
+    if (this.batch) this.batch.records.push(...records);
+    else if (records.length > 0) this.deps.append(records);
+  }
+
+  /**
+   * Runs `apply` with everything it logs written as one append, listeners told after it: an answer and
+   * the inputs that follow from it (a thread it opens) reach the log together, so a kill -9 between
+   * them cannot leave the answer without what it caused (a resumed run would never redo the latter).
+   */
+  private together<T>(apply: () => T): T {
+    const batch: { records: RunRecord[]; notify: (() => void)[] } = { records: [], notify: [] };
+    this.batch = batch;
+    try {
+      return apply();
+    } finally {
+      this.batch = null;
+      this.log(batch.records);
+      for (const notify of batch.notify) notify();
+    }
   }
 
   private setStatus(status: RunStatus, reason?: string): void {
@@ -421,12 +445,17 @@ export class Runner<State, Input, Ask> {
       }
       const input = this.protocol.answer(this.state, ask, settled.value.value);
       if (info.degradable) this.agentFailures.set(info.agent, 0);
-      const refused = this.apply(input, calls);
+      const refused = this.together(() => {
+        const refusal = this.apply(input, calls);
+        if (refusal === null)
+          for (const next of this.protocol.followUps?.(this.state, ask, settled.value.value) ?? [])
+            this.applyOrThrow(next);
+        return refusal;
+      });
       if (refused !== null) {
         this.fail(ask, info, [], { reason: refused, message: refused, refused: true, fromModel: true });
         return null;
       }
-      for (const next of this.protocol.followUps?.(this.state, ask, settled.value.value) ?? []) this.applyOrThrow(next);
       return null;
     }
     const error = settled.reason;
