@@ -650,9 +650,11 @@ export class EvaluationService {
   private keep(slug: string, document: FinalSynthesisDocument, inputsLog: string, costUsd: number): EvaluationRun {
     const now = new Date();
     const base = ideaFile(slug, `evaluations/${document.evaluationId}`);
-    // The record of a locked evaluation is created once and never replaced.
-    const record = safeWrite(this.ws.root, `${base}.json`, `${JSON.stringify(document, null, 2)}\n`, null, now);
-    safeWrite(this.ws.root, `${base}.jsonl`, inputsLog.endsWith('\n') ? inputsLog : `${inputsLog}\n`, null, now);
+    // The record goes last: it is what says the evaluation is kept. A process killed before it
+    // leaves a run to resume, which keeps it again: the script and the documents it wrote already
+    // are found as they were written (the same bytes), and only then is the record created.
+    const script = inputsLog.endsWith('\n') ? inputsLog : `${inputsLog}\n`;
+    if (!sameText(this.ws.root, `${base}.jsonl`, script)) safeWrite(this.ws.root, `${base}.jsonl`, script, null, now);
     const written: string[] = [];
     const conflicts: string[] = [];
     for (const [name, render] of GENERATED_FILES) {
@@ -667,6 +669,8 @@ export class EvaluationService {
       else setMeta(this.ws.db, key, outcome.hash);
       written.push(outcome.path);
     }
+    // The record of a locked evaluation is created once and never replaced.
+    const record = safeWrite(this.ws.root, `${base}.json`, `${JSON.stringify(document, null, 2)}\n`, null, now);
     this.index(document);
     this.ws.syncSlugs([slug]);
     return { document, costUsd, recordPath: record.path, written, conflicts };
@@ -714,5 +718,14 @@ export class EvaluationService {
       scores,
       challenges,
     );
+  }
+}
+
+/** Whether the workspace file `rel` holds exactly `text` (false when it is absent or unreadable). */
+function sameText(root: string, rel: string, text: string): boolean {
+  try {
+    return readTextInside(root, rel) === text;
+  } catch {
+    return false;
   }
 }
