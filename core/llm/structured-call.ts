@@ -31,6 +31,8 @@ export interface LlmTransportRequest {
   messages: LlmMessage[];
   /** Messages before this index are the unchanged transcript, to be marked for prompt caching (0: none). */
   stablePrefix: number;
+  /** Nothing to mark for caching at all (see `LlmRequest.cache`). */
+  cache?: false;
   /** JSON Schema of the answer (an object schema). */
   jsonSchema: Record<string, unknown>;
   /** Name of the answer's shape: the forced tool's name, or the JSON schema's name. */
@@ -277,6 +279,7 @@ async function call<T>(
         ...(tools ? { tools } : {}),
         messages,
         stablePrefix,
+        ...(request.cache === false ? { cache: false as const } : {}),
         jsonSchema,
         toolName: request.schemaName,
         toolDescription,

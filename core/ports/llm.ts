@@ -34,6 +34,11 @@ export interface LlmRequest<T> {
    */
   messages: LlmMessage[];
   stablePrefix?: number;
+  /**
+   * `false` for a call whose prefix no later call shares (a one-off check at a debate's end): nothing
+   * is marked for caching, since a cache write nobody reads costs a quarter more than plain input.
+   */
+  cache?: false;
   schema: z.ZodType<T>;
   /** Name of the answer's shape (the forced tool's name), e.g. `crux_move`. */
   schemaName: string;

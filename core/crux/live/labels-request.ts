@@ -54,6 +54,8 @@ export function labelsRequest(
     system: crystallizerSystem(context.subject, persona.systemPrompt),
     messages: [{ role: 'user', content: words }],
     stablePrefix: 0,
+    // Asked once, after the threads are done: no later call shares its prefix.
+    cache: false,
     brief,
     schema: coalitionLabelsAnswerSchema,
     schemaName: 'crux_coalition_labels',

@@ -97,6 +97,8 @@ export function relationRequest(
     system: crystallizerSystem(context.subject, persona.systemPrompt),
     messages: [{ role: 'user', content: words }],
     stablePrefix: 0,
+    // Asked once, after the threads are done: no later call shares its prefix.
+    cache: false,
     brief,
     schema: relationAnswerSchema,
     schemaName: 'crux_relation',
@@ -137,6 +139,8 @@ export function relationCheckRequest(
     system: crystallizerSystem(context.subject, persona.systemPrompt),
     messages: [{ role: 'user', content: words }],
     stablePrefix: 0,
+    // Asked once, after the threads are done: no later call shares its prefix.
+    cache: false,
     brief,
     schema: relationCheckAnswerSchema,
     schemaName: 'crux_relation_check',

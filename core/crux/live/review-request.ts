@@ -90,6 +90,8 @@ export function cruxCheckRequest(
     systemParts,
     messages: [...transcript, { role: 'user', content: words }],
     stablePrefix: transcript.length,
+    // A one-off question at the crux's end: its prefix is not shared by any later call.
+    cache: false,
     brief,
     schema: cruxCheckAnswerSchema,
     schemaName: 'crux_check',

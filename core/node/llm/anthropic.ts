@@ -138,7 +138,7 @@ export function cacheBreakpoints(
 
 /** The Messages API request of one transport call; `cacheMinTokens` is the model's shortest cached prefix. */
 export function anthropicParams(request: LlmTransportRequest, cacheMinTokens = 0): MessageCreateParamsBase {
-  const marks = cacheBreakpoints(request, cacheMinTokens);
+  const marks = request.cache === false ? { systemParts: [], messages: [] } : cacheBreakpoints(request, cacheMinTokens);
   const marked = new Set(marks.messages);
   const messages: MessageParam[] = request.messages.map((m, i) =>
     marked.has(i)
