@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SEVERITIES } from '../arena/answers';
 import { CONSENSUS_LEVELS, SIMILARITY_MEASURES } from '../arena/config';
 import { HOLLOW_REASONS } from '../arena/hollow';
+import { MAX_TOURNAMENT_IDEAS } from '../arena/tournament';
 import { PROVIDERS, runEstimateSchema } from './entities';
 import { runIdSchema, slugSchema } from './ids';
 import { runEntrySchema, runStatusSchema } from './runs-channels';
@@ -14,14 +15,26 @@ import { runEntrySchema, runStatusSchema } from './runs-channels';
  * shaped so. Spread into `channels` of core/contract.ts.
  */
 
+export { MAX_TOURNAMENT_IDEAS };
+
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1);
 
-/** What to put in an arena: the input of `arenas:start` and `arenas:estimate`. */
+/**
+ * What to put in an arena: the input of `arenas:start` and `arenas:estimate`. With `ideas` it is a
+ * tournament (ARENA-PROTOCOL.md, "Ratings"): every pair of those ideas meets once in a head-to-head
+ * arena, `agents` are their champions in the ideas' order, and the budget is for all its arenas.
+ */
 export const arenaRequestSchema = z
   .strictObject({
     ideaSlug: slugSchema.optional(),
     topic: z.string().trim().min(1).max(1000).optional(),
+    /** A tournament of these ideas (2 to 8), each championed by the agent at the same place in `agents`. */
+    ideas: z
+      .array(slugSchema)
+      .min(2, `a tournament needs 2 to ${MAX_TOURNAMENT_IDEAS} ideas`)
+      .max(MAX_TOURNAMENT_IDEAS, `a tournament needs 2 to ${MAX_TOURNAMENT_IDEAS} ideas`)
+      .optional(),
     agents: z.array(z.string().min(1)).min(2, 'an arena needs 2 to 12 agents').max(12, 'an arena needs 2 to 12 agents'),
     /** A persona of role `judge`. */
     judge: z.string().min(1).default('judge'),
@@ -34,9 +47,17 @@ export const arenaRequestSchema = z
     /** The most it may spend (USD); 0: no cap. The settings page's debate budget by default. */
     budgetUsd: z.number().nonnegative().optional(),
   })
-  .refine((request) => request.ideaSlug !== undefined || request.topic !== undefined, {
+  .refine((request) => request.ideaSlug !== undefined || request.topic !== undefined || request.ideas !== undefined, {
     message: 'an arena needs an idea (ideaSlug) or a topic',
     path: ['topic'],
+  })
+  .refine((request) => request.ideas === undefined || (request.ideaSlug === undefined && request.topic === undefined), {
+    message: 'a tournament (ideas) asks its own question: give no ideaSlug or topic with it',
+    path: ['ideas'],
+  })
+  .refine((request) => request.ideas === undefined || request.ideas.length === request.agents.length, {
+    message: 'a tournament has one champion per idea: as many agents as ideas, in the same order',
+    path: ['agents'],
   });
 export type ArenaRequest = z.infer<typeof arenaRequestSchema>;
 
@@ -160,6 +181,20 @@ export const arenaHollowSchema = z.strictObject({
 });
 export type ArenaHollowView = z.infer<typeof arenaHollowSchema>;
 
+/** An idea of a tournament and the debater persona that argues for it in every one of its arenas. */
+export const tournamentIdeaViewSchema = z.strictObject({ slug: z.string(), title: z.string(), champion: z.string() });
+
+/** Which meeting of which tournament an arena is: its two ideas, among all of the tournament's. */
+export const arenaTournamentViewSchema = z.strictObject({
+  id: z.string(),
+  ideas: z.array(tournamentIdeaViewSchema),
+  pairing: z.tuple([z.string(), z.string()]),
+  /** Its place in the schedule (1-based) and the schedule's length. */
+  index: z.number().int().positive(),
+  of: z.number().int().positive(),
+});
+export type ArenaTournamentView = z.infer<typeof arenaTournamentViewSchema>;
+
 export const arenaDetailSchema = z.strictObject({
   id: z.string(),
   ideaSlug: z.string().nullable(),
@@ -209,6 +244,8 @@ export const arenaDetailSchema = z.strictObject({
   /** Each agent's last vote scored against the final ranking (0 best, 1 worst); null until it has an outcome. */
   voteBrier: z.record(z.string(), z.number()).nullable(),
   counters: z.strictObject({ calls: count, critiques: count, changes: count, adoptions: count, extendedRounds: count }),
+  /** Set when the arena is one meeting of a tournament of ideas: its agents are the two ideas' champions. */
+  tournament: arenaTournamentViewSchema.nullable(),
 });
 export type ArenaDetail = z.infer<typeof arenaDetailSchema>;
 
@@ -247,9 +284,16 @@ export const arenaIdeaRatingSchema = z.strictObject({
   slug: z.string(),
   title: z.string(),
   elo: z.number(),
-  /** Tournaments it took part in. */
+  /** Head-to-head arenas it played, and how they went by the judge's final scores. */
   arenas: count,
   wins: count,
+  draws: count,
+  losses: count,
+  /** Tournaments it took part in. */
+  tournaments: count,
+  /** The debater personas that championed it, in the order they first did. */
+  champions: z.array(z.string()),
+  /** Its rating after each completed arena it played (`ideaSlug` is the idea itself; `rank` of 2, ties shared). */
   history: z.array(ratingPointSchema),
 });
 export type ArenaIdeaRating = z.infer<typeof arenaIdeaRatingSchema>;
@@ -268,8 +312,37 @@ export const arenaRatingsSchema = z.strictObject({
 });
 export type ArenaRatings = z.infer<typeof arenaRatingsSchema>;
 
+/** A tournament's schedule: every meeting with its arena (once started) and how it went. */
+export const tournamentScheduleSchema = z.strictObject({
+  id: z.string(),
+  ideas: z.array(tournamentIdeaViewSchema),
+  meetings: z.array(
+    z.strictObject({
+      index: z.number().int().positive(),
+      pairing: z.tuple([z.string(), z.string()]),
+      /** The arena's run id; null while the meeting has not started. */
+      run: z.string().nullable(),
+      status: runStatusSchema.nullable(),
+      live: z.boolean(),
+      outcome: z.enum(['CONSENSUS', 'JUDGED', 'SPLIT']).nullable(),
+      /** The idea whose champion the judge ranked first; null until judged. */
+      winner: z.string().nullable(),
+      /** The judge's last scores by idea (0–10); null until judged. */
+      scores: z.record(z.string(), z.number()).nullable(),
+      costUsd: z.number().nonnegative(),
+    }),
+  ),
+  /**
+   * This app is playing it: the next meeting starts when the one before it ends. False once every
+   * meeting has been played, after one was stopped, or when the app that played it closed.
+   */
+  playing: z.boolean(),
+  costUsd: z.number().nonnegative(),
+});
+export type TournamentSchedule = z.infer<typeof tournamentScheduleSchema>;
+
 export const arenasChannels = {
-  /** What an arena would likely cost; starts nothing, creates no file. */
+  /** What an arena (or a tournament: all its arenas) would likely cost; starts nothing, creates no file. */
   'arenas:estimate': { input: arenaRequestSchema, output: arenaEstimateSchema },
   /**
    * Starts an arena and answers at once, once its log is begun; it runs on in the background
@@ -277,10 +350,21 @@ export const arenasChannels = {
    */
   'arenas:start': {
     input: arenaRequestSchema,
-    output: z.strictObject({ run: runEntrySchema, estimate: arenaEstimateSchema }),
+    output: z.strictObject({
+      /** The arena started; of a tournament, its first meeting (the others follow it, one at a time). */
+      run: runEntrySchema,
+      estimate: arenaEstimateSchema,
+      /** The tournament's id when the request named ideas, else null. */
+      tournament: z.string().nullable(),
+    }),
   },
   /** One arena as its log has it so far: proposals and revisions, critiques, convergence, votes, judge, hollow checks. */
   'arenas:get': { input: z.strictObject({ id: runIdSchema }), output: arenaDetailSchema },
+  /** A tournament's meetings as their logs and this app have them: which started, how each ended, who won. */
+  'arenas:tournament': {
+    input: z.strictObject({ id: z.string().regex(/^[a-z0-9]+$/, 'a tournament id is lower-case letters and digits') }),
+    output: tournamentScheduleSchema,
+  },
   /** Persona Elo with its history per arena, and idea Elo, folded from the completed arena logs (never the index). */
   'arenas:ratings': { input: z.strictObject({}), output: arenaRatingsSchema },
 } as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appPerTest, IDEA, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
+import { appPerTest, IDEA, OTHER, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
 import { type ArenaDetail, arenasChannels, type Channel, type PushPayload } from '../../contract';
-import { ratingsReport } from '../arena/ratings-report';
+import { ideaRatingsReport, ratingsReport } from '../arena/ratings-report';
 import { RunService } from '../runs/run-service';
 import { Workspace } from '../workspace/workspace';
 import type { App } from './create-app';
@@ -251,6 +251,194 @@ describe('arenas', () => {
       ['user_error', expect.stringContaining('not a judge persona')],
       ['user_error', `run ${debate.id} is not an arena but a crux run (see: runs show ${debate.id})`],
       ['bad_input', 'topic: an arena needs an idea (ideaSlug) or a topic'],
+    ]);
+  });
+});
+
+const THIRD = 'soil-moisture-lora';
+const CHAMPIONS = ['investor', 'historian', 'regulator'];
+
+/** Resolves once `n` arenas have ended, with their ends in order (subscribe before starting them). */
+function arenaEnds(app: App, n: number): Promise<PushPayload<'run:status'>[]> {
+  const ends: PushPayload<'run:status'>[] = [];
+  return new Promise((resolve) => {
+    const off = app.events.on('run:status', (p) => {
+      if (p.protocol !== 'arena' || !ENDED.has(p.status)) return;
+      ends.push(p);
+      if (ends.length < n) return;
+      off();
+      resolve(ends);
+    });
+  });
+}
+
+describe('tournaments', () => {
+  const t = appPerTest('crucible-tournaments-', answered, [IDEA, OTHER, THIRD]);
+  const { boot, call } = t;
+  const IDEAS = [IDEA, OTHER, THIRD];
+
+  it('prices all its meetings with the arena estimate, plays them one after another, and folds the ideas’ Elo as `ratings --ideas` does', async () => {
+    const app = await boot();
+    const estimate = await call(app, 'arenas:estimate', { ideas: IDEAS, agents: CHAMPIONS, provider: 'simulated' });
+    // Three head-to-heads of two agents, no trickster, lexical: each likely 2 proposals + 2 critiques
+    // + 2·(2 + ¼) revisions + 2·½ refinements + 2·(1 + ¼) votes + 1¼ judgments = 13.25, so 39.75 in
+    // all; at worst 2 + 2 + 2·(3 + 2) + 2 + 2·(1 + 2) + 3 = 25 each, 75 in all.
+    expect(estimate).toEqual({
+      calls: 40,
+      usd: 0,
+      worstCalls: 75,
+      worstUsd: 0,
+      basis: expect.stringMatching(
+        /^3 head-to-head arenas, every pair of the 3 ideas once; each about 13 calls: 2 proposals.*; the simulator costs nothing$/,
+      ),
+      cannotRun: null,
+    });
+
+    const ends = arenaEnds(app, 3);
+    const started = await call(app, 'arenas:start', {
+      ideas: IDEAS,
+      agents: CHAMPIONS,
+      provider: 'simulated',
+      seed: 3,
+    });
+    expect([started.run.protocol, started.run.ideaSlug, started.estimate]).toEqual(['arena', null, estimate]);
+    const tournament = started.tournament ?? '';
+    expect((await ends).map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    // The follower lets go of it once its last meeting has ended.
+    await expect.poll(async () => (await call(app, 'arenas:tournament', { id: tournament })).playing).toBe(false);
+
+    const schedule = await call(app, 'arenas:tournament', { id: tournament });
+    const ws = Workspace.open(t.root);
+    const service = new RunService(ws);
+    const slugOf = Object.fromEntries(IDEAS.map((slug, i) => [CHAMPIONS[i], slug]));
+    const byLog = schedule.meetings.map((m) => {
+      const summary = service.show(m.run ?? '?').summary as {
+        outcome: string;
+        judge: { ranking: string[]; scores: Record<string, number> };
+      };
+      return {
+        index: m.index,
+        status: 'completed',
+        outcome: summary.outcome,
+        winner: slugOf[summary.judge.ranking[0] ?? ''],
+        scores: Object.fromEntries(Object.entries(summary.judge.scores).map(([a, x]) => [slugOf[a], x])),
+      };
+    });
+    const second = await call(app, 'arenas:get', { id: schedule.meetings[1]?.run ?? '?' });
+    ws.close();
+    expect({
+      ideas: schedule.ideas,
+      pairings: schedule.meetings.map((m) => m.pairing),
+      first: schedule.meetings[0]?.run,
+      meetings: schedule.meetings.map(({ index, status, outcome, winner, scores }) => ({
+        index,
+        status,
+        outcome,
+        winner,
+        scores,
+      })),
+      second: second.tournament && { ...second.tournament, agents: second.agents.map((a) => a.id) },
+    }).toEqual({
+      ideas: [
+        { slug: IDEA, title: "A community-owned solar co-op for the neighbourhood's big roofs", champion: 'investor' },
+        { slug: OTHER, title: expect.any(String), champion: 'historian' },
+        { slug: THIRD, title: expect.any(String), champion: 'regulator' },
+      ],
+      pairings: [
+        [IDEA, OTHER],
+        [IDEA, THIRD],
+        [OTHER, THIRD],
+      ],
+      first: started.run.id,
+      meetings: byLog,
+      second: {
+        id: tournament,
+        ideas: schedule.ideas,
+        pairing: [IDEA, THIRD],
+        index: 2,
+        of: 3,
+        agents: ['investor', 'regulator'],
+      },
+    });
+
+    // The ideas' table is the CLI's (`ratings --ideas`); each idea played two arenas, and its chart
+    // ends at its rating. Tournament arenas rate ideas, so no persona has an Elo yet.
+    const ratings = await call(app, 'arenas:ratings', {});
+    const report = ideaRatingsReport(t.root);
+    expect({
+      ideas: ratings.ideas.map(({ history: _, title: __, ...r }) => r),
+      last: ratings.ideas.map((r) => [r.slug, r.history.length, r.history[r.history.length - 1]?.after]),
+      moved: ratings.ideas.every((r) => r.elo !== 1500),
+      personas: ratings.personas,
+      counted: ratings.counted,
+    }).toEqual({
+      ideas: report.ratings.map(({ id, ...r }) => ({ slug: id, ...r })),
+      last: report.ratings.map((r) => [r.id, 2, r.elo]),
+      moved: true,
+      personas: [],
+      counted: 3,
+    });
+  });
+
+  it('stops at a meeting the researcher stopped: the rest are not started', async () => {
+    // Paced, the first meeting is still running when it is stopped.
+    const app = await boot({ paceSimulated: true });
+    const end = arenaEnd(app);
+    const { run, tournament } = await call(app, 'arenas:start', {
+      ideas: IDEAS,
+      agents: CHAMPIONS,
+      provider: 'simulated',
+    });
+    await call(app, 'runs:cancel', { id: run.id });
+    expect((await end).status).toBe('cancelled');
+    await expect.poll(async () => (await call(app, 'arenas:tournament', { id: tournament ?? '' })).playing).toBe(false);
+    const schedule = await call(app, 'arenas:tournament', { id: tournament ?? '' });
+    expect(schedule.meetings.map((m) => [m.run, m.status])).toEqual([
+      [run.id, 'cancelled'],
+      [null, null],
+      [null, null],
+    ]);
+    expect((await call(app, 'arenas:ratings', {})).ideas).toEqual([]);
+  });
+
+  it('refuses a tournament that cannot be played, in words', async () => {
+    const app = await boot();
+    expect(
+      await Promise.all([
+        refused(call(app, 'arenas:estimate', { ideas: IDEAS, agents: CHAMPIONS.slice(0, 2), provider: 'simulated' })),
+        refused(call(app, 'arenas:estimate', { ideas: IDEAS, topic: 'x', agents: CHAMPIONS, provider: 'simulated' })),
+        refused(
+          call(app, 'arenas:start', {
+            ideas: IDEAS,
+            agents: ['investor', 'investor', 'regulator'],
+            provider: 'simulated',
+          }),
+        ),
+        refused(
+          call(app, 'arenas:estimate', {
+            ideas: IDEAS,
+            agents: ['investor', 'judge', 'regulator'],
+            provider: 'simulated',
+          }),
+        ),
+        refused(
+          call(app, 'arenas:estimate', {
+            ideas: [IDEA, 'no-such-idea'],
+            agents: CHAMPIONS.slice(0, 2),
+            provider: 'simulated',
+          }),
+        ),
+        refused(call(app, 'arenas:start', { ideas: IDEAS, agents: CHAMPIONS, provider: 'anthropic' })),
+        refused(call(app, 'arenas:tournament', { id: 'nosuchtournament' })),
+      ]).then((errors) => errors.map((e) => [e.code, e.message])),
+    ).toEqual([
+      ['bad_input', 'agents: a tournament has one champion per idea: as many agents as ideas, in the same order'],
+      ['bad_input', 'ideas: a tournament (ideas) asks its own question: give no ideaSlug or topic with it'],
+      ['user_error', '--agents: "investor" would champion two ideas'],
+      ['user_error', 'not debaters: judge (judge)'],
+      ['user_error', expect.stringContaining('no idea "no-such-idea"')],
+      ['user_error', expect.stringMatching(/key/i)],
+      ['user_error', 'no arena of a tournament "nosuchtournament" in this workspace'],
     ]);
   });
 });

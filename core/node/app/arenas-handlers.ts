@@ -9,8 +9,12 @@ import type {
   LedgerFalsifier,
   RunEntry,
 } from '../../contract';
+import { sumPlans } from '../../arena/plan';
+import { tournamentPairings } from '../../arena/tournament';
 import { describeIssues } from '../../text/zod-issues';
 import { arenaSetupFor } from '../arena/arena-setup';
+import { tournamentIdeas } from '../arena/tournament-run';
+import { ulid } from '../ids';
 import { runEstimate } from '../llm/cost-preview';
 import type { RunRequest } from '../runs/run-service';
 import { UserError } from '../workspace/workspace';
@@ -19,6 +23,8 @@ import { arenaDetail } from './arena-view/arena-detail';
 import { readArena } from './arena-view/arena-log';
 import { planArena } from './arena-view/arena-plan';
 import { ratingsWithHistory } from './arena-view/rating-history';
+import { TournamentSchedules } from './arena-view/tournament-schedule';
+import { LiveTournaments, meetingSetup, type TournamentPlay } from './live-tournaments';
 import { debateLimitsFromSettings } from './settings-file';
 
 type Ledger = { cruxes: LedgerCrux[]; falsifiers: LedgerFalsifier[] };
@@ -42,6 +48,15 @@ const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
  */
 export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<keyof typeof arenasChannels> {
   const { ws, open } = ctx;
+  const tournaments = new LiveTournaments({
+    ws,
+    runs: ctx.runs,
+    startRun: deps.startRun,
+    ledger: deps.ledger,
+    log: ctx.log,
+    open,
+  });
+  const schedules = new TournamentSchedules(ws);
 
   /** The setup a request makes (personas, brief, ratings), checked as the run service will check it. */
   const setupOf = (request: ArenaRequest, ledger: Ledger) => {
@@ -62,30 +77,68 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
     return { topic: built.topic, setup: checked.data as ArenaSetup };
   };
 
-  const estimateOf = (request: ArenaRequest, setup: ArenaSetup, budgetUsd: number | undefined): ArenaEstimate => {
-    const plan = planArena({
+  const planOf = (setup: ArenaSetup) =>
+    planArena({
       agents: setup.agents.map((a) => a.tier),
       judge: setup.judge.tier,
       trickster: setup.trickster?.tier ?? null,
       config: setup.config,
     });
-    return runEstimate(ws.root, plan, request.provider, budgetUsd, () =>
+  const priced = (request: ArenaRequest, plan: ReturnType<typeof planArena>, budgetUsd: number | undefined) =>
+    runEstimate(ws.root, plan, request.provider, budgetUsd, () =>
       ctx.providers(request.provider, ws.root, request.seed ?? 1),
     );
-  };
+  const estimateOf = (request: ArenaRequest, setup: ArenaSetup, budgetUsd: number | undefined): ArenaEstimate =>
+    priced(request, planOf(setup), budgetUsd);
 
   /** The request's budget, else the settings page's debate budget; 0 is no cap. */
   const budgetOf = (request: ArenaRequest) => request.budgetUsd ?? debateLimitsFromSettings(ws.root).budgetUsd;
+
+  /**
+   * A tournament as a request asks for it, each meeting's setup built as it would start now, and
+   * what all its arenas would cost: the plan of each meeting, added up. Its budget is for all of
+   * them: by default the settings' debate budget (else the run service's 2 USD) for each meeting.
+   */
+  const tournamentOf = (request: ArenaRequest & { ideas: string[] }) => {
+    const similarity: SimilarityMeasure =
+      request.similarity ?? (request.provider === 'simulated' ? 'lexical' : 'judged');
+    const meetings = tournamentPairings(request.ideas).length;
+    const budgetUsd = request.budgetUsd ?? (debateLimitsFromSettings(ws.root).budgetUsd ?? 2) * meetings;
+    const play: TournamentPlay = {
+      id: ulid().toLowerCase(),
+      ideas: tournamentIdeas(ws, request.ideas, request.agents),
+      judge: request.judge,
+      trickster: request.trickster,
+      similarity,
+      provider: request.provider,
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
+      budgetUsd: budgetUsd > 0 ? budgetUsd : undefined,
+      concurrency: debateLimitsFromSettings(ws.root).concurrency,
+    };
+    const plans = Array.from({ length: meetings }, (_, k) => planOf(meetingSetup(ws, play, k, NO_LEDGER).setup));
+    const plan = sumPlans(
+      plans,
+      `${meetings} head-to-head arena${meetings === 1 ? '' : 's'}, every pair of the ${request.ideas.length} ideas once; each ${plans[0]?.basis ?? ''}`,
+    );
+    return { play, estimate: priced(request, plan, budgetUsd) };
+  };
 
   return {
     impl: {
       'arenas:estimate': (request) => {
         open();
+        if (request.ideas !== undefined) return tournamentOf({ ...request, ideas: request.ideas }).estimate;
         const { setup } = setupOf(request, NO_LEDGER);
         return estimateOf(request, setup, budgetOf(request));
       },
       'arenas:start': async (request) => {
         open();
+        if (request.ideas !== undefined) {
+          const { play, estimate } = tournamentOf({ ...request, ideas: request.ideas });
+          if (estimate.cannotRun !== null) throw new UserError(estimate.cannotRun);
+          const run = await tournaments.start(play);
+          return { run, estimate, tournament: play.id };
+        }
         const { topic, setup } = setupOf(request, await deps.ledger());
         const budgetUsd = budgetOf(request);
         const estimate = estimateOf(request, setup, budgetUsd);
@@ -103,7 +156,7 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
             ...(concurrency !== undefined ? { concurrency } : {}),
           },
         });
-        return { run, estimate };
+        return { run, estimate, tournament: null };
       },
       'arenas:get': ({ id }) => {
         open();
@@ -121,7 +174,18 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
           records: read.records,
           judge: { id: read.setup.judge.id, name: read.setup.judge.name },
           trickster: read.setup.trickster ? { id: read.setup.trickster.id, name: read.setup.trickster.name } : null,
+          tournament: read.setup.tournament && {
+            id: read.setup.tournament.id,
+            ideas: read.setup.tournament.ideas.map((i) => ({ slug: i.slug, title: i.title, champion: i.champion })),
+            pairing: read.setup.tournament.pairing,
+            index: read.setup.tournament.index,
+            of: read.setup.tournament.of,
+          },
         });
+      },
+      'arenas:tournament': ({ id }) => {
+        open();
+        return schedules.schedule(id, (run) => ctx.runs.get(run), tournaments.isPlaying(id));
       },
       'arenas:ratings': () => {
         open();

@@ -78,12 +78,15 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'ideas:answer': { command: 'develop SLUG --answer N' },
   'ideas:import': { command: 'import DIR' },
   'ideas:compare': { command: 'compare SLUGS' },
-  'arenas:estimate': { command: 'arena --estimate --idea SLUG --topic T --agents a,b,c --judge ID --provider P' },
+  'arenas:estimate': {
+    command: 'arena --estimate --idea SLUG --topic T --ideas a,b,c --agents a,b,c --judge ID --provider P',
+  },
   'arenas:start': {
     command:
-      'arena --idea SLUG --topic T --agents a,b,c --judge ID --trickster --similarity M --provider P --seed N --budget USD',
+      'arena --idea SLUG --topic T --ideas a,b,c --agents a,b,c --judge ID --trickster --similarity M --provider P --seed N --budget USD',
   },
   'arenas:get': { command: 'runs show ID' },
+  'arenas:tournament': { command: 'arena --tournament ID' },
   'arenas:ratings': { command: 'ratings' },
   'council:estimate': { command: 'council run --task T --estimate --provider P' },
   'council:run': { command: 'council run --task T --idea SLUG --provider P --seed N' },

@@ -18,6 +18,7 @@ export interface ArenaRunInfo {
   records: number;
   judge: { id: string; name: string };
   trickster: { id: string; name: string } | null;
+  tournament: ArenaDetail['tournament'];
 }
 
 /** A round of the proposal history in words, as the timeline labels it. */
