@@ -303,8 +303,10 @@ export const arenaRatingsSchema = z.strictObject({
   personas: z.array(arenaPersonaRatingSchema),
   /** Idea Elo from tournaments (ideas as contestants), best first; empty while no tournament has completed. */
   ideas: z.array(arenaIdeaRatingSchema),
-  /** Completed arenas folded. */
+  /** Completed arenas folded into persona Elo (those of tournaments rate ideas instead). */
   counted: count,
+  /** Completed arenas of tournaments folded into idea Elo. */
+  tournamentCounted: count,
   /** Arenas that count for nothing, by status (cancelled, failed, partial, and any not finished). */
   leftOut: z.array(z.strictObject({ status: z.string(), arenas: count })),
   /** Logs that could not be read. */

@@ -1,11 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumPath, sessionPerFile } from './harness';
 
-// An arena started from an idea's page in Chromium against browser mode, watched until it ends,
-// then its ratings on the leaderboard; at 1,024 px in the dark theme too. Every figure the page
-// shows is compared with what the app's own channels answer for the same arena.
+// An arena started from an idea's page in Chromium against browser mode, watched until it ends; a
+// tournament of three ideas picked in the library, watched until its last arena ends; then the
+// ratings on the leaderboard (persona Elo, idea Elo); at 1,024 px in the dark theme too. Every
+// figure the page shows is compared with what the app's own channels answer for the same runs.
 
 const IDEA = 'community-solar-coop';
+/** The tournament's ideas, in the order they are picked (the third one by the keyboard). */
+const CONTESTANTS = [IDEA, 'ebike-repair-workshop', 'soil-moisture-lora'];
 /** Seed 2 with these three makes a hollow consensus the trickster challenges (a re-vote follows). */
 const HOLLOW = { agents: ['optimist-engineer', 'skeptical-economist', 'regulator'], seed: 2 };
 
@@ -17,6 +20,7 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     else process.env.CRUCIBLE_SIMULATED_LATENCY_MS = latency;
   });
   let first = '';
+  let tournament = '';
 
   it('starts a simulated arena from the idea page, with its cost first, and watches it to its end', async () => {
     const { page } = s;
@@ -163,7 +167,160 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     expect(s.problems).toEqual([]);
   }, 90_000);
 
-  it('opens the ratings: persona Elo with its history chart, idea Elo explained while no tournament exists', async () => {
+  it('starts a tournament of three ideas picked in the library, priced first, and watches its arenas to the end', async () => {
+    const { page } = s;
+    await go('#/library');
+    await page.getByRole('button', { name: 'Tournament of ideas…' }).click();
+    const tray = page.getByRole('complementary', { name: 'Tournament of ideas' });
+    const form = tray.getByRole('form', { name: 'Start a tournament' });
+    await form
+      .getByTestId('arena-estimate')
+      .getByText(/Tick at least two ideas/)
+      .waitFor();
+    const { ideas } = await s.app.client.invoke('ideas:list', {});
+    const titleOf = (slug: string) => ideas.find((i) => i.slug === slug)?.title ?? slug;
+    const box = (slug: string) => page.getByRole('checkbox', { name: `Pick “${titleOf(slug)}” for the tournament` });
+    await box(CONTESTANTS[0] as string).check();
+    await box(CONTESTANTS[1] as string).check();
+    // The keyboard's way: the box takes the focus and Space ticks it.
+    await box(CONTESTANTS[2] as string).focus();
+    await page.keyboard.press('Space');
+    await form.getByLabel('Provider').selectOption('simulated');
+    await form
+      .getByTestId('arena-estimate')
+      .getByText(/the simulator costs nothing$/)
+      .waitFor();
+
+    // The form lists the picks in order with a champion each (the first debaters, one per idea), and
+    // its estimate is the one `arenas:estimate` gives for that tournament.
+    const champions = await form
+      .getByRole('combobox', { name: /^Champion of/ })
+      .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
+    const estimate = await s.app.client.invoke('arenas:estimate', {
+      ideas: CONTESTANTS,
+      agents: champions,
+      trickster: true,
+      provider: 'simulated',
+      similarity: 'lexical',
+      budgetUsd: 6,
+    });
+    expect({
+      picked: await form
+        .getByTestId('tournament-ideas')
+        .locator('li')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-slug'))),
+      ticked: await page.getByTestId('library-picked-count').innerText(),
+      champions,
+      schedule: await form.getByTestId('tournament-preview-schedule').locator('li').allTextContents(),
+      estimate: await form.getByTestId('arena-estimate').innerText(),
+      budget: await form.getByLabel(/^Budget for all 3 arenas/).inputValue(),
+      start: await form.getByRole('button', { name: 'Start the tournament' }).isDisabled(),
+    }).toEqual({
+      picked: CONTESTANTS,
+      ticked: '3',
+      champions: personas.slice(0, 3).map((p) => p.id),
+      schedule: [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+      ].map(
+        ([a, b]) => `${titleOf(CONTESTANTS[a as number] as string)} vs ${titleOf(CONTESTANTS[b as number] as string)}`,
+      ),
+      estimate: `Likely cost: $0, at worst $0 — ${estimate.basis}`,
+      budget: '6',
+      start: false,
+    });
+    expect(estimate.basis).toMatch(/^3 head-to-head arenas, every pair of the 3 ideas once; each about \d+ calls/);
+    await s.screenshot('library-tournament');
+
+    // Slow enough to see it run: each simulated answer waits a little.
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '150';
+    await form.getByRole('button', { name: 'Start the tournament' }).click();
+    await page.waitForURL(/#\/arena\/[a-z0-9]+$/);
+    const opened = new URL(page.url()).hash.split('/')[2] as string;
+    const card = page.getByTestId('arena-tournament');
+    await card.getByTestId('tournament-meeting').first().waitFor();
+    await page.getByTestId('arena-status').getByText('running').waitFor();
+    // The card follows the schedule while this arena stays in view: the last meeting ends there too.
+    await card
+      .locator('[data-testid="tournament-meeting"][data-status="completed"]')
+      .nth(2)
+      .waitFor({ timeout: 120_000 });
+    delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    await card
+      .getByTestId('tournament-state')
+      .getByText(/Played: 3 of 3 arenas completed/)
+      .waitFor();
+
+    const detail = await s.app.client.invoke('arenas:get', { id: opened });
+    tournament = detail.tournament?.id ?? '';
+    const schedule = await s.app.client.invoke('arenas:tournament', { id: tournament });
+    const shown = {
+      rows: await card.getByTestId('tournament-meeting').evaluateAll((rows) =>
+        rows.map((r) => ({
+          status: r.getAttribute('data-status'),
+          current: r.getAttribute('aria-current'),
+          cells: [...r.querySelectorAll('td')]
+            .slice(1, 4)
+            .map((c) => (c as unknown as { innerText: string }).innerText),
+        })),
+      ),
+      columns: await page
+        .getByTestId('arena-column')
+        .evaluateAll((cols) =>
+          cols.map((c) => [
+            c.getAttribute('data-agent'),
+            c.querySelector('[data-testid="arena-column-idea"] a')?.getAttribute('href'),
+          ]),
+        ),
+      outcome: await page.getByTestId('arena-outcome').getByRole('link', { name: 'Idea Elo leaderboard' }).count(),
+    };
+    const words = { CONSENSUS: 'consensus', JUDGED: 'decided by the judge', SPLIT: 'split' };
+    expect(shown).toEqual({
+      rows: schedule.meetings.map((m, k) => ({
+        status: 'completed',
+        current: k === 0 ? 'true' : null,
+        cells: [
+          `${titleOf(m.pairing[0])} vs ${titleOf(m.pairing[1])}${k === 0 ? ' (this arena)' : ''}`,
+          `completed · ${words[m.outcome ?? 'SPLIT']}`,
+          `${titleOf(m.winner ?? '')} (${m.pairing.map((p) => (m.scores?.[p] ?? 0).toFixed(1)).join(' – ')})`,
+        ],
+      })),
+      // Each column is an idea's champion, with the idea it argues for.
+      columns: [
+        [champions[0], `#/idea/${CONTESTANTS[0]}`],
+        [champions[1], `#/idea/${CONTESTANTS[1]}`],
+      ],
+      outcome: 1,
+    });
+    expect({
+      first: schedule.meetings[0]?.run,
+      tournament: detail.tournament && { index: detail.tournament.index, of: detail.tournament.of },
+      pairings: schedule.meetings.map((m) => m.pairing),
+      playing: schedule.playing,
+    }).toEqual({
+      first: opened,
+      tournament: { index: 1, of: 3 },
+      pairings: [
+        [CONTESTANTS[0], CONTESTANTS[1]],
+        [CONTESTANTS[0], CONTESTANTS[2]],
+        [CONTESTANTS[1], CONTESTANTS[2]],
+      ],
+      playing: false,
+    });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await s.screenshot('arena-tournament');
+    // Another meeting opens from the card.
+    await card
+      .getByRole('link', { name: `${titleOf(CONTESTANTS[1] as string)} vs ${titleOf(CONTESTANTS[2] as string)}` })
+      .click();
+    await page.waitForURL(new RegExp(`#/arena/${schedule.meetings[2]?.run}$`));
+    await page.getByTestId('arena-tournament').locator('[aria-current="true"]').getByText('(this arena)').waitFor();
+    expect(s.problems).toEqual([]);
+  }, 180_000);
+
+  it('opens the ratings: persona Elo with its history chart, idea Elo with the three ideas of the tournament', async () => {
     const { page } = s;
     await go(`#/arena/${first}`);
     await page.getByTestId('arena-outcome').getByRole('link', { name: 'Elo leaderboard' }).click();
@@ -172,7 +329,7 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     await board.getByTestId('rating-chart').locator('.recharts-line').first().waitFor();
     const ratings = await s.app.client.invoke('arenas:ratings', {});
     expect({
-      counted: ratings.counted,
+      counted: [ratings.counted, ratings.tournamentCounted],
       rows: await board
         .getByTestId('elo-row')
         .evaluateAll((rows) =>
@@ -180,10 +337,13 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
         ),
       lines: await board.locator('.recharts-line').count(),
     }).toEqual({
-      counted: 2,
+      // Two arenas of personas; the tournament's three count for the ideas.
+      counted: [2, 3],
       rows: ratings.personas.map((p) => [p.id, p.elo.toFixed(1)]),
       lines: Math.min(6, ratings.personas.length),
     });
+    // The tournament's arenas rate ideas, not personas: the persona table is the two arenas' alone.
+    expect(ratings.personas.map((p) => p.arenas).reduce((a, b) => a + b, 0)).toBe(3 + 3);
     // One persona's arenas, each linking back to its arena view.
     const persona = ratings.personas[0];
     await board.getByRole('button', { name: persona?.name ?? '?' }).click();
@@ -191,7 +351,37 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     await s.screenshot('arena-elo');
 
     await page.getByRole('tab', { name: 'Idea Elo' }).click();
-    await page.getByTestId('idea-elo-empty').waitFor();
+    const ideaBoard = page.getByTestId('idea-elo-board');
+    await ideaBoard.getByTestId('rating-chart').locator('.recharts-line').first().waitFor();
+    expect({
+      rows: await ideaBoard
+        .getByTestId('idea-elo-row')
+        .evaluateAll((rows) =>
+          rows.map((r) => [
+            r.getAttribute('data-slug'),
+            Number((r.children[1] as unknown as { innerText: string }).innerText),
+            (r.children[2] as unknown as { innerText: string }).innerText,
+          ]),
+        ),
+      lines: await ideaBoard.locator('.recharts-line').count(),
+      counted: /(\d+) completed tournament arenas counted/.exec(await ideaBoard.innerText())?.[1],
+    }).toEqual({
+      counted: '3',
+      rows: ratings.ideas.map((r) => [
+        r.slug,
+        Number(r.elo.toFixed(1)),
+        `${r.arenas} (${r.wins} · ${r.draws} · ${r.losses})`,
+      ]),
+      lines: 3,
+    });
+    // The three ideas of the tournament, each two arenas played and moved off the start.
+    expect({
+      slugs: ratings.ideas.map((r) => r.slug).sort(),
+      arenas: ratings.ideas.map((r) => r.arenas),
+      moved: ratings.ideas.map((r) => r.elo !== 1500 && r.history.length === 2),
+      sum: Math.round(ratings.ideas.reduce((n, r) => n + r.elo, 0)),
+    }).toEqual({ slugs: [...CONTESTANTS].sort(), arenas: [2, 2, 2], moved: [true, true, true], sum: 4500 });
+    await s.screenshot('arena-idea-elo');
     expect(s.problems).toEqual([]);
   }, 60_000);
 
@@ -217,6 +407,10 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
       .getByTestId('arena-estimate')
       .getByText(/costs nothing/)
       .waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1024);
+    // Picking ideas for a tournament at 1,024 px: the form goes above the list, nothing sideways.
+    await go('#/library?tournament=1');
+    await page.getByRole('form', { name: 'Start a tournament' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1024);
     await page.getByRole('button', { name: 'Switch to the light theme' }).click();
     await page.setViewportSize({ width: 1400, height: 900 });

@@ -370,13 +370,13 @@ describe('tournaments', () => {
       last: ratings.ideas.map((r) => [r.slug, r.history.length, r.history[r.history.length - 1]?.after]),
       moved: ratings.ideas.every((r) => r.elo !== 1500),
       personas: ratings.personas,
-      counted: ratings.counted,
+      counted: [ratings.counted, ratings.tournamentCounted],
     }).toEqual({
       ideas: report.ratings.map(({ id, ...r }) => ({ slug: id, ...r })),
       last: report.ratings.map((r) => [r.id, 2, r.elo]),
       moved: true,
       personas: [],
-      counted: 3,
+      counted: [0, 3],
     });
   });
 

@@ -168,6 +168,15 @@ export const ARENA_GLOSSARY = {
     sentence:
       'How well an agent’s vote and its confidence foretold the judge’s winner: 0 is a sure and right vote, 1 a sure and wrong one; lower is better.',
   },
+  tournament: {
+    plain: 'tournament',
+    sentence:
+      'Two to eight ideas set against each other: every pair meets once in a head-to-head arena of their champions, one arena after another, and the judge’s scores move the ideas’ Elo, not the personas’.',
+  },
+  champion: {
+    plain: 'champion',
+    sentence: 'The debater persona that argues for one idea in every arena of a tournament; each idea has its own.',
+  },
   'idea-elo': {
     plain: 'idea Elo',
     sentence:

@@ -121,7 +121,8 @@ export function ratingsWithHistory(root: string): ArenaRatings {
   return {
     personas,
     ideas: ideaRatingsWithHistory(done, ordered),
-    counted: done.length,
+    counted: done.filter((a) => a.tournament === null).length,
+    tournamentCounted: done.filter((a) => a.tournament !== null).length,
     leftOut: [...leftOut.entries()].map(([status, n]) => ({ status, arenas: n })),
     errors,
   };

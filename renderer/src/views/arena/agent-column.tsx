@@ -1,3 +1,4 @@
+import { href } from '../../router';
 import type { ArenaAgentView, ArenaCritique, ArenaVersion, DiffPart } from '../../../../core/contract';
 import { Help } from '../../ui/help';
 import { percent } from './arena-words';
@@ -209,12 +210,15 @@ export function AgentColumn({
   critiques,
   nameOf,
   place,
+  champions,
 }: {
   agent: ArenaAgentView;
   colour: string;
   critiques: ReadonlyMap<string, ArenaCritique>;
   nameOf: (id: string) => string;
   place: { rank: number; of: number; score: number } | null;
+  /** In a tournament's arena: the idea this agent argues for. */
+  champions?: { slug: string; title: string } | null;
 }) {
   return (
     <section
@@ -226,6 +230,11 @@ export function AgentColumn({
     >
       <header className="arena-column-head">
         <strong style={{ color: colour }}>{agent.name}</strong>
+        {champions && (
+          <span className="small" data-testid="arena-column-idea">
+            champions <a href={href('idea', champions.slug)}>“{champions.title}”</a>
+          </span>
+        )}
         {place && (
           <span className={`badge${place.rank === 1 ? ' ok' : ''}`} title="The judge’s ranking and score (0–10)">
             #{place.rank} of {place.of} · {place.score.toFixed(1)}/10

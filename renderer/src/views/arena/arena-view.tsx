@@ -15,6 +15,7 @@ import { ConvergenceCard } from './convergence-card';
 import { HollowCard } from './hollow-card';
 import { JudgeCard } from './judge-card';
 import { OutcomeCard } from './outcome-card';
+import { TournamentCard } from './tournament-card';
 import { useArena } from './use-arena';
 import { VotesCard } from './votes-card';
 import './arena.css';
@@ -50,11 +51,21 @@ function LiveArena({ id }: { id: string }) {
   const { detail: d, error, reload } = useArena(id);
   const [confirmStop, setConfirmStop] = useState(false);
 
+  // In a tournament the contestants are ideas: each agent is named with the idea it champions.
+  const ideaOf = useMemo(
+    () => new Map((d?.tournament?.ideas ?? []).map((i) => [i.champion, { slug: i.slug, title: i.title }])),
+    [d?.tournament],
+  );
   const names = useMemo(() => {
-    const all = new Map<string, string>((d?.agents ?? []).map((a) => [a.id, a.name]));
+    const all = new Map<string, string>(
+      (d?.agents ?? []).map((a) => {
+        const idea = ideaOf.get(a.id);
+        return [a.id, idea ? `${idea.title} (${a.name})` : a.name];
+      }),
+    );
     if (d) all.set(d.judge.id, d.judge.name);
     return all;
-  }, [d]);
+  }, [d, ideaOf]);
   const nameOf = useCallback((a: string) => names.get(a) ?? a, [names]);
   const critiques = useMemo(
     () => new Map<string, ArenaCritique>((d?.agents ?? []).flatMap((a) => a.critiques.map((c) => [c.id, c]))),
@@ -89,14 +100,21 @@ function LiveArena({ id }: { id: string }) {
         group: 'Arena',
         run: () => navigate(href('transcript', 'run', id)),
       },
-      {
-        id: 'arena:ratings',
-        title: 'Open the persona Elo leaderboard',
-        group: 'Arena',
-        run: () => navigate(href('leaderboards', { tab: 'elo' })),
-      },
+      d?.tournament
+        ? {
+            id: 'arena:ratings',
+            title: 'Open the idea Elo leaderboard (this arena is a tournament’s)',
+            group: 'Arena',
+            run: () => navigate(href('leaderboards', { tab: 'idea-elo' })),
+          }
+        : {
+            id: 'arena:ratings',
+            title: 'Open the persona Elo leaderboard',
+            group: 'Arena',
+            run: () => navigate(href('leaderboards', { tab: 'elo' })),
+          },
     ],
-    [canPause, canResume, canStop, act.run, id],
+    [canPause, canResume, canStop, act.run, id, d?.tournament],
   );
   useCommands('arena-view', commands);
 
@@ -187,6 +205,7 @@ function LiveArena({ id }: { id: string }) {
       {!d && !error && <p className="muted">Reading the arena…</p>}
       {d && (
         <>
+          {d.tournament && <TournamentCard t={d.tournament} current={d.id} />}
           <div className="arena-cards">
             <OutcomeCard d={d} nameOf={nameOf} />
             <ConvergenceCard d={d} />
@@ -213,6 +232,7 @@ function LiveArena({ id }: { id: string }) {
                 critiques={critiques}
                 nameOf={nameOf}
                 place={placeOf(a.id)}
+                champions={ideaOf.get(a.id) ?? null}
               />
             ))}
           </div>

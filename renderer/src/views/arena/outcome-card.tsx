@@ -29,7 +29,7 @@ export function OutcomeCard({ d, nameOf }: { d: ArenaDetail; nameOf: (id: string
         <table className="data small" aria-label="Elo before and after this arena">
           <thead>
             <tr>
-              <th>Agent</th>
+              <th>{d.tournament ? 'Idea (champion)' : 'Agent'}</th>
               <th className="num">
                 Elo
                 <Help term="elo" />
@@ -60,11 +60,20 @@ export function OutcomeCard({ d, nameOf }: { d: ArenaDetail; nameOf: (id: string
           </tbody>
         </table>
       )}
-      <p className="small muted">
-        Ratings as they stood when the arena started (1500 for a newcomer), moved by the judge’s ranking with K ={' '}
-        {d.settings.eloK}. The <a href={href('leaderboards', { tab: 'elo' })}>Elo leaderboard</a> folds every completed
-        arena in order.
-      </p>
+      {d.tournament ? (
+        <p className="small muted">
+          The ideas’ ratings as they stood when the arena started (1500 for a newcomer), moved by the judge’s ranking of
+          their champions with K = {d.settings.eloK}; a tournament’s arena leaves the personas’ own Elo as it was. The{' '}
+          <a href={href('leaderboards', { tab: 'idea-elo' })}>Idea Elo leaderboard</a> folds every completed tournament
+          arena in order.
+        </p>
+      ) : (
+        <p className="small muted">
+          Ratings as they stood when the arena started (1500 for a newcomer), moved by the judge’s ranking with K ={' '}
+          {d.settings.eloK}. The <a href={href('leaderboards', { tab: 'elo' })}>Elo leaderboard</a> folds every
+          completed arena in order.
+        </p>
+      )}
     </section>
   );
 }

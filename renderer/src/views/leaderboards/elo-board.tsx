@@ -29,9 +29,13 @@ const COLUMNS: SortColumn<Key>[] = [
 const CHARTED = 6;
 
 /** What the left-out arenas were, in words. */
-export function leftOutWords(ratings: Pick<ArenaRatings, 'counted' | 'leftOut'>): string {
+export function leftOutWords(
+  ratings: Pick<ArenaRatings, 'counted' | 'leftOut'>,
+  counted = ratings.counted,
+  kind = 'arena',
+): string {
   const left = ratings.leftOut.map((l) => `${l.arenas} ${l.status}`);
-  return `${ratings.counted} completed arena${ratings.counted === 1 ? '' : 's'} counted${
+  return `${counted} completed ${kind}${counted === 1 ? '' : 's'} counted${
     left.length > 0 ? `; left out, changing no rating: ${left.join(', ')}` : ''
   }.`;
 }

@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { DebateSummary, IdeaSummary } from '../../../../core/contract';
 import { useHost } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
-import { href, type Route } from '../../router';
+import { type Command, useCommands } from '../../commands';
+import { href, navigate, type Route } from '../../router';
+import { StartTournamentForm } from '../arena/start-tournament-form';
 import { ErrorNotice } from '../../ui/error-notice';
 import { VirtualList } from '../../ui/virtual-list';
 import { CaptureBox } from './capture-box';
@@ -78,6 +80,25 @@ export function LibraryView({ route }: { route: Route }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [rowOver, setRowOver] = useState<string | null>(null);
   const [pageOver, setPageOver] = useState(false);
+  // Picking ideas for a tournament: a checkbox on every row, the picks in the order they were made
+  // (the tournament's order). The list's rows do not depend on the picks, so a tick redraws only
+  // the rows in view, however many ideas the library holds.
+  const asked = route.query.get('tournament');
+  const [selecting, setSelecting] = useState(asked === '1');
+  const [picked, setPicked] = useState<string[]>([]);
+  useEffect(() => {
+    if (asked === '1') setSelecting(true);
+  }, [asked]);
+  const pickedSet = useMemo(() => new Set(picked), [picked]);
+  const togglePick = useCallback(
+    (slug: string) => setPicked((p) => (p.includes(slug) ? p.filter((x) => x !== slug) : [...p, slug])),
+    [],
+  );
+  const stopSelecting = useCallback(() => {
+    setSelecting(false);
+    setPicked([]);
+    if (asked !== null) navigate(href('library'));
+  }, [asked]);
 
   usePush('sync:changed', (report) => {
     ideas.reload();
@@ -165,6 +186,30 @@ export function LibraryView({ route }: { route: Route }) {
 
   const total = ideas.data?.ideas.length ?? 0;
   const busy = capture.running || attach.running;
+  const pickedIdeas = useMemo(() => {
+    const bySlug = new Map((ideas.data?.ideas ?? []).map((i) => [i.slug, i]));
+    // An idea removed from the folder meanwhile drops out of the picks.
+    return picked.flatMap((slug) => {
+      const idea = bySlug.get(slug);
+      return idea ? [{ slug, title: idea.title }] : [];
+    });
+  }, [picked, ideas.data]);
+
+  const commands = useMemo<Command[]>(
+    () => [
+      {
+        id: 'library:tournament',
+        title: selecting
+          ? 'Stop picking ideas for a tournament'
+          : 'Start a tournament of ideas (pick them in the list)…',
+        group: 'Action',
+        keywords: 'arena tournament elo rank compare head-to-head select pick',
+        run: () => (selecting ? stopSelecting() : setSelecting(true)),
+      },
+    ],
+    [selecting, stopSelecting],
+  );
+  useCommands('library-view', commands);
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the whole library takes dropped files and text; the drop zone's "Choose files…" button is the keyboard way
@@ -215,6 +260,15 @@ export function LibraryView({ route }: { route: Route }) {
             {ideas.loading && !ideas.data ? 'Loading…' : `${rows.length} of ${total} ideas`}
           </span>
         )}
+        <button
+          type="button"
+          className="library-pick-toggle"
+          aria-pressed={selecting}
+          onClick={() => (selecting ? stopSelecting() : setSelecting(true))}
+          title="Pick 2 to 8 ideas in the list and set them against each other in head-to-head arenas"
+        >
+          {selecting ? 'Stop picking' : 'Tournament of ideas…'}
+        </button>
       </header>
 
       <div className="library-capture">
@@ -283,105 +337,127 @@ export function LibraryView({ route }: { route: Route }) {
         <ErrorNotice error={search.error} />
       </div>
 
-      <div className="library-table">
-        <div className="library-row library-header">
-          {COLUMNS.map((c) => (
-            <div key={c.key} className={c.className}>
-              {hits ? (
-                c.label
-              ) : (
-                <button
-                  type="button"
-                  className="link sort"
-                  onClick={() =>
-                    setSort((s) => ({
-                      key: c.key,
-                      desc: s.key === c.key ? !s.desc : c.key !== 'title' && c.key !== 'type',
-                    }))
-                  }
-                  aria-label={`Sort by ${c.label}`}
-                >
-                  {c.label}
-                  {sort.key === c.key ? (sort.desc ? ' ↓' : ' ↑') : ''}
-                </button>
-              )}
-            </div>
-          ))}
-        </div>
-        {rows.length === 0 && !ideas.loading ? (
-          <p className="muted library-empty">
-            {total === 0 ? 'No ideas yet: capture one above, or drop a file.' : 'No idea matches.'}
-          </p>
-        ) : (
-          <VirtualList
-            className="library-list"
-            ariaLabel="Ideas"
-            items={rows}
-            rowHeight={ROW_HEIGHT}
-            render={({ idea, snippet }) => {
-              const debate = lastDebate.get(idea.slug);
-              return (
-                // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the idea page's "Attach files…" button is the keyboard way
-                <div
-                  className={`library-row${fresh.has(idea.slug) ? ' fresh' : ''}${rowOver === idea.slug ? ' over' : ''}`}
-                  data-slug={idea.slug}
-                  onDragOver={(e) => {
-                    if (!carriesSomething(e.dataTransfer)) return;
-                    e.preventDefault();
-                    e.dataTransfer.dropEffect = 'copy';
-                    setRowOver(idea.slug);
-                  }}
-                  onDragLeave={() => setRowOver((s) => (s === idea.slug ? null : s))}
-                  onDrop={(e) => {
-                    e.preventDefault();
-                    // Attached here, so the library around the row does not capture it as well.
-                    e.stopPropagation();
-                    setRowOver(null);
-                    setPageOver(false);
-                    void attach.run(idea.slug, readDrop(e.dataTransfer));
-                  }}
-                >
-                  <div className="c-title">
-                    <div className="one-line">
-                      <a href={href('idea', idea.slug)} title={idea.title}>
-                        {idea.title}
-                      </a>
-                      {idea.stale && <span className="badge warn">stale</span>}
-                      {fresh.has(idea.slug) && <span className="badge accent">new</span>}
+      <div className={`library-main${selecting ? ' selecting' : ''}`}>
+        <div className="library-table">
+          <div className="library-row library-header">
+            {selecting && (
+              <div className="c-pick" title="Picked for the tournament" data-testid="library-picked-count">
+                {picked.length}
+              </div>
+            )}
+            {COLUMNS.map((c) => (
+              <div key={c.key} className={c.className}>
+                {hits ? (
+                  c.label
+                ) : (
+                  <button
+                    type="button"
+                    className="link sort"
+                    onClick={() =>
+                      setSort((s) => ({
+                        key: c.key,
+                        desc: s.key === c.key ? !s.desc : c.key !== 'title' && c.key !== 'type',
+                      }))
+                    }
+                    aria-label={`Sort by ${c.label}`}
+                  >
+                    {c.label}
+                    {sort.key === c.key ? (sort.desc ? ' ↓' : ' ↑') : ''}
+                  </button>
+                )}
+              </div>
+            ))}
+          </div>
+          {rows.length === 0 && !ideas.loading ? (
+            <p className="muted library-empty">
+              {total === 0 ? 'No ideas yet: capture one above, or drop a file.' : 'No idea matches.'}
+            </p>
+          ) : (
+            <VirtualList
+              className="library-list"
+              ariaLabel="Ideas"
+              items={rows}
+              rowHeight={ROW_HEIGHT}
+              render={({ idea, snippet }) => {
+                const debate = lastDebate.get(idea.slug);
+                return (
+                  // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the idea page's "Attach files…" button is the keyboard way
+                  <div
+                    className={`library-row${fresh.has(idea.slug) ? ' fresh' : ''}${rowOver === idea.slug ? ' over' : ''}${selecting && pickedSet.has(idea.slug) ? ' picked' : ''}`}
+                    data-slug={idea.slug}
+                    onDragOver={(e) => {
+                      if (!carriesSomething(e.dataTransfer)) return;
+                      e.preventDefault();
+                      e.dataTransfer.dropEffect = 'copy';
+                      setRowOver(idea.slug);
+                    }}
+                    onDragLeave={() => setRowOver((s) => (s === idea.slug ? null : s))}
+                    onDrop={(e) => {
+                      e.preventDefault();
+                      // Attached here, so the library around the row does not capture it as well.
+                      e.stopPropagation();
+                      setRowOver(null);
+                      setPageOver(false);
+                      void attach.run(idea.slug, readDrop(e.dataTransfer));
+                    }}
+                  >
+                    {selecting && (
+                      <div className="c-pick">
+                        <input
+                          type="checkbox"
+                          checked={pickedSet.has(idea.slug)}
+                          onChange={() => togglePick(idea.slug)}
+                          aria-label={`Pick “${idea.title}” for the tournament`}
+                        />
+                      </div>
+                    )}
+                    <div className="c-title">
+                      <div className="one-line">
+                        <a href={href('idea', idea.slug)} title={idea.title}>
+                          {idea.title}
+                        </a>
+                        {idea.stale && <span className="badge warn">stale</span>}
+                        {fresh.has(idea.slug) && <span className="badge accent">new</span>}
+                      </div>
+                      <div className="muted small one-line">
+                        {snippet ? <Snippet text={snippet} /> : plainText(idea.summary)}
+                        {idea.tags.length > 0 && (
+                          <span className="tags">
+                            {idea.tags.slice(0, 6).map((t) => (
+                              <span key={t} className="badge">
+                                {t}
+                              </span>
+                            ))}
+                          </span>
+                        )}
+                      </div>
                     </div>
-                    <div className="muted small one-line">
-                      {snippet ? <Snippet text={snippet} /> : plainText(idea.summary)}
-                      {idea.tags.length > 0 && (
-                        <span className="tags">
-                          {idea.tags.slice(0, 6).map((t) => (
-                            <span key={t} className="badge">
-                              {t}
-                            </span>
-                          ))}
-                        </span>
+                    <div className="c-type">{idea.type ?? <span className="muted">—</span>}</div>
+                    <div className="c-stage">
+                      <span className="badge">{idea.stage}</span>
+                    </div>
+                    <div className="c-num">{score(idea.overallScore)}</div>
+                    <div className="c-num">{score(idea.confidence)}</div>
+                    <div className="c-date">{idea.updated ?? idea.created ?? '—'}</div>
+                    <div className="c-debate">
+                      {debate ? (
+                        <a href={href('debate', debate.id)} title={debate.topic}>
+                          {debate.createdAt.slice(0, 10)} <span className="badge">{debate.status}</span>
+                        </a>
+                      ) : (
+                        <span className="muted">—</span>
                       )}
                     </div>
                   </div>
-                  <div className="c-type">{idea.type ?? <span className="muted">—</span>}</div>
-                  <div className="c-stage">
-                    <span className="badge">{idea.stage}</span>
-                  </div>
-                  <div className="c-num">{score(idea.overallScore)}</div>
-                  <div className="c-num">{score(idea.confidence)}</div>
-                  <div className="c-date">{idea.updated ?? idea.created ?? '—'}</div>
-                  <div className="c-debate">
-                    {debate ? (
-                      <a href={href('debate', debate.id)} title={debate.topic}>
-                        {debate.createdAt.slice(0, 10)} <span className="badge">{debate.status}</span>
-                      </a>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </div>
-                </div>
-              );
-            }}
-          />
+                );
+              }}
+            />
+          )}
+        </div>
+        {selecting && (
+          <aside className="tournament-tray card" aria-label="Tournament of ideas" data-testid="tournament-tray">
+            <StartTournamentForm ideas={pickedIdeas} onRemove={togglePick} onCancel={stopSelecting} />
+          </aside>
         )}
       </div>
     </section>
