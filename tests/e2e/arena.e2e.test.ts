@@ -1,5 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { chromiumPath, sessionPerFile } from './harness';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateWorkspace } from '../../bench/lib/generate';
+import { vocabularyFromTaxonomy } from '../../bench/lib/vocabulary';
+import { Workspace } from '../../core/node/workspace/workspace';
+import { chromiumPath, openSession, type Session, sessionPerFile } from './harness';
 
 // An arena started from an idea's page in Chromium against browser mode, watched until it ends; a
 // tournament of three ideas picked in the library, watched until its last arena ends; then the
@@ -416,4 +422,95 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     expect(s.problems).toEqual([]);
   }, 60_000);
+});
+
+/** Ideas in the generated library the picks are made in. */
+const MANY = 2000;
+
+describe.skipIf(!chromiumPath)('picking ideas for a tournament in a library of 2,000', () => {
+  let s: Session;
+  let root = '';
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'crucible-e2e-picks-'));
+    generateWorkspace(root, MANY, vocabularyFromTaxonomy());
+    const ws = Workspace.open(root);
+    ws.sync();
+    ws.close();
+    s = await openSession(root);
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('draws only the rows in view, ticks one at once, and keeps a pick made at the far end of the list', async () => {
+    const { page } = s;
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/library?tournament=1';
+    });
+    await page.getByTestId('library-count').getByText(`${MANY} of ${MANY} ideas`).waitFor({ timeout: 60_000 });
+    const form = page.getByRole('form', { name: 'Start a tournament' });
+    await form.waitFor();
+    const boxes = page.locator('.library-list input[type="checkbox"]');
+    await boxes.first().waitFor();
+    // A tick until the row is drawn ticked: the list's rows do not depend on the picks, so only the
+    // rows in view are drawn again.
+    const tick = (k: number) =>
+      boxes.nth(k).evaluate(async (box) => {
+        const input = box as unknown as { click(): void; checked: boolean; closest(s: string): { className: string } };
+        const start = performance.now();
+        input.click();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return { ms: performance.now() - start, checked: input.checked, row: input.closest('.library-row').className };
+      });
+    const ticks = [await tick(0), await tick(1), await tick(2)];
+    const drawn = await page.locator('.library-list .library-row').count();
+    // The far end of the list: the last idea, drawn only once scrolled to.
+    await page.locator('.library-list').evaluate((el) => {
+      (el as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (
+        el as unknown as { scrollHeight: number }
+      ).scrollHeight;
+    });
+    const last = page.locator('.library-list .library-row').last();
+    await last.locator('input[type="checkbox"]').check();
+    const lastSlug = await last.getAttribute('data-slug');
+    await form
+      .getByTestId('arena-estimate')
+      .getByText(/^Likely cost: .* — 6 head-to-head arenas/)
+      .waitFor({ timeout: 30_000 });
+    const slugs = await form
+      .getByTestId('tournament-ideas')
+      .locator('li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
+    console.log(
+      `picking at ${MANY} ideas: ${drawn} rows drawn; ticks took ${ticks.map((t) => Math.round(t.ms)).join(', ')} ms`,
+    );
+    expect({
+      checked: ticks.map((t) => [t.checked, t.row.includes('picked')]),
+      fast: ticks.every((t) => t.ms < 500),
+      fewRows: drawn > 5 && drawn < 60,
+      count: await page.getByTestId('library-picked-count').innerText(),
+      picks: slugs.length,
+      last: slugs[3],
+    }).toEqual({
+      checked: [
+        [true, true],
+        [true, true],
+        [true, true],
+      ],
+      fast: true,
+      fewRows: true,
+      count: '4',
+      picks: 4,
+      last: lastSlug,
+    });
+    // Left out from the form: the row's box follows.
+    await form
+      .getByRole('button', { name: /^Leave out/ })
+      .last()
+      .click();
+    expect(await last.locator('input[type="checkbox"]').isChecked()).toBe(false);
+    expect(await page.getByTestId('library-picked-count').innerText()).toBe('3');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 });

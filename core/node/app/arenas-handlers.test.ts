@@ -423,6 +423,13 @@ describe('tournaments', () => {
         ),
         refused(
           call(app, 'arenas:estimate', {
+            ideas: IDEAS,
+            agents: ['investor', 'regulator', 'judge'],
+            provider: 'simulated',
+          }),
+        ),
+        refused(
+          call(app, 'arenas:estimate', {
             ideas: [IDEA, 'no-such-idea'],
             agents: CHAMPIONS.slice(0, 2),
             provider: 'simulated',
@@ -435,6 +442,8 @@ describe('tournaments', () => {
       ['bad_input', 'agents: a tournament has one champion per idea: as many agents as ideas, in the same order'],
       ['bad_input', 'ideas: a tournament (ideas) asks its own question: give no ideaSlug or topic with it'],
       ['user_error', '--agents: "investor" would champion two ideas'],
+      ['user_error', 'not debaters: judge (judge)'],
+      // The last idea's champion is checked too (the estimate builds only meetings that cover every idea).
       ['user_error', 'not debaters: judge (judge)'],
       ['user_error', expect.stringContaining('no idea "no-such-idea"')],
       ['user_error', expect.stringMatching(/key/i)],

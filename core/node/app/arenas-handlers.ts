@@ -10,7 +10,7 @@ import type {
   RunEntry,
 } from '../../contract';
 import { sumPlans } from '../../arena/plan';
-import { tournamentPairings } from '../../arena/tournament';
+import { pairingAgents, tournamentPairings } from '../../arena/tournament';
 import { describeIssues } from '../../text/zod-issues';
 import { arenaSetupFor } from '../arena/arena-setup';
 import { tournamentIdeas } from '../arena/tournament-run';
@@ -102,7 +102,7 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
   const tournamentOf = (request: ArenaRequest & { ideas: string[] }) => {
     const similarity: SimilarityMeasure =
       request.similarity ?? (request.provider === 'simulated' ? 'lexical' : 'judged');
-    const meetings = tournamentPairings(request.ideas).length;
+    const meetings = (request.ideas.length * (request.ideas.length - 1)) / 2;
     const budgetUsd = request.budgetUsd ?? (debateLimitsFromSettings(ws.root).budgetUsd ?? 2) * meetings;
     const play: TournamentPlay = {
       id: ulid().toLowerCase(),
@@ -115,7 +115,27 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
       budgetUsd: budgetUsd > 0 ? budgetUsd : undefined,
       concurrency: debateLimitsFromSettings(ws.root).concurrency,
     };
-    const plans = Array.from({ length: meetings }, (_, k) => planOf(meetingSetup(ws, play, k, NO_LEDGER).setup));
+    // Every meeting's plan needs only its two champions' tiers: the setups of a few meetings that
+    // between them hold every idea ((a,b), (c,d) …) check every champion, the judge and the trickster
+    // as a start would, without building all n(n−1)/2 briefs (28 for 8 ideas took seconds at 2,000 ideas).
+    const pairings = tournamentPairings(request.ideas);
+    const covering = new Set<number>();
+    for (let i = 0; i < request.ideas.length; i += 2) {
+      const a = Math.min(i, request.ideas.length - 2);
+      covering.add(pairings.findIndex(([x, y]) => x === request.ideas[a] && y === request.ideas[a + 1]));
+    }
+    const setups = [...covering].map((k) => meetingSetup(ws, play, k, NO_LEDGER).setup);
+    const tiers = new Map(setups.flatMap((setup) => setup.agents.map((agent) => [agent.id, agent.tier] as const)));
+    const first = setups[0];
+    if (!first) throw new UserError('a tournament needs 2 ideas or more');
+    const plans = pairings.map((pairing) =>
+      planArena({
+        agents: pairingAgents(play.ideas, pairing).map((id) => tiers.get(id) ?? 'standard'),
+        judge: first.judge.tier,
+        trickster: first.trickster?.tier ?? null,
+        config: first.config,
+      }),
+    );
     const plan = sumPlans(
       plans,
       `${meetings} head-to-head arena${meetings === 1 ? '' : 's'}, every pair of the ${request.ideas.length} ideas once; each ${plans[0]?.basis ?? ''}`,
