@@ -60,7 +60,7 @@ export function HollowCard({ d, nameOf }: { d: ArenaDetail; nameOf: (id: string)
       </h3>
       {!h.ran ? (
         <p className="small muted">
-          The {d.trickster?.name ?? 'trickster'}
+          {d.trickster?.name ?? 'The trickster'}
           <Help term="trickster" /> checks the first vote that reaches consensus;{' '}
           {d.status === 'running' || d.status === 'paused' ? 'none has yet.' : 'none did, so the checks never ran.'}
         </p>
