@@ -1,12 +1,6 @@
 import type { CriticalChallenge } from './gate';
 import type { IdeaPipeline } from './log';
-import {
-  isEvaluationStep,
-  type PaidStep,
-  type PipelineSettings,
-  STEP_NAMES,
-  type StepEstimate,
-} from './steps';
+import { isEvaluationStep, type PaidStep, type PipelineSettings, STEP_NAMES, type StepEstimate } from './steps';
 
 /**
  * What the pipeline does next, decided from data alone: each enrolled idea's log (folded), a few
