@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionInput, decide, type IdeaFacts, MAX_FAILURES } from './decide';
+import type { CriticalChallenge } from './gate';
 import { foldLog, type PipelineEntry } from './log';
 import { DEFAULT_PIPELINE_SETTINGS, type PaidStep, type PipelineSettings, type StepEstimate } from './steps';
 
@@ -159,10 +160,9 @@ describe('the pipeline decides its next step from data alone', () => {
   });
 
   it('sends an idea back to evaluation when the red team’s CRITICAL challenges stand, as often as allowed', () => {
-    const stood = [
-      { id: 'r2c1', round: 2, criterion: 'x', persona: 'skeptic', challenge: 'c', winner: 'DRAW' as const },
-    ];
-    const defended = [{ ...stood[0], winner: 'EVALUATOR' as const }] as typeof stood;
+    const challenge = { id: 'r2c1', round: 2, criterion: 'x', persona: 'skeptic', challenge: 'c' };
+    const stood: CriticalChallenge[] = [{ ...challenge, winner: 'DRAW' }];
+    const defended: CriticalChallenge[] = [{ ...challenge, winner: 'EVALUATOR' }];
     const through = (critical: typeof stood) => [
       enrolled,
       e({ step: 'develop', event: 'done' }),
