@@ -107,6 +107,24 @@ export function PipelinePanel() {
       setShown((await client.invoke(channel, input as never)) as PipelineStatusView);
     },
   );
+  /** A switch shows its new position at once; the answer (or a reload after an error) then rules. */
+  const configure = (patch: ChannelInput<'pipeline:configure'>) => {
+    setShown((now) =>
+      now
+        ? {
+            ...now,
+            settings: {
+              ...now.settings,
+              ...(patch.reviewGate !== undefined ? { reviewGate: patch.reviewGate } : {}),
+              ...(patch.evaluationMode !== undefined ? { evaluationMode: patch.evaluationMode } : {}),
+              ...(patch.dailyBudgetUsd !== undefined ? { dailyBudgetUsd: patch.dailyBudgetUsd } : {}),
+              steps: { ...now.settings.steps, ...patch.steps },
+            },
+          }
+        : now,
+    );
+    void act.run('pipeline:configure', patch).then(() => status.reload());
+  };
 
   const s = shown;
   if (!s) return status.error ? <ErrorNotice error={status.error} /> : null;
@@ -171,13 +189,12 @@ export function PipelinePanel() {
               <input
                 type="checkbox"
                 checked={s.settings.steps[step]}
-                disabled={act.running}
-                onChange={(e) => void act.run('pipeline:configure', { steps: { [step]: e.target.checked } })}
+                onChange={(e) => configure({ steps: { [step]: e.target.checked } })}
               />
               <span>{STEP_NAMES[step]}</span>
               <span className="muted small" data-testid={`preview-${step}`}>
                 {estimate
-                  ? `~${usd(estimate.usd)} · ≤ ${usd(estimate.worstUsd)} · ${Math.round(estimate.calls)} calls`
+                  ? `~${usd(estimate.usd)} · ≤ ${usd(estimate.worstUsd)} · ${Math.round(estimate.calls)} call${Math.round(estimate.calls) === 1 ? '' : 's'}`
                   : 'free'}
               </span>
             </label>
@@ -185,15 +202,12 @@ export function PipelinePanel() {
         })}
       </fieldset>
       <div className="row small">
-        <BudgetInput
-          value={s.settings.dailyBudgetUsd}
-          onSave={(n) => void act.run('pipeline:configure', { dailyBudgetUsd: n })}
-        />
+        <BudgetInput value={s.settings.dailyBudgetUsd} onSave={(n) => configure({ dailyBudgetUsd: n })} />
         <label title="An evaluation that raised CRITICAL challenges waits for you before it locks">
           <input
             type="checkbox"
             checked={s.settings.reviewGate}
-            onChange={(e) => void act.run('pipeline:configure', { reviewGate: e.target.checked })}
+            onChange={(e) => configure({ reviewGate: e.target.checked })}
           />
           Review gate for CRITICAL challenges
         </label>
@@ -202,9 +216,7 @@ export function PipelinePanel() {
           <select
             value={s.settings.evaluationMode}
             onChange={(e) =>
-              void act.run('pipeline:configure', {
-                evaluationMode: e.target.value as PipelineStatusView['settings']['evaluationMode'],
-              })
+              configure({ evaluationMode: e.target.value as PipelineStatusView['settings']['evaluationMode'] })
             }
           >
             <option value="quick">quick</option>
