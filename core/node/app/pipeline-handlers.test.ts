@@ -178,6 +178,29 @@ describe('the pipeline, switched on, in a running app', () => {
     ]);
   }, 60_000);
 
+  it('enrols an idea captured by a one-shot command, and leaves the work to the process that performs the pipeline', async () => {
+    const host = await t.boot();
+    await t.call(host, 'pipeline:configure', { steps: { capture: true, develop: true } });
+    await t.call(host, 'pipeline:run', {});
+    await host.close();
+    // A CLI command's app: no watcher, so it does not take the pipeline up by itself.
+    const oneShot = await t.boot();
+    const captured = await t.call(oneShot, 'ideas:capture', {
+      title: 'Rooftop beehives',
+      text: 'Two hives on the roof.',
+    });
+    const slug = captured.idea?.slug as string;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await trail(oneShot, slug)).toEqual(['capture:enrolled']);
+    const waiting = await status(oneShot);
+    expect([waiting.running, waiting.working, waiting.performer]).toEqual([true, false, null]);
+    expect(waiting.queue.map((q) => `${q.slug}:${q.step}`)).toEqual([`${slug}:develop`]);
+    await oneShot.close();
+    // The host that stays open takes it up at its start.
+    const app = await watching();
+    await until(app, 'the development step', (s) => s.ideas[0]?.steps.develop === 'done' && !s.working);
+  }, 60_000);
+
   it('answered every channel of core/contract/pipeline-channels.ts in this file', () => {
     expect(Object.keys(pipelineChannels).filter((c) => !answered.has(c as Channel))).toEqual([]);
   });

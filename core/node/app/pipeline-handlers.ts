@@ -70,9 +70,10 @@ export function pipelineHandlers(
     onChange: (slug) => ctx.emitter.emit('pipelinerun:changed', { slug }),
     log: ctx.log,
     open: () => ctx.open(),
+    perform: ctx.options.watch !== false,
   });
   const unsubscribe = ctx.ws.onChange((report) => service.onSync(report));
-  if (ctx.options.watch !== false) service.resume();
+  service.resume();
 
   const status = () => service.status() as ReturnType<AreaHandlers<Channels>['impl']['pipeline:status']>;
   const impl: AreaHandlers<Channels>['impl'] = {

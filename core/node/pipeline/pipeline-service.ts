@@ -58,6 +58,12 @@ export interface PipelineServiceOptions {
   now?: () => Date;
   /** Throws once the host is closing: no new step starts then. */
   open?: () => void;
+  /**
+   * This process performs the pipeline whenever it is on (a host that stays open: the desktop app,
+   * browser mode). Otherwise (a one-shot CLI command) it performs only after `run` is called in it,
+   * so a `capture` on the command line enrols its idea but leaves the work to the pipeline's host.
+   */
+  perform?: boolean;
 }
 
 /** Why a running step was asked to stop. */
@@ -128,6 +134,7 @@ export class PipelineService {
   private closed = false;
   /** Stopped in this process: no step starts until `run` (the run state says the same for every process). */
   private stopped = false;
+  private performs: boolean;
 
   constructor(
     private readonly ws: Workspace,
@@ -137,6 +144,7 @@ export class PipelineService {
     this.launcher = options.launcher ?? directLauncher;
     this.log = options.log ?? silentLog;
     this.now = options.now ?? (() => new Date());
+    this.performs = options.perform ?? false;
   }
 
   // ---- what the researcher does -----------------------------------------------------------------
@@ -155,6 +163,7 @@ export class PipelineService {
     }
     writeRunState(this.ws.root, true, this.now());
     this.stopped = false;
+    this.performs = true;
     for (const slug of slugs) this.enrol(slug, 'sent through the pipeline by the researcher', true);
     this.changed(null);
     const owner = this.performerElsewhere();
@@ -202,7 +211,7 @@ export class PipelineService {
   onSync(report: SyncReport): void {
     if (this.closed) return;
     const { settings } = readPipelineSettings(this.ws.root);
-    if (settings.steps.capture) {
+    if (settings.steps.capture && report.slugs.added.length > 0) {
       const known = this.logs.all().pipelines;
       for (const slug of report.slugs.added) {
         if (known.get(slug)?.enrolled) continue;
@@ -284,7 +293,7 @@ export class PipelineService {
     while (this.loop) await this.loop;
   }
 
-  /** Starts performing if the pipeline is on and nothing else performs it (a host that stays open calls this at start). */
+  /** Performs now if the pipeline is on, this process performs it, and no other process does (a host calls this at start). */
   resume(): void {
     this.kick();
   }
@@ -302,7 +311,7 @@ export class PipelineService {
   // ---- performing --------------------------------------------------------------------------------
 
   private kick(): void {
-    if (this.closed) return;
+    if (this.closed || !this.performs) return;
     if (this.loop) {
       this.kicked = true;
       return;
