@@ -5,6 +5,9 @@ import { PAID_STEPS, PIPELINE_STEPS, pipelineSettingsPatchSchema } from '../pipe
 import { PROVIDERS } from './entities';
 import { slugSchema } from './ids';
 
+// The steps' names and order, for the views (the renderer reads core/ through the contract only).
+export { PIPELINE_STEPS, type PipelineStep, STEP_NAMES } from '../pipeline/steps';
+
 /**
  * `pipeline:*`: the pipeline that runs itself (docs/pipeline.md) — its switches and daily budget
  * (pipeline.md), whether it runs and which process performs it, today's spend, each step's cost

@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { ChannelInput, PipelineStatusView } from '../../../../core/contract';
-import { PIPELINE_STEPS, type PipelineStep, STEP_NAMES } from '../../../../core/pipeline/steps';
+import {
+  type ChannelInput,
+  PIPELINE_STEPS,
+  type PipelineStatusView,
+  type PipelineStep,
+  STEP_NAMES,
+} from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
 import { href } from '../../router';
