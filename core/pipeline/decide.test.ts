@@ -206,6 +206,15 @@ describe('the pipeline decides its next step from data alone', () => {
     expect(retried.next).toMatchObject({ step: 'develop', kind: 'start' });
   });
 
+  it('lets an evaluation step wait while the idea is evaluated outside the pipeline, and goes on with other ideas', () => {
+    const ready = [enrolled, e({ step: 'develop', event: 'done' })];
+    const d = decide(input([idea('a', ready), idea('b', [enrolled])], { busy: ['a'] }));
+    expect(steps(d)).toEqual(['a:evaluate:start', 'b:develop:start']);
+    expect(d.next).toMatchObject({ slug: 'b', step: 'develop' });
+    // Only its evaluation waits: a step that runs no evaluation goes ahead.
+    expect(decide(input([idea('b', [enrolled])], { busy: ['b'] })).next).toMatchObject({ slug: 'b', step: 'develop' });
+  });
+
   it('caps an evaluation by the workspace’s evaluation budget when that is lower than what is left', () => {
     const d = decide(input([idea('a', [enrolled, e({ step: 'develop', event: 'done' })])], { evaluationCapUsd: 0.25 }));
     expect(d.next).toMatchObject({ step: 'evaluate', capUsd: 0.25 });

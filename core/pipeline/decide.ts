@@ -33,6 +33,8 @@ export interface DecisionInput {
   ideas: readonly IdeaFacts[];
   /** The most one evaluation may spend by the workspace's settings (null: no cap of its own). */
   evaluationCapUsd: number | null;
+  /** Ideas with an evaluation running outside the pipeline: their evaluation steps wait for it to end. */
+  busy?: readonly string[];
 }
 
 export type ActionKind =
@@ -315,7 +317,8 @@ export function decide(input: DecisionInput): Decision {
         continue;
       }
     }
-    if (input.running && next === null) next = planned;
+    const waitsForOther = isEvaluationStep(action.step) && (input.busy ?? []).includes(action.slug);
+    if (input.running && next === null && !waitsForOther) next = planned;
   }
   return { next, queue, refused, waiting, halted, spentTodayUsd: spent, remainingUsd: remaining, finished };
 }

@@ -110,7 +110,7 @@ export function pipelineHandlers(
     impl,
     close: async () => {
       unsubscribe();
-      await service.close();
+      await service.close(ctx.options.shutdownTimeoutMs ?? 5000);
     },
   };
 }

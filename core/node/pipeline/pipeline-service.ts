@@ -298,12 +298,17 @@ export class PipelineService {
     this.kick();
   }
 
-  /** Stops the running step at its checkpoint (it continues at the next start) and gives the lease up. */
-  async close(): Promise<void> {
+  /**
+   * Stops the running step at its checkpoint (it continues at the next start) and gives the lease
+   * up, waiting at most `timeoutMs` for the calls in flight (an evaluation stops between rounds).
+   */
+  async close(timeoutMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.current?.stop('app closed');
-    await this.idle();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
     this.held?.release();
     this.held = null;
   }
@@ -425,6 +430,7 @@ export class PipelineService {
       estimates,
       ideas: facts,
       evaluationCapUsd: cap === 0 ? null : cap,
+      busy: facts.filter((f) => this.launcher.busy(f.slug) !== null).map((f) => f.slug),
     });
     return { decision, problems, facts, estimates, provider };
   }
@@ -595,11 +601,6 @@ export class PipelineService {
     const { settings } = readPipelineSettings(this.ws.root);
     const provider = this.provider();
     const service = new EvaluationService(this.ws, this.options.providers);
-    const busy = this.launcher.busy(p.slug);
-    if (busy) {
-      this.append(p.slug, p.title, { step: p.step, event: 'failed', costUsd: 0, note: busy });
-      return;
-    }
     const concurrency = readSettings(this.ws.root).limits.evaluationConcurrency;
     let prepared: PreparedRun;
     let target: string | null = null;
