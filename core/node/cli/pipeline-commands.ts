@@ -143,7 +143,8 @@ async function runHere(app: App, io: CliIo, slugs: string[], asJson: boolean): P
     });
     while (!interrupted) {
       status = await call(app, 'pipeline:status', {});
-      if (!status.working || !status.running) break;
+      // Stopped meanwhile (here or from another process): the running step ends first.
+      if (!status.working) break;
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 100))]);
     }
     await queue;
