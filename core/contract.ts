@@ -9,6 +9,7 @@ import { ledgerChannels } from './contract/ledger-channels';
 import { memoryChannels } from './contract/memory-channels';
 import { cruxesChannels } from './contract/cruxes-channels';
 import { personasChannels } from './contract/personas-channels';
+import { pipelineChannels, pipelinePushEvents } from './contract/pipeline-channels';
 import { runsChannels, runsPushEvents } from './contract/runs-channels';
 import { settingsChannels } from './contract/settings-channels';
 import { taxonomyChannels } from './contract/taxonomy-channels';
@@ -43,6 +44,7 @@ export * from './contract/ledger-channels';
 export * from './contract/memory-channels';
 export * from './contract/cruxes-channels';
 export * from './contract/personas-channels';
+export * from './contract/pipeline-channels';
 export * from './contract/runs-channels';
 export * from './contract/settings-channels';
 export * from './contract/taxonomy-channels';
@@ -65,6 +67,7 @@ export const channels = {
   ...arenasChannels,
   ...councilChannels,
   ...memoryChannels,
+  ...pipelineChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -94,6 +97,7 @@ export const pushEvents = {
   ...evaluationsPushEvents,
   ...runsPushEvents,
   ...councilPushEvents,
+  ...pipelinePushEvents,
 } as const;
 
 export type PushEvents = typeof pushEvents;

@@ -35,6 +35,7 @@ import { cruxesHandlers } from './cruxes-handlers';
 import { LiveDebates } from './live-debates';
 import { LiveRuns } from './live-runs';
 import { personasHandlers } from './personas-handlers';
+import { pipelineHandlers } from './pipeline-handlers';
 import { PushEmitter } from './push-emitter';
 import { runsHandlers } from './runs-handlers';
 import { settingsHandlers } from './settings-handlers';
@@ -188,6 +189,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // read evaluations the way the evaluation channels do.
   const reads = debateReads(ctx);
   const areas = {
+    pipeline: pipelineHandlers(ctx, evaluations), // first to close: its running step stops before the evaluations do
     ideas: ideasHandlers(ctx, { evaluations: evaluations.reader, reads }),
     workspace: workspaceHandlers(ctx),
     taxonomy: taxonomyHandlers(ctx),
@@ -219,6 +221,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...arenasHandlers(ctx, { startRun: areas.runs.start, ledger: () => areas.ledger.impl['ledger:list']({}) }).impl,
     ...areas.council.impl,
     ...memoryHandlers(ctx).impl,
+    ...areas.pipeline.impl,
   };
 
   const handlers = Object.fromEntries(

@@ -17,7 +17,9 @@ const NO_CAP_USD = 1_000_000;
  * leaderboards and matrix over each idea's current evaluation. Closing stops running evaluations
  * at their checkpoint, so the next start can resume them.
  */
-export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & { reader: EvaluationReader } {
+export function evaluationsHandlers(
+  ctx: AppContext,
+): AreaHandlers<Channels> & { reader: EvaluationReader; live: LiveEvaluations } {
   const { ws } = ctx;
   const service = new EvaluationService(ws, ctx.providers);
   const live = new LiveEvaluations({
@@ -200,5 +202,5 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     };
   }
 
-  return { impl, reader, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
+  return { impl, reader, live, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
 }

@@ -101,4 +101,10 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'council:weights': { command: 'council weights' },
   'council:figures': { command: 'council figures' },
   'memory:list': { command: 'memory search QUERY --idea SLUG --limit N' },
+  'pipeline:status': { command: 'pipeline status' },
+  'pipeline:configure': { command: 'pipeline configure --on STEPS --off STEPS --budget USD' },
+  'pipeline:run': { command: 'pipeline run --idea SLUG' },
+  'pipeline:stop': { command: 'pipeline stop' },
+  'pipeline:approve': { command: 'pipeline approve SLUG --evaluation ID' },
+  'pipeline:log': { command: 'pipeline log SLUG' },
 };

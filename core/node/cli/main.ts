@@ -15,6 +15,7 @@ import { incubatorCommands } from './incubator-commands';
 import { type CliIo, processIo } from './io';
 import { ledgerCommands } from './ledger-commands';
 import { memoryCommands } from './memory-commands';
+import { pipelineCommands } from './pipeline-commands';
 import { runCommands } from './run-commands';
 import { runsCommands } from './runs-commands';
 import { transcriptCommands } from './transcript-commands';
@@ -36,6 +37,7 @@ export const commands: Command[] = [
   ...councilCommands,
   ...memoryCommands,
   ...incubatorCommands,
+  ...pipelineCommands,
 ];
 
 function overview(): string {

@@ -17,8 +17,11 @@ import { DebateJournal, readDebateLog } from '../debates/journal';
  */
 export type { EvaluationRunSetup } from '../../evaluation/live/entry';
 
-/** Why a logged evaluation is not running: the researcher cancelled it, or the app closed. */
-export type StopReason = 'cancelled' | 'app closed';
+/**
+ * Why a logged evaluation is not running: the researcher cancelled it, the app closed, or the
+ * pipeline holds it in its review gate (CRITICAL challenges to see before it locks).
+ */
+export type StopReason = 'cancelled' | 'app closed' | 'review gate';
 
 export const EVALUATION_PROTOCOL_VERSION = 1;
 
@@ -124,5 +127,6 @@ export function readEvaluationLog(
 function lastStop(records: readonly DebateRecord[]): { reason: StopReason; at: string } | null {
   const last = records.findLast((r) => r.type === 'status' || r.type === 'input');
   if (last?.type !== 'status' || last.status !== 'paused') return null;
-  return { reason: last.reason === 'app closed' ? 'app closed' : 'cancelled', at: last.at };
+  const reason = last.reason === 'app closed' || last.reason === 'review gate' ? last.reason : 'cancelled';
+  return { reason, at: last.at };
 }

@@ -5,6 +5,7 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { href, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import './pipeline.css';
+import { PipelinePanel } from './pipeline-panel';
 import { score } from '../evaluation/format';
 
 /** The drag payload: an idea's slug under a type of our own, so dropped files or text are not taken for a card. */
@@ -189,6 +190,7 @@ export function PipelineView({ route }: { route: Route }) {
           </span>
         )}
       </header>
+      <PipelinePanel />
       <ErrorNotice error={move.error} onDismiss={move.clearError} />
       <ErrorNotice error={ideas.error ?? taxonomy.error} />
       {ideas.data && taxonomy.data && ideas.data.ideas.length === 0 && (

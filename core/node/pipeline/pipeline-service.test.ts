@@ -1,0 +1,119 @@
+import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
+import { appRoot } from '../app-root';
+import { type Provider, type ProviderFactory, providerFor } from '../debates/providers';
+import { evaluationLogPath, readEvaluationLog } from '../evaluations/evaluation-log';
+import { Workspace } from '../workspace/workspace';
+import { stepEstimates } from './pipeline-estimates';
+import { readEntries } from './pipeline-log-file';
+import { PipelineService } from './pipeline-service';
+import { writePipelineSettings } from './pipeline-settings-file';
+
+// The pipeline's budget on a real workspace, with a provider that charges: the simulator's answers,
+// each call billed a cent, priced beforehand from the model table as the provider it stands in for.
+
+const IDEA = 'community-solar-coop';
+const CENT = 0.01;
+
+/** The simulator's answers under the anthropic name, every call costing a cent: money moves, no key needed. */
+const charging: ProviderFactory = (_name, root, seed) => {
+  const simulated = providerFor('simulated', root, seed);
+  const provider: Provider = {
+    llm: {
+      provider: 'anthropic',
+      call: async (request) => {
+        const result = await simulated.llm.call(request);
+        return { ...result, calls: result.calls.map((c) => ({ ...c, costUsd: CENT })) };
+      },
+    },
+    estimate: () => CENT,
+    likely: () => CENT,
+  };
+  return provider;
+};
+
+describe('the pipeline within its daily budget', () => {
+  let root = '';
+  let cleanup = () => {};
+  let ws: Workspace;
+  let day = new Date('2026-03-05T09:00:00');
+  const service = () => new PipelineService(ws, { providers: charging, now: () => day });
+
+  beforeEach(() => {
+    ({ root, cleanup } = tempWorkspace('crucible-pipeline-budget-'));
+    cpSync(join(appRoot(), 'ideas', IDEA), join(root, 'ideas', IDEA), { recursive: true });
+    ws = Workspace.open(root);
+    ws.sync();
+    day = new Date('2026-03-05T09:00:00');
+  });
+  afterEach(() => {
+    ws.close();
+    cleanup();
+  });
+
+  it('refuses a step that would pass the budget, says so once a day, and counts what each step spent', async () => {
+    const estimates = stepEstimates(ws, 'anthropic', 'quick', charging);
+    // Enough for the development call at its worst, and a cent of it really spent; not for an evaluation.
+    const budget = estimates.develop.worstUsd + CENT;
+    expect(estimates.evaluate.usd).toBeGreaterThan(estimates.develop.worstUsd);
+    writePipelineSettings(root, {
+      steps: { develop: true, evaluate: true, classify: true },
+      dailyBudgetUsd: budget,
+      provider: 'anthropic',
+    });
+    const pipeline = service();
+    pipeline.run([IDEA]);
+    await pipeline.idle();
+    let status = pipeline.status();
+    expect(status.spentTodayUsd).toBeCloseTo(CENT, 10);
+    expect(status.refused.map((r) => r.message)).toEqual([
+      `refused: today's pipeline spend is $0.0100 of its daily budget of $${budget.toFixed(4)}; evaluate of "${status.ideas[0]?.title}" would likely cost $${estimates.evaluate.usd.toFixed(4)}. It waits for tomorrow (local time) or a larger dailyBudgetUsd in pipeline.md.`,
+    ]);
+    const steps = () => readEntries(root, IDEA).map((e) => `${e.step}:${e.event}:${e.costUsd}`);
+    expect(steps()).toEqual(['capture:enrolled:0', 'develop:started:0', 'develop:done:0.01', 'evaluate:refused:0']);
+
+    // Asked again the same day: nothing new runs, and the refusal is not logged twice.
+    pipeline.resume();
+    await pipeline.idle();
+    expect(steps()).toHaveLength(4);
+
+    // The next day the budget is whole again; the evaluation runs with the day's budget as its own.
+    day = new Date('2026-03-06T09:00:00');
+    writePipelineSettings(root, { dailyBudgetUsd: estimates.evaluate.usd + 1 });
+    pipeline.resume();
+    await pipeline.idle();
+    status = pipeline.status();
+    const entries = readEntries(root, IDEA);
+    const evaluation = entries.find((e) => e.step === 'evaluate' && e.event === 'done');
+    expect(evaluation?.costUsd).toBeGreaterThan(0);
+    const header = readEvaluationLog(root, evaluationLogPath(IDEA, evaluation?.evaluationId as string)).run;
+    expect(header.budgetUsd).toBeCloseTo(estimates.evaluate.usd + 1, 10);
+    expect(entries.at(-1)).toMatchObject({ step: 'classify', event: 'done', costUsd: CENT, day: '2026-03-06' });
+    // Each day's spend is its own; the entries add up to it.
+    const spentOn6 = entries.filter((e) => e.day === '2026-03-06').reduce((s, e) => s + e.costUsd, 0);
+    expect(status.spentTodayUsd).toBeCloseTo(spentOn6, 10);
+    expect(status.spentTodayUsd).toBeLessThanOrEqual(status.settings.dailyBudgetUsd);
+    await pipeline.close();
+  }, 60_000);
+
+  it('reports a damaged log by file and line, and leaves that idea alone', async () => {
+    writePipelineSettings(root, { steps: { develop: true } });
+    const pipeline = service();
+    pipeline.run([IDEA]);
+    await pipeline.idle();
+    const log = join(root, 'ideas', IDEA, 'pipeline.md');
+    // The text ends with a newline, so the line appended is number (lines so far + 1).
+    const line = readFileSync(log, 'utf8').split('\n').length;
+    appendFileSync(log, '- broken <!-- pipeline {"at":1} -->\n');
+    pipeline.run([]);
+    await pipeline.idle();
+    const status = pipeline.status();
+    expect(status.problems).toEqual([
+      `ideas/${IDEA}/pipeline.md:${line}: at: Invalid input: expected string, received number`,
+    ]);
+    expect(status.ideas).toEqual([]);
+    await pipeline.close();
+  });
+});
