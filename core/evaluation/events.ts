@@ -36,6 +36,14 @@ export type EvaluationEvent =
       scoreAfter: number;
       resolved: boolean;
       firstPrinciplesBonus: boolean;
+      /** A passive arbiter: the score moves when the round is settled (`round_settled`), not now. */
+      settlesAtRoundEnd?: boolean;
+    }
+  | {
+      type: 'round_settled';
+      round: number;
+      /** Each criterion ruled on: where it stood, where it ends, and the adjustments' sum before the bound. */
+      moves: { criterion: string; from: number; to: number; sum: number }[];
     }
   | {
       type: 'synthesis_applied';
