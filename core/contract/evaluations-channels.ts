@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { narrativeSchema as protocolNarrativeSchema } from '../evaluation/answers';
 import { conflictSchema, convergenceReportSchema } from '../evaluation/document';
+import { evaluationOptionsSchema } from '../evaluation/options';
 import {
+  ARBITER_MODES,
   DROP_REASONS,
+  FIRST_PRINCIPLES,
   LOCK_REASONS,
   MODES,
   PHASES,
@@ -76,6 +79,10 @@ export function evaluationStatusOf(run: {
 }
 
 export const EVALUATION_MODES = MODES;
+/** The debate options' choices, for forms (core/evaluation/options.ts has what each does). */
+export const FIRST_PRINCIPLES_LEVELS = FIRST_PRINCIPLES;
+export const ARBITER_INTERVENTIONS = ARBITER_MODES;
+export { evaluationOptionsSchema };
 export const evaluationModeSchema = z.enum(MODES);
 
 /** How far along it is: answers received of those a run like it needs (an estimate until it locks). */
@@ -199,7 +206,19 @@ const roundViewSchema = z.strictObject({
   inherited: z.boolean(),
 });
 
+/** The debate options an evaluation runs under (core/evaluation/options.ts), defaults filled in. */
+export const evaluationOptionsViewSchema = z.strictObject({
+  /** null: any number of personas may challenge one evaluator in a round. */
+  redTeamersPerEvaluator: z.number().int().positive().nullable(),
+  firstPrinciples: z.enum(FIRST_PRINCIPLES),
+  arbiter: z.enum(ARBITER_MODES),
+  adjustmentRange: z.number().int().positive(),
+  minConfidence: share,
+});
+export type EvaluationOptionsView = z.infer<typeof evaluationOptionsViewSchema>;
+
 export const evaluationDetailSchema = evaluationSummarySchema.extend({
+  options: evaluationOptionsViewSchema,
   dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),
   criteria: z.array(criterionViewSchema),
   categories: z.array(categoryViewSchema),
@@ -255,6 +274,8 @@ export const evaluationStartSchema = z.strictObject({
     .positive('must be more than 0')
     .max(24 * 60)
     .optional(),
+  /** The debate options (seed 12.5); each one left out keeps its default. */
+  options: evaluationOptionsSchema.optional(),
 });
 
 export const MIN_DISPUTE_REASON_CHARS = 50;

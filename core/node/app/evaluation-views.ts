@@ -1,7 +1,9 @@
 import type { EvaluationDetail, EvaluationSummary } from '../../contract';
 import type { EvaluationAsk, EvaluationState, FinalSynthesisDocument } from '../../evaluation';
 import { overallScore, survivalRate } from '../../evaluation/figures';
+import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
+import { optionsOf } from '../../evaluation/options';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { EvaluationRunStatus } from './live-evaluations';
@@ -134,6 +136,7 @@ export function detailFromTrack(
   const first = s.snapshots[0] ?? {};
   return {
     ...summary,
+    options: optionsOf(completeConfig(s.config)),
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
       const on = ruled.filter((x) => x.criterion === c.id);
@@ -193,6 +196,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
   const rounds = doc.auditTrail.overallTrajectory.length;
   return {
     ...summaryFromDocument(doc, meta),
+    options: optionsOf(completeConfig(doc.config)),
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
       id: c.criterion,

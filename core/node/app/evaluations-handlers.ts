@@ -110,7 +110,7 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
       ctx.open();
       return estimate(slug, mode, provider, budgetUsd);
     },
-    'evaluations:start': ({ slug, mode, provider, seed, budgetUsd, timeLimitMinutes }) => {
+    'evaluations:start': ({ slug, mode, provider, seed, budgetUsd, timeLimitMinutes, options }) => {
       ctx.open();
       live.checkIdle(slug);
       const e = estimate(slug, mode, provider, budgetUsd);
@@ -120,6 +120,7 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
         ...(seed !== undefined ? { seed } : {}),
         ...limits(budgetUsd),
         ...(timeLimitMinutes !== undefined ? { timeLimitMs: timeLimitMinutes * 60_000 } : {}),
+        ...(options ? { options } : {}),
       });
       touched.add(prepared.slug);
       live.launch(prepared);

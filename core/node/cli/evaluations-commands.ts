@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { evaluationStartSchema, type EvaluationSummary, evaluationStatusOf } from '../../contract';
 import { RUN_STATUSES } from '../../engine/protocol';
+import { OPTION_NAMES, optionsFromPairs } from '../../evaluation/options';
 import type { App } from '../app/create-app';
 import { findUnfinished, readEvaluationLog } from '../evaluations/evaluation-log';
 import { requestRun, runOwner } from '../runs/run-control';
@@ -27,8 +28,31 @@ const WAIT_MS = 120_000;
 export const configOption = {
   type: 'string' as const,
   value: 'FILE',
-  description: 'evaluation config, JSON or YAML: mode, budgetUsd, timeLimitMinutes, seed, provider (flags win)',
+  description:
+    'evaluation config, JSON or YAML: mode, budgetUsd, timeLimitMinutes, seed, provider, options (flags win)',
 };
+
+export const optionOption = {
+  type: 'string' as const,
+  value: 'NAME=VALUE',
+  repeatable: true,
+  description: `a debate option, repeatable: ${OPTION_NAMES.join(', ')} (see docs/evaluation-protocol.md)`,
+};
+
+/** `--option NAME=VALUE` pairs over the config file's `options` (a flag wins, option by option). */
+function optionsOf(args: ParsedArgs, file: Record<string, unknown>): Record<string, unknown> | undefined {
+  const pairs = args.lists?.option ?? [];
+  const fromFile = file.options;
+  if (pairs.length === 0) return fromFile === undefined ? undefined : (fromFile as Record<string, unknown>);
+  let flags: Record<string, unknown>;
+  try {
+    flags = optionsFromPairs(pairs);
+  } catch (error) {
+    throw new UserError(`evaluate: ${(error as Error).message}`);
+  }
+  const base = fromFile !== null && typeof fromFile === 'object' && !Array.isArray(fromFile) ? fromFile : {};
+  return { ...(base as Record<string, unknown>), ...flags };
+}
 
 /**
  * The evaluation a command asks for: the `--config FILE` fields under the flags, checked with the
@@ -38,8 +62,10 @@ export function evaluationConfigOf(args: ParsedArgs, slug: string) {
   const path = args.options.config as string | undefined;
   const file = path === undefined ? {} : readConfigFile(path);
   const seed = seedOf(args);
+  const options = optionsOf(args, file);
   const request = {
     ...file,
+    ...(options !== undefined ? { options } : {}),
     slug,
     ...(args.options.provider !== undefined || file.provider === undefined ? { provider: providerOf(args) } : {}),
     ...(args.options.mode !== undefined ? { mode: args.options.mode } : {}),
@@ -152,7 +178,11 @@ export const evaluationsCommands: Command[] = [
       options: {
         workspace: workspaceOption,
         idea: { type: 'string', value: 'SLUG', description: 'list: only evaluations of this idea' },
-        status: { type: 'string', value: 'S', description: `list: only those ${RUN_STATUSES.join(', ')} (completed: locked)` },
+        status: {
+          type: 'string',
+          value: 'S',
+          description: `list: only those ${RUN_STATUSES.join(', ')} (completed: locked)`,
+        },
         mode: { type: 'string', value: 'MODE', description: 'estimate: quick, standard (default) or deep' },
         provider: providerOption,
         config: configOption,
