@@ -345,6 +345,14 @@ export const evaluationsChannels = {
   'evaluations:resume': { input: byId, output: z.strictObject({ id: z.string() }) },
   /** Accepts the scores of a running evaluation as they stand: it locks with USER_APPROVED. */
   'evaluations:approve': { input: byId, output: z.strictObject({ id: z.string() }) },
+  /**
+   * Grants a running evaluation one more round than its limit (never past five): fed to it before
+   * its next batch of calls and recorded in its log. Answers the limit it will have.
+   */
+  'evaluations:addRound': {
+    input: byId,
+    output: z.strictObject({ id: z.string(), roundLimit: z.number().int().positive() }),
+  },
   /** Disputes one criterion of an idea's locked evaluation: one targeted round, a new evaluation. */
   'evaluations:dispute': {
     input: z.strictObject({

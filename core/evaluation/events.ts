@@ -56,6 +56,7 @@ export type EvaluationEvent =
   | { type: 'convergence_checked'; report: ConvergenceReport }
   | { type: 'limit_reached'; limit: 'BUDGET' | 'TIMEOUT'; phase: Phase }
   | { type: 'user_approved'; phase: Phase }
+  | { type: 'round_added'; roundLimit: number; phase: Phase }
   | { type: 'narrative_recorded'; source: 'agent' | 'figures' }
   | { type: 'evaluation_locked'; reason: LockReason; overallScore: number; overallConfidence: number }
   | { type: 'evaluation_failed'; phase: Phase; reason: string }

@@ -57,5 +57,5 @@ export type {
 } from './state';
 export { createEvaluation } from './state';
 export type { StepResult } from './step';
-export { advance, positionsInPlay, step } from './step';
+export { addRoundRefusal, advance, positionsInPlay, step } from './step';
 export * from './vocabulary';

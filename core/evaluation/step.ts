@@ -19,6 +19,7 @@ import { transition } from './phases';
 import type { ChallengeRecord, EvaluationAsk, EvaluationEffect, EvaluationState, RoundRecord } from './state';
 import { criterionInfo, currentRound, isIsoTime, scoreMap } from './state';
 import type { LockReason, Phase } from './vocabulary';
+import { MAX_ROUNDS_EVER } from './vocabulary';
 
 export interface StepResult {
   state: EvaluationState;
@@ -92,6 +93,13 @@ export function advance(state: EvaluationState, input: EvaluationInput): StepRes
       cutRound(ctx, 'the researcher approved the evaluation as it stands');
       review(ctx, 'USER_APPROVED', 'approved by the researcher');
       break;
+    case 'add_round': {
+      const refusal = addRoundRefusal(state);
+      if (refusal !== null) throw new EvaluationInputError(`add_round: ${refusal}`);
+      state.roundLimit += 1;
+      emit(ctx, { type: 'round_added', roundLimit: state.roundLimit, phase: state.phase });
+      break;
+    }
     case 'fail':
       if (input.reason.trim() === '') throw new EvaluationInputError('fail: the reason must not be empty');
       fail(ctx, input.reason);
@@ -101,6 +109,20 @@ export function advance(state: EvaluationState, input: EvaluationInput): StepRes
       break;
   }
   return ctx;
+}
+
+/**
+ * Why another round cannot be granted now, or null when it can: only while the evaluation still
+ * scores or debates (once it reviews, the lock is decided), never past five rounds, and never to a
+ * dispute (one targeted round is what a dispute is). Hosts ask before feeding `add_round`.
+ */
+export function addRoundRefusal(state: EvaluationState): string | null {
+  if (!['EVALUATING', 'DEBATING', 'SYNTHESIZING'].includes(state.phase))
+    return `another round can be added only while the evaluation runs its rounds, and it is ${state.phase}`;
+  if (state.scope === 'TARGETED') return 'a dispute runs one targeted round; start a full evaluation instead';
+  if (state.roundLimit >= MAX_ROUNDS_EVER)
+    return `it may already run ${state.roundLimit} rounds, the most any evaluation runs`;
+  return null;
 }
 
 function copy(state: EvaluationState): EvaluationState {

@@ -69,7 +69,8 @@ export function summaryFromDocument(doc: FinalSynthesisDocument, meta: Evaluatio
     scope: doc.scope,
     phase: 'LOCKED',
     round: doc.rounds,
-    roundLimit: doc.config.maxRounds,
+    // The limit it ran under at the lock: a round the researcher added, or a dispute's one more, counts.
+    roundLimit: doc.convergence.roundLimit,
     lockReason: doc.lockReason,
     overallScore: doc.composites.overallScore,
     confidence: doc.composites.overallConfidence,

@@ -142,6 +142,13 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
       live.approve(run);
       return { id };
     },
+    'evaluations:addRound': ({ id }) => {
+      ctx.open();
+      const run = live.get(id);
+      if (!run)
+        throw new UserError(`evaluation "${id}" is not running: only a running evaluation can be given another round`);
+      return { id, roundLimit: live.addRound(run) };
+    },
     'evaluations:dispute': ({ slug, criterion, reason, provider, seed, budgetUsd }) => {
       ctx.open();
       live.checkIdle(slug);

@@ -21,7 +21,7 @@ import { readConfigFile, validated } from './config-file';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
 
-const ACTIONS = ['list', 'show', 'estimate', 'stop', 'resume', 'approve', 'matrix'] as const;
+const ACTIONS = ['list', 'show', 'estimate', 'stop', 'resume', 'approve', 'add-round', 'matrix'] as const;
 type Action = (typeof ACTIONS)[number];
 const WAIT_MS = 120_000;
 
@@ -166,14 +166,45 @@ export async function controlEvaluation(
   });
 }
 
+/**
+ * Grants the evaluation another process runs one more round: asked through run-control like stop
+ * and approve, and done once its log records the `add_round` input (the runner's own record of it).
+ */
+async function addRound(args: ParsedArgs, io: CliIo, id: string): Promise<number> {
+  const root = workspaceDir(args);
+  const owner = /^[a-z0-9][a-z0-9-]*$/.test(id) ? runOwner(root, id) : null;
+  const log = findUnfinished(root, id);
+  if (!owner || log === null)
+    throw new UserError(
+      `evaluation ${id} is not running: only a running evaluation can be given another round (resume it first: evaluations resume ${id})`,
+    );
+  const granted = () => readEvaluationLog(root, log).inputs.filter((i) => i.kind === 'add_round').length;
+  const before = granted();
+  requestRun(root, id, 'add_round');
+  await until(`evaluation ${id} to take the round`, () => {
+    if (findUnfinished(root, id) === null)
+      throw new UserError(`evaluation ${id} locked before it could take another round`);
+    if (granted() > before) return true;
+    if (runOwner(root, id) === null)
+      throw new UserError(`the process running evaluation ${id} (${owner.pid}) ended before it took the round`);
+    return false;
+  });
+  return withApp(args, async (app) => {
+    const e = await call(app, 'evaluations:get', { id });
+    if (args.options.json) io.out(JSON.stringify({ id, roundLimit: e.roundLimit, round: e.round }, null, 2));
+    else io.out(`Evaluation ${id} may now run ${e.roundLimit} rounds (round ${e.round} now; in process ${owner.pid}).`);
+    return 0;
+  });
+}
+
 export const evaluationsCommands: Command[] = [
   {
     spec: {
       name: 'evaluations',
       summary:
-        'List evaluations, show one, estimate one, stop, approve or resume a running one, or show the score matrix.',
+        'List evaluations, show one, estimate one, stop, approve, resume or add a round to a running one, or show the score matrix.',
       usage:
-        'evaluations (list [--idea SLUG] [--status S] | show ID | estimate SLUG [--config FILE] | stop ID | approve ID | resume ID | matrix) --workspace DIR [--json]',
+        'evaluations (list [--idea SLUG] [--status S] | show ID | estimate SLUG [--config FILE] | stop ID | approve ID | resume ID | add-round ID | matrix) --workspace DIR [--json]',
       positionals: ['ACTION', 'ARG?'],
       options: {
         workspace: workspaceOption,
@@ -200,6 +231,7 @@ export const evaluationsCommands: Command[] = [
         throw new UserError(`evaluations ${action}: unexpected "${arg}"`);
       if (action === 'stop' || action === 'approve' || action === 'resume')
         return controlEvaluation(args, io, action, arg as string);
+      if (action === 'add-round') return addRound(args, io, arg as string);
       return withApp(args, async (app) => {
         const asJson = args.options.json === true;
         if (action === 'list') {

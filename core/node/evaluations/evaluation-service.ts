@@ -396,9 +396,9 @@ export class EvaluationService {
       const { state } = resumeEvaluation(initial, inputs);
       // Another process (`evaluations stop|approve ID`) may ask too; its request waits for the next
       // batch like the app's own buttons, and a stop it asked for is a cancel.
-      let asked: 'stop' | 'approve' | null = null;
+      let asked: 'stop' | 'approve' | 'add_round' | null = null;
       held.follow((action) => {
-        if (action === 'stop' || action === 'approve') asked = action;
+        if (action === 'stop' || action === 'approve' || action === 'add_round') asked = action;
       });
       const control = async (): Promise<DriveControl> => {
         const own = hooks.control ? await hooks.control() : null;

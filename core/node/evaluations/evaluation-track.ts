@@ -229,6 +229,12 @@ export class EvaluationTrack {
         };
       case 'user_approved':
         return { ...base, title: 'Approved by the researcher', text: `during ${event.phase}` };
+      case 'round_added':
+        return {
+          ...base,
+          title: 'A round added by the researcher',
+          text: `it may now run ${event.roundLimit} rounds (asked during ${event.phase})`,
+        };
       case 'narrative_recorded':
         return {
           ...base,
