@@ -217,8 +217,30 @@ export const evaluationOptionsViewSchema = z.strictObject({
 });
 export type EvaluationOptionsView = z.infer<typeof evaluationOptionsViewSchema>;
 
+/** "About N more rounds" while it runs (core/evaluation/prediction.ts; docs/evaluation-protocol.md). */
+export const roundsPredictionSchema = z.strictObject({
+  /** Rounds still to run, the one in progress included. */
+  more: z.number().int().positive(),
+  /** The round limit ends it before convergence would. */
+  atLimit: z.boolean(),
+  /** Rounds the limit still allows, the one in progress included. */
+  left: z.number().int().positive(),
+  /** The prediction in one line. */
+  text: z.string(),
+  /** Each unmet condition: rounds by its trend (null: never, by its trend) and why. */
+  needs: z.array(
+    z.strictObject({
+      condition: z.enum(['stability', 'confidence', 'resolution', 'saturation']),
+      rounds: z.number().int().positive().nullable(),
+      reason: z.string(),
+    }),
+  ),
+});
+
 export const evaluationDetailSchema = evaluationSummarySchema.extend({
   options: evaluationOptionsViewSchema,
+  /** While it runs its rounds: how many more it will likely take; null otherwise. */
+  prediction: roundsPredictionSchema.nullable(),
   dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),
   criteria: z.array(criterionViewSchema),
   categories: z.array(categoryViewSchema),

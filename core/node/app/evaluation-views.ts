@@ -4,6 +4,7 @@ import { overallScore, survivalRate } from '../../evaluation/figures';
 import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
 import { optionsOf } from '../../evaluation/options';
+import { predictionText, predictRounds } from '../../evaluation/prediction';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { EvaluationRunStatus } from './live-evaluations';
@@ -138,6 +139,7 @@ export function detailFromTrack(
   return {
     ...summary,
     options: optionsOf(completeConfig(s.config)),
+    prediction: prediction(s),
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
       const on = ruled.filter((x) => x.criterion === c.id);
@@ -198,6 +200,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
   return {
     ...summaryFromDocument(doc, meta),
     options: optionsOf(completeConfig(doc.config)),
+    prediction: null,
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
       id: c.criterion,
@@ -245,6 +248,11 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
     awaiting: [],
     entries: [],
   };
+}
+
+function prediction(state: EvaluationState): EvaluationDetail['prediction'] {
+  const p = predictRounds(state);
+  return p ? { ...p, text: predictionText(p), needs: p.needs.map((n) => ({ ...n })) } : null;
 }
 
 /** The words for a run that ended without a lock. */

@@ -1,5 +1,10 @@
 import { basename } from 'node:path';
-import { evaluationStartSchema, type EvaluationSummary, evaluationStatusOf } from '../../contract';
+import {
+  type EvaluationDetail,
+  evaluationStartSchema,
+  type EvaluationSummary,
+  evaluationStatusOf,
+} from '../../contract';
 import { RUN_STATUSES } from '../../engine/protocol';
 import { OPTION_NAMES, optionsFromPairs } from '../../evaluation/options';
 import type { App } from '../app/create-app';
@@ -72,6 +77,10 @@ export function evaluationConfigOf(args: ParsedArgs, slug: string) {
     ...(seed !== undefined ? { seed } : {}),
   };
   return validated(evaluationStartSchema, request, path === undefined ? 'evaluate' : basename(path));
+}
+
+function optionWords(o: EvaluationDetail['options']): string {
+  return `red-teamers per evaluator ${o.redTeamersPerEvaluator ?? 'any'}, ${o.firstPrinciples} first principles, ${o.arbiter} arbiter, ±${o.adjustmentRange}, minimum confidence ${o.minConfidence}`;
 }
 
 function summaryLine(e: EvaluationSummary): string {
@@ -253,6 +262,8 @@ export const evaluationsCommands: Command[] = [
               : [
                   summaryLine(e),
                   `${e.ideaTitle} — ${e.mode}, round ${e.round}/${e.roundLimit}, ${e.progress.done}/${e.progress.total} answers, $${(e.costUsd ?? 0).toFixed(4)}`,
+                  ...(e.prediction ? [`Prediction: ${e.prediction.text}`] : []),
+                  `Options: ${optionWords(e.options)}`,
                   ...e.criteria.map((c) => `  ${c.id.padEnd(28)} ${c.score === null ? '—' : c.score}`),
                 ].join('\n'),
           );
