@@ -237,8 +237,23 @@ export const roundsPredictionSchema = z.strictObject({
   ),
 });
 
+/** One reopen trigger weighed (core/evaluation/reopen-triggers.ts): its own inputs, a related idea, time. */
+export const staleCheckSchema = z.strictObject({
+  trigger: z.enum(['content', 'related', 'time']),
+  /** It passed its materiality check: the evaluation may be stale. */
+  material: z.boolean(),
+  reason: z.string(),
+});
+
 export const evaluationDetailSchema = evaluationSummarySchema.extend({
   options: evaluationOptionsViewSchema,
+  /** Why it may be stale: the material checks' reasons (empty: nothing says so). */
+  staleReasons: z.array(z.string()),
+  /**
+   * Every reopen trigger weighed, material or not (an idea's current locked evaluation; others
+   * only say whether the idea's own inputs changed).
+   */
+  staleChecks: z.array(staleCheckSchema),
   /** While it runs its rounds: how many more it will likely take; null otherwise. */
   prediction: roundsPredictionSchema.nullable(),
   dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),

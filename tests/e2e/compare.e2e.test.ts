@@ -66,7 +66,7 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
       want.recommendation = { ...want.recommendation, [idea.slug]: idea.recommendation ?? '—' };
       want.staleness = {
         ...want.staleness,
-        [idea.slug]: `${idea.stale ? 'may be stale' : 'current'}${(idea.evaluatedAt ?? '').slice(0, 10)}`,
+        [idea.slug]: `${idea.staleReasons.length > 0 ? ['may be stale', ...idea.staleReasons].join('') : 'current'}${(idea.evaluatedAt ?? '').slice(0, 10)}`,
       };
       for (const c of expected.categories)
         want[`category:${c.id}`] = { ...want[`category:${c.id}`], [idea.slug]: two(idea.categories[c.id] ?? null) };
@@ -139,6 +139,50 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
     expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#/compare?ideas=${IDEAS[0]},${IDEAS[2]}`);
     expect(s.problems).toEqual([]);
   }, 60_000);
+
+  it('says “may be stale” with the reason once a related idea is re-evaluated with a material move', async () => {
+    const { page } = s;
+    // The diff tool was inspired by the soil sensors (strength 0.6). Their first evaluation, after
+    // the diff tool's, had nothing to compare; seed 2 moves their score by more than a point.
+    const [diffTool, soil] = [IDEAS[1], IDEAS[2]];
+    const diffId = expected.ideas.find((i) => i.slug === diffTool)?.evaluationId as string;
+    const { id: again } = await s.app.client.invoke('evaluations:start', {
+      slug: soil,
+      mode: 'quick',
+      provider: 'simulated',
+      seed: 2,
+    });
+    for (let i = 0; (await s.app.client.invoke('evaluations:get', { id: again })).status !== 'completed'; i++) {
+      if (i > 600) throw new Error('the second evaluation did not lock');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const detail = await s.app.client.invoke('evaluations:get', { id: diffId });
+    const soilTitle = expected.ideas.find((i) => i.slug === soil)?.title as string;
+    expect(detail.staleReasons).toHaveLength(1);
+    expect(detail.staleReasons[0]).toMatch(
+      new RegExp(
+        `^“${soilTitle}”, which this idea was inspired by, was re-evaluated on \\d{4}-\\d\\d-\\d\\d: overall \\d\\.\\d\\d → \\d\\.\\d\\d`,
+      ),
+    );
+    const reason = detail.staleReasons[0] as string;
+
+    // The comparison, the idea page and the evaluation view all say so, with the reason.
+    await go(`#/compare?ideas=${IDEAS.join(',')}`);
+    const cell = page.locator(`[data-testid="compare-cell"][data-row="staleness"][data-slug="${diffTool}"]`);
+    await cell.getByText('may be stale').waitFor();
+    expect(await cell.locator('.stale-reason').allInnerTexts()).toEqual([reason]);
+    await go(`#/idea/${diffTool}`);
+    const note = page.getByRole('note', { name: 'May be stale' });
+    await note.waitFor();
+    expect(await note.locator('li').allInnerTexts()).toEqual([reason]);
+    await go(`#/evaluation/${diffId}`);
+    const onView = page.getByRole('note', { name: 'May be stale' });
+    await onView.waitFor();
+    expect(await onView.locator('li').allInnerTexts()).toEqual([reason]);
+    await onView.scrollIntoViewIfNeeded();
+    await s.screenshot('evaluation-may-be-stale');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 
   it('fits a 1,024 px window: four columns of scores, nothing scrolls the page sideways', async () => {
     const { page } = s;

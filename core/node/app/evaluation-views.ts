@@ -5,6 +5,7 @@ import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
 import { optionsOf } from '../../evaluation/options';
 import { predictionText, predictRounds } from '../../evaluation/prediction';
+import { contentCheck } from '../../evaluation/reopen-triggers';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { EvaluationRunStatus } from './live-evaluations';
@@ -139,6 +140,7 @@ export function detailFromTrack(
   return {
     ...summary,
     options: optionsOf(completeConfig(s.config)),
+    ...ownStaleness(summary.stale),
     prediction: prediction(s),
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
@@ -200,6 +202,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
   return {
     ...summaryFromDocument(doc, meta),
     options: optionsOf(completeConfig(doc.config)),
+    ...ownStaleness(common(meta, doc.contentHashAtEvaluation).stale),
     prediction: null,
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
@@ -248,6 +251,12 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
     awaiting: [],
     entries: [],
   };
+}
+
+/** What the detail says of staleness by itself: the idea's own inputs (the reader adds the rest). */
+function ownStaleness(stale: boolean): Pick<EvaluationDetail, 'staleReasons' | 'staleChecks'> {
+  const check = contentCheck(stale);
+  return check ? { staleReasons: [check.reason], staleChecks: [check] } : { staleReasons: [], staleChecks: [] };
 }
 
 function prediction(state: EvaluationState): EvaluationDetail['prediction'] {

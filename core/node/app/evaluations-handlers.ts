@@ -26,7 +26,7 @@ export function evaluationsHandlers(ctx: AppContext): AreaHandlers<Channels> & {
     runs: ctx.runs,
     remaining: (track) => service.remainingAsks(track.state),
   });
-  const reader = new EvaluationReader(ws, service, live);
+  const reader = new EvaluationReader(ws, service, live, () => ctx.options.clock?.now() ?? new Date());
   const { records, touched } = reader;
 
   const idea = (slug: string) => reader.idea(slug);

@@ -16,9 +16,6 @@ export interface ComparisonSources {
   cruxes(): CruxOfIdea[] | Promise<CruxOfIdea[]>;
 }
 
-/** Why a comparison says an evaluation may be stale when the idea's own inputs changed. */
-export const CHANGED_SINCE = 'its README, development or research changed since it was evaluated';
-
 /** Crux questions are compared as words: case, spacing and a closing question mark aside. */
 function cruxKey(question: string): string {
   return question
@@ -91,7 +88,7 @@ export async function compareIdeas(
         strengths: e?.narrative?.keyStrengths ?? [],
         weaknesses: e?.narrative?.keyWeaknesses ?? [],
         stale: e?.stale ?? false,
-        staleReasons: e?.stale ? [CHANGED_SINCE] : [],
+        staleReasons: e?.staleReasons ?? [],
         evaluatedAt: e?.completedAt ?? null,
         cruxes: [...(bySlug.get(slug)?.values() ?? [])],
       };

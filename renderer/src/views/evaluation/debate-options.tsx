@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import {
-  ARBITER_INTERVENTIONS,
+  type ARBITER_INTERVENTIONS,
   type ChannelInput,
   evaluationOptionsSchema,
-  FIRST_PRINCIPLES_LEVELS,
+  type FIRST_PRINCIPLES_LEVELS,
 } from '../../../../core/contract';
 
 export type DebateOptions = NonNullable<ChannelInput<'evaluations:start'>['options']>;

@@ -9,6 +9,7 @@ import { useMedia } from '../../ui/use-media';
 import { duration, pct, score, statusClass, statusLabel, statusWord, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
+import { StalenessNote } from './staleness-note';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
 import { Markdown } from '../../ui/markdown';
@@ -309,7 +310,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                   simulated
                 </span>
               )}
-              {d.stale && <span className="badge warn">stale</span>}
+              {d.staleReasons.length > 0 && <span className="badge warn">may be stale</span>}
               {d.stopReason && <span className="muted small">({d.stopReason})</span>}
             </div>
             {d.prediction && running && (
@@ -390,6 +391,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
             <ErrorNotice error={act.error} onDismiss={act.clearError} />
           </header>
           {d.status === 'completed' && <Result d={d} />}
+          {d.status === 'completed' && <StalenessNote d={d} />}
           {tabbed && (
             <div className="row eval-tabs" role="tablist" aria-label="Columns">
               {COLUMNS.map((c) => (
