@@ -184,6 +184,48 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
     expect(s.problems).toEqual([]);
   }, 120_000);
 
+  it('sets debate options in the evaluate form: a bad one is named and blocks Evaluate; set ones reach the run', async () => {
+    const { page } = s;
+    const idea = 'mandarin-through-podcasts';
+    await go(`#/idea/${idea}`);
+    const form = page.getByRole('form', { name: 'Evaluate this idea' }).first();
+    await form.waitFor();
+    await form.getByLabel('Mode').selectOption('quick');
+    await form.getByText('Debate options').click();
+    await form.getByLabel('Minimum confidence').fill('0.95');
+    await form.getByRole('alert').getByText('Minimum confidence: must be at most 0.9').waitFor();
+    expect(await form.getByRole('button', { name: 'Evaluate' }).isDisabled()).toBe(true);
+    await form.getByLabel('Minimum confidence').fill('0.6');
+    await form.getByLabel('Arbiter').selectOption('passive');
+    await form.getByLabel('Red-teamers per evaluator').selectOption('1');
+    await page
+      .getByTestId('evaluation-estimate')
+      .getByText(/Likely/)
+      .waitFor();
+    await form.getByRole('button', { name: 'Evaluate' }).click();
+    await page.waitForURL(/#\/evaluation\/[a-z0-9]+$/);
+    const id = new URL(page.url()).hash.split('/')[2] as string;
+    await page
+      .getByTestId('evaluation-options')
+      .getByText(/passive arbiter/)
+      .waitFor();
+    expect({
+      shown: await page.getByTestId('evaluation-options').innerText(),
+      sent: (await s.app.client.invoke('evaluations:get', { id })).options,
+    }).toEqual({
+      shown:
+        'Debate options: at most 1 red-teamer(s) per evaluator, moderate first principles, passive arbiter, adjustments within ±2, minimum confidence 0.6',
+      sent: {
+        redTeamersPerEvaluator: 1,
+        firstPrinciples: 'moderate',
+        arbiter: 'passive',
+        adjustmentRange: 2,
+        minConfidence: 0.6,
+      },
+    });
+    expect(s.problems).toEqual([]);
+  }, 120_000);
+
   it('fits a 1,024 px window: four columns of scores, nothing scrolls the page sideways', async () => {
     const { page } = s;
     await page.setViewportSize({ width: 1024, height: 700 });

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   type ARBITER_INTERVENTIONS,
   type ChannelInput,
@@ -72,8 +72,13 @@ export function DebateOptionsFields({
     onChange({ ...draft, [key]: value });
   const chosen = Object.values(draft).filter((v) => v !== '').length;
   const invalid = (field: keyof DebateOptionsDraft) => (error?.field === field ? true : undefined);
+  // Opened by the researcher, or by an error to show; it stays open once the error is corrected.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (error !== null) setOpen(true);
+  }, [error]);
   return (
-    <details className="debate-options" open={error !== null || undefined}>
+    <details className="debate-options" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         Debate options <span className="muted small">({chosen === 0 ? 'defaults' : `${chosen} set`})</span>
       </summary>
