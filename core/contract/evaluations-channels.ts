@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { narrativeSchema as protocolNarrativeSchema } from '../evaluation/answers';
 import { conflictSchema, convergenceReportSchema } from '../evaluation/document';
+import { evaluationOptionsSchema } from '../evaluation/options';
 import {
+  ARBITER_MODES,
   DROP_REASONS,
+  FIRST_PRINCIPLES,
   LOCK_REASONS,
   MODES,
   PHASES,
@@ -76,6 +79,10 @@ export function evaluationStatusOf(run: {
 }
 
 export const EVALUATION_MODES = MODES;
+/** The debate options' choices, for forms (core/evaluation/options.ts has what each does). */
+export const FIRST_PRINCIPLES_LEVELS = FIRST_PRINCIPLES;
+export const ARBITER_INTERVENTIONS = ARBITER_MODES;
+export { evaluationOptionsSchema };
 export const evaluationModeSchema = z.enum(MODES);
 
 /** How far along it is: answers received of those a run like it needs (an estimate until it locks). */
@@ -199,7 +206,56 @@ const roundViewSchema = z.strictObject({
   inherited: z.boolean(),
 });
 
+/** The debate options an evaluation runs under (core/evaluation/options.ts), defaults filled in. */
+export const evaluationOptionsViewSchema = z.strictObject({
+  /** null: any number of personas may challenge one evaluator in a round. */
+  redTeamersPerEvaluator: z.number().int().positive().nullable(),
+  firstPrinciples: z.enum(FIRST_PRINCIPLES),
+  arbiter: z.enum(ARBITER_MODES),
+  adjustmentRange: z.number().int().positive(),
+  minConfidence: share,
+});
+export type EvaluationOptionsView = z.infer<typeof evaluationOptionsViewSchema>;
+
+/** "About N more rounds" while it runs (core/evaluation/prediction.ts; docs/evaluation-protocol.md). */
+export const roundsPredictionSchema = z.strictObject({
+  /** Rounds still to run, the one in progress included. */
+  more: z.number().int().positive(),
+  /** The round limit ends it before convergence would. */
+  atLimit: z.boolean(),
+  /** Rounds the limit still allows, the one in progress included. */
+  left: z.number().int().positive(),
+  /** The prediction in one line. */
+  text: z.string(),
+  /** Each unmet condition: rounds by its trend (null: never, by its trend) and why. */
+  needs: z.array(
+    z.strictObject({
+      condition: z.enum(['stability', 'confidence', 'resolution', 'saturation']),
+      rounds: z.number().int().positive().nullable(),
+      reason: z.string(),
+    }),
+  ),
+});
+
+/** One reopen trigger weighed (core/evaluation/reopen-triggers.ts): its own inputs, a related idea, time. */
+export const staleCheckSchema = z.strictObject({
+  trigger: z.enum(['content', 'related', 'time']),
+  /** It passed its materiality check: the evaluation may be stale. */
+  material: z.boolean(),
+  reason: z.string(),
+});
+
 export const evaluationDetailSchema = evaluationSummarySchema.extend({
+  options: evaluationOptionsViewSchema,
+  /** Why it may be stale: the material checks' reasons (empty: nothing says so). */
+  staleReasons: z.array(z.string()),
+  /**
+   * Every reopen trigger weighed, material or not (an idea's current locked evaluation; others
+   * only say whether the idea's own inputs changed).
+   */
+  staleChecks: z.array(staleCheckSchema),
+  /** While it runs its rounds: how many more it will likely take; null otherwise. */
+  prediction: roundsPredictionSchema.nullable(),
   dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),
   criteria: z.array(criterionViewSchema),
   categories: z.array(categoryViewSchema),
@@ -255,6 +311,8 @@ export const evaluationStartSchema = z.strictObject({
     .positive('must be more than 0')
     .max(24 * 60)
     .optional(),
+  /** The debate options (seed 12.5); each one left out keeps its default. */
+  options: evaluationOptionsSchema.optional(),
 });
 
 export const MIN_DISPUTE_REASON_CHARS = 50;
@@ -324,6 +382,14 @@ export const evaluationsChannels = {
   'evaluations:resume': { input: byId, output: z.strictObject({ id: z.string() }) },
   /** Accepts the scores of a running evaluation as they stand: it locks with USER_APPROVED. */
   'evaluations:approve': { input: byId, output: z.strictObject({ id: z.string() }) },
+  /**
+   * Grants a running evaluation one more round than its limit (never past five): fed to it before
+   * its next batch of calls and recorded in its log. Answers the limit it will have.
+   */
+  'evaluations:addRound': {
+    input: byId,
+    output: z.strictObject({ id: z.string(), roundLimit: z.number().int().positive() }),
+  },
   /** Disputes one criterion of an idea's locked evaluation: one targeted round, a new evaluation. */
   'evaluations:dispute': {
     input: z.strictObject({

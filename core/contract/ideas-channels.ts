@@ -99,6 +99,8 @@ export const comparedIdeaSchema = z.strictObject({
   weaknesses: z.array(z.string()),
   /** The idea changed since its evaluation read it. */
   stale: z.boolean(),
+  /** Why its evaluation may no longer hold, one sentence each (empty: nothing says so). */
+  staleReasons: z.array(z.string()),
   evaluatedAt: z.string().nullable(),
   /** Cruxes of debates about this idea (their questions). */
   cruxes: z.array(z.string()),

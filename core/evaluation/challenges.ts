@@ -86,7 +86,9 @@ export interface Selection {
  * Picks the round's debated challenges from every persona's answer. Personas take turns (each
  * one's first challenge, then each one's second, …) so the cap never silences the last persona.
  * Each challenge is dropped when it is off the round's focus, when it repeats an earlier round's
- * challenge or one already taken this round, or when the round already has `cap` challenges.
+ * challenge or one already taken this round, when its evaluator already faces
+ * `redTeamersPerEvaluator` other personas this round (`crowded`), or when the round already has
+ * `cap` challenges.
  */
 export function selectChallenges(
   state: EvaluationState,
@@ -95,6 +97,10 @@ export function selectChallenges(
   focus: string | null,
 ): Selection {
   const { challengesPerRound: cap, repeatSimilarity } = state.config;
+  const perEvaluator = state.config.redTeamersPerEvaluator ?? null;
+  /** The personas each evaluator (category) faces this round, in the order they were taken. */
+  const facing = new Map<string, Set<RedTeamPersona>>();
+  const categoryOf = (criterion: string) => state.criteria.find((k) => k.id === criterion)?.category ?? criterion;
   const known: Known[] = state.challenges
     .filter((c) => c.round < round)
     .map((c) => ({ id: c.id, criterion: c.criterion, challenge: c.challenge, earlierRound: true }));
@@ -129,8 +135,15 @@ export function selectChallenges(
       drop(c, 'repeat', repeat.id);
       continue;
     }
+    const faced = facing.get(categoryOf(c.criterion)) ?? new Set<RedTeamPersona>();
+    if (perEvaluator !== null && !faced.has(c.persona) && faced.size >= perEvaluator) {
+      drop(c, 'crowded');
+      continue;
+    }
     if (accepted.length < cap) {
       accepted.push(c);
+      faced.add(c.persona);
+      facing.set(categoryOf(c.criterion), faced);
       known.push({
         id: `r${round}c${accepted.length}`,
         criterion: c.criterion,

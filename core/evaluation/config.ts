@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Mode } from './vocabulary';
-import { MAX_ROUNDS_EVER, MODE_SETTINGS } from './vocabulary';
+import type { ArbiterMode, FirstPrinciples, Mode } from './vocabulary';
+import { ARBITER_MODES, FIRST_PRINCIPLES, MAX_ROUNDS_EVER, MODE_SETTINGS } from './vocabulary';
 
 /**
  * Every knob of the evaluation protocol. An evaluation stores its fully resolved config, so a
@@ -11,8 +11,17 @@ export interface EvaluationConfig {
   maxRounds: number;
   /** About five challenges per round in all (appendix J.4); extra ones are dropped and counted. */
   challengesPerRound: number;
-  /** The arbiter's score adjustment is an integer within ±this. */
+  /**
+   * The arbiter's score adjustment is an integer within ±this; with a passive arbiter it also bounds
+   * how far one criterion moves in one round.
+   */
   scoreAdjustmentRange: number;
+  /** At most this many red-team personas challenge one evaluator (category) in a round; null: any. */
+  redTeamersPerEvaluator: number | null;
+  /** How hard the arbiter holds both sides to first principles. */
+  firstPrinciples: FirstPrinciples;
+  /** Whether rulings move scores after each exchange (active) or at the round's end (passive). */
+  arbiter: ArbiterMode;
   /** Two challenges on one criterion whose keyword Jaccard reaches this are the same challenge. */
   repeatSimilarity: number;
   stability: {
@@ -39,6 +48,10 @@ export interface EvaluationConfig {
 export const DEFAULT_CONFIG: Omit<EvaluationConfig, 'maxRounds'> = {
   challengesPerRound: 5,
   scoreAdjustmentRange: 2,
+  // No cap unless asked: the seed's default of 2 would change what every earlier evaluation ran under.
+  redTeamersPerEvaluator: null,
+  firstPrinciples: 'moderate',
+  arbiter: 'active',
   repeatSimilarity: 0.6,
   stability: { maxDelta: 0.5, aggregateDelta: 1.0, rounds: 2 },
   confidence: { minimum: 0.7, criticalMinimum: 0.8 },
@@ -55,6 +68,9 @@ export const configOverridesSchema = z.strictObject({
   maxRounds: z.number().int().min(1).max(MAX_ROUNDS_EVER).optional(),
   challengesPerRound: z.number().int().min(1).max(30).optional(),
   scoreAdjustmentRange: z.number().int().min(1).max(3).optional(),
+  redTeamersPerEvaluator: z.number().int().min(1).max(3).nullable().optional(),
+  firstPrinciples: z.enum(FIRST_PRINCIPLES).optional(),
+  arbiter: z.enum(ARBITER_MODES).optional(),
   repeatSimilarity: z.number().gt(0).max(1).optional(),
   stability: z
     .strictObject({
@@ -74,11 +90,17 @@ export const configOverridesSchema = z.strictObject({
 });
 export type EvaluationConfigOverrides = z.infer<typeof configOverridesSchema>;
 
-/** The resolved config as a schema, for documents that carry the rules they were decided under. */
+/**
+ * The resolved config as a schema, for documents that carry the rules they were decided under. The
+ * three options added later are optional: a document locked before them ran as their defaults say.
+ */
 export const evaluationConfigSchema = z.object({
   maxRounds: z.number().int().min(1).max(MAX_ROUNDS_EVER),
   challengesPerRound: positive,
   scoreAdjustmentRange: positive,
+  redTeamersPerEvaluator: positive.nullable().optional(),
+  firstPrinciples: z.enum(FIRST_PRINCIPLES).optional(),
+  arbiter: z.enum(ARBITER_MODES).optional(),
   repeatSimilarity: z.number(),
   stability: z.object({ maxDelta: z.number(), aggregateDelta: z.number(), rounds: positive }),
   confidence: z.object({ minimum: share, criticalMinimum: share }),
@@ -93,11 +115,29 @@ export function resolveConfig(mode: Mode, overrides: EvaluationConfigOverrides =
     maxRounds: Math.min(overrides.maxRounds ?? MODE_SETTINGS[mode].rounds, MAX_ROUNDS_EVER),
     challengesPerRound: overrides.challengesPerRound ?? d.challengesPerRound,
     scoreAdjustmentRange: overrides.scoreAdjustmentRange ?? d.scoreAdjustmentRange,
+    redTeamersPerEvaluator:
+      overrides.redTeamersPerEvaluator === undefined ? d.redTeamersPerEvaluator : overrides.redTeamersPerEvaluator,
+    firstPrinciples: overrides.firstPrinciples ?? d.firstPrinciples,
+    arbiter: overrides.arbiter ?? d.arbiter,
     repeatSimilarity: overrides.repeatSimilarity ?? d.repeatSimilarity,
     stability: { ...d.stability, ...overrides.stability },
     confidence: { ...d.confidence, ...overrides.confidence },
     majorResolvedShare: overrides.majorResolvedShare ?? d.majorResolvedShare,
     saturation: { ...d.saturation, ...overrides.saturation },
     maxRetries: overrides.maxRetries ?? d.maxRetries,
+  };
+}
+
+/**
+ * A config as a document recorded it, completed with the defaults of the options it predates (a
+ * dispute of an older evaluation continues under the rules it ran by).
+ */
+export function completeConfig(config: z.infer<typeof evaluationConfigSchema>): EvaluationConfig {
+  const d = DEFAULT_CONFIG;
+  return {
+    ...(JSON.parse(JSON.stringify(config)) as EvaluationConfig),
+    redTeamersPerEvaluator: config.redTeamersPerEvaluator ?? d.redTeamersPerEvaluator,
+    firstPrinciples: config.firstPrinciples ?? d.firstPrinciples,
+    arbiter: config.arbiter ?? d.arbiter,
   };
 }

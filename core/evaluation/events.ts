@@ -36,6 +36,14 @@ export type EvaluationEvent =
       scoreAfter: number;
       resolved: boolean;
       firstPrinciplesBonus: boolean;
+      /** A passive arbiter: the score moves when the round is settled (`round_settled`), not now. */
+      settlesAtRoundEnd?: boolean;
+    }
+  | {
+      type: 'round_settled';
+      round: number;
+      /** Each criterion ruled on: where it stood, where it ends, and the adjustments' sum before the bound. */
+      moves: { criterion: string; from: number; to: number; sum: number }[];
     }
   | {
       type: 'synthesis_applied';
@@ -48,6 +56,7 @@ export type EvaluationEvent =
   | { type: 'convergence_checked'; report: ConvergenceReport }
   | { type: 'limit_reached'; limit: 'BUDGET' | 'TIMEOUT'; phase: Phase }
   | { type: 'user_approved'; phase: Phase }
+  | { type: 'round_added'; roundLimit: number; phase: Phase }
   | { type: 'narrative_recorded'; source: 'agent' | 'figures' }
   | { type: 'evaluation_locked'; reason: LockReason; overallScore: number; overallConfidence: number }
   | { type: 'evaluation_failed'; phase: Phase; reason: string }

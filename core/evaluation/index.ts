@@ -20,7 +20,16 @@ export {
 } from './answers';
 export { proposeTargets, selectChallenges, targetPriority } from './challenges';
 export type { EvaluationConfig, EvaluationConfigOverrides } from './config';
-export { configOverridesSchema, DEFAULT_CONFIG, resolveConfig } from './config';
+export { completeConfig, configOverridesSchema, DEFAULT_CONFIG, resolveConfig } from './config';
+export type { EvaluationOptions, ResolvedOptions } from './options';
+export {
+  checkOptions,
+  configFromOptions,
+  evaluationOptionsSchema,
+  OPTION_NAMES,
+  optionsFromPairs,
+  optionsOf,
+} from './options';
 export type { ConvergenceReport } from './convergence';
 export { checkConvergence } from './convergence';
 export type { FinalSynthesisDocument, RoundSummary } from './document';
@@ -48,5 +57,5 @@ export type {
 } from './state';
 export { createEvaluation } from './state';
 export type { StepResult } from './step';
-export { advance, positionsInPlay, step } from './step';
+export { addRoundRefusal, advance, positionsInPlay, step } from './step';
 export * from './vocabulary';

@@ -33,6 +33,8 @@ export type EvaluationInput = Timed &
     | { kind: 'timeout' }
     /** The researcher accepts the evaluation as it stands ("force convergence"). */
     | { kind: 'user_approved' }
+    /** The researcher grants one more round than the limit ("Add Round", seed 12A.10). */
+    | { kind: 'add_round' }
     | { kind: 'fail'; reason: string }
     | { kind: 'retry' }
   );

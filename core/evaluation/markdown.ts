@@ -1,4 +1,6 @@
+import { completeConfig } from './config';
 import type { FinalSynthesisDocument } from './document';
+import { optionsOf } from './options';
 
 /**
  * The documents an evaluation writes into the idea's folder, rendered from the locked final synthesis
@@ -9,6 +11,29 @@ import type { FinalSynthesisDocument } from './document';
 
 const fmt = (n: number | null, digits = 2) => (n === null ? '—' : n.toFixed(digits));
 const cell = (text: string) => text.replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
+
+/**
+ * The debate options the evaluation ran under, as a frontmatter block. Only for documents that
+ * record them: one locked before the options existed renders exactly as it was written, so the app
+ * still knows its own synthesis.md from one the researcher edited.
+ */
+function optionLines(doc: FinalSynthesisDocument): string[] {
+  if (doc.config.arbiter === undefined) return [];
+  const o = optionsOf(completeConfig(doc.config));
+  return [
+    'options:',
+    `  redTeamersPerEvaluator: ${o.redTeamersPerEvaluator === null ? 'null' : o.redTeamersPerEvaluator}`,
+    `  firstPrinciples: ${o.firstPrinciples}`,
+    `  arbiter: ${o.arbiter}`,
+    `  adjustmentRange: ${o.adjustmentRange}`,
+    `  minConfidence: ${o.minConfidence}`,
+  ];
+}
+
+function optionsSentence(doc: FinalSynthesisDocument): string {
+  const o = optionsOf(completeConfig(doc.config));
+  return `Debate options: ${o.redTeamersPerEvaluator === null ? 'any number of' : `at most ${o.redTeamersPerEvaluator}`} red-teamer(s) per evaluator, ${o.firstPrinciples} first principles, ${o.arbiter} arbiter, adjustments within ±${o.adjustmentRange}, minimum confidence ${o.minConfidence}.`;
+}
 
 export function renderSynthesisMd(doc: FinalSynthesisDocument): string {
   const c = doc.composites;
@@ -33,6 +58,7 @@ export function renderSynthesisMd(doc: FinalSynthesisDocument): string {
     ...doc.categories.map((k) => `  ${k.category}: ${k.finalScore}`),
     `recommendation: ${doc.narrative.recommendation}`,
     `contentHashAtEvaluation: ${JSON.stringify(doc.contentHashAtEvaluation)}`,
+    ...optionLines(doc),
     '---',
   ];
   const n = doc.narrative;
@@ -42,7 +68,10 @@ export function renderSynthesisMd(doc: FinalSynthesisDocument): string {
     '',
     `**${n.recommendation}** · overall ${fmt(c.overallScore)} / 10 · confidence ${fmt(c.overallConfidence)} · red-team survival ${c.redTeamSurvivalRate === null ? '—' : `${Math.round(c.redTeamSurvivalRate * 100)}%`} · locked by ${doc.lockReason} after ${doc.rounds} round${doc.rounds === 1 ? '' : 's'} (${doc.mode} mode${doc.scope === 'TARGETED' && doc.dispute ? `, a dispute of ${doc.dispute.criterion}` : ''})`,
     '',
-    ...(doc.supersedes ? [`This evaluation supersedes \`${doc.supersedes}\`, which stays readable in \`evaluations/\`.`, ''] : []),
+    ...(doc.config.arbiter === undefined ? [] : [optionsSentence(doc), '']),
+    ...(doc.supersedes
+      ? [`This evaluation supersedes \`${doc.supersedes}\`, which stays readable in \`evaluations/\`.`, '']
+      : []),
     '## Executive summary',
     '',
     n.executiveSummary,
@@ -102,11 +131,20 @@ export function renderEvaluationMd(doc: FinalSynthesisDocument): string {
     '',
   ];
   for (const category of doc.categories) {
-    lines.push(`## ${category.name} — ${fmt(category.finalScore)} (weight ${category.weight})`, '', '| criterion | initial | final | confidence | challenged | defended |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      `## ${category.name} — ${fmt(category.finalScore)} (weight ${category.weight})`,
+      '',
+      '| criterion | initial | final | confidence | challenged | defended |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
     for (const s of doc.scores.filter((x) => x.category === category.category)) {
-      lines.push(`| ${s.name}${s.critical ? ' (critical)' : ''} | ${s.initialScore} | ${s.finalScore} | ${fmt(s.confidence)} | ${s.challenged} | ${s.defended} |`);
+      lines.push(
+        `| ${s.name}${s.critical ? ' (critical)' : ''} | ${s.initialScore} | ${s.finalScore} | ${fmt(s.confidence)} | ${s.challenged} | ${s.defended} |`,
+      );
     }
-    const open = doc.scores.filter((x) => x.category === category.category).flatMap((x) => x.openQuestions.map((q) => `- ${x.name}: ${q}`));
+    const open = doc.scores
+      .filter((x) => x.category === category.category)
+      .flatMap((x) => x.openQuestions.map((q) => `- ${x.name}: ${q}`));
     lines.push('', ...(open.length ? ['Open questions:', ...open, ''] : []));
   }
   return `${lines.join('\n')}\n`;
@@ -125,7 +163,9 @@ export function renderRedteamMd(doc: FinalSynthesisDocument): string {
     '',
   ];
   for (const c of doc.auditTrail.conflicts) {
-    const ruling = c.ruling ? `${c.ruling.winner}${c.ruling.scoreAdjustment ? ` (${c.ruling.scoreAdjustment > 0 ? '+' : ''}${c.ruling.scoreAdjustment})` : ''}` : 'no ruling';
+    const ruling = c.ruling
+      ? `${c.ruling.winner}${c.ruling.scoreAdjustment ? ` (${c.ruling.scoreAdjustment > 0 ? '+' : ''}${c.ruling.scoreAdjustment})` : ''}`
+      : 'no ruling';
     lines.push(
       `## Round ${c.round} · ${c.persona} · ${c.criterion} · ${c.severity}`,
       '',

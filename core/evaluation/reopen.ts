@@ -1,5 +1,5 @@
 import type { Taxonomy } from '../taxonomy/taxonomy';
-import type { EvaluationConfigOverrides } from './config';
+import { completeConfig, type EvaluationConfigOverrides } from './config';
 import type { FinalSynthesisDocument } from './document';
 import { finalSynthesisDocumentSchema } from './document';
 import { ReopenError } from './errors';
@@ -109,7 +109,7 @@ export function reopen(
     },
     taxonomy,
   );
-  state.config = clone(old.config);
+  state.config = completeConfig(old.config);
   state.categories = categories;
   state.criteria = criteria;
   state.scope = 'TARGETED';

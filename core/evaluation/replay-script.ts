@@ -43,12 +43,21 @@ export type EvaluationLine = z.infer<typeof evaluationLineSchema>;
 
 const answerLineSchema = z.object({ type: z.literal('answer'), role: z.string().min(1), answer: z.unknown(), at });
 const controlLineSchema = z.object({
-  type: z.enum(['budget_exhausted', 'timeout', 'user_approved', 'retry']),
+  type: z.enum(['budget_exhausted', 'timeout', 'user_approved', 'add_round', 'retry']),
   at,
 });
 const failLineSchema = z.object({ type: z.literal('fail'), reason: z.string().trim().min(1), at });
 
-const LINE_TYPES = ['evaluation', 'answer', 'budget_exhausted', 'timeout', 'user_approved', 'fail', 'retry'] as const;
+const LINE_TYPES = [
+  'evaluation',
+  'answer',
+  'budget_exhausted',
+  'timeout',
+  'user_approved',
+  'add_round',
+  'fail',
+  'retry',
+] as const;
 
 /** A parsed answer, typed by its role. */
 export type ScriptAnswer =
@@ -61,7 +70,7 @@ export type ScriptAnswer =
 
 export type ScriptStep =
   | { kind: 'answer'; queue: string; answer: ScriptAnswer; at?: string }
-  | { kind: 'budget_exhausted' | 'timeout' | 'user_approved' | 'retry'; at?: string }
+  | { kind: 'budget_exhausted' | 'timeout' | 'user_approved' | 'add_round' | 'retry'; at?: string }
   | { kind: 'fail'; reason: string; at?: string };
 
 export type { Numbered };

@@ -110,7 +110,7 @@ export function narrative(
   });
 }
 
-export function control(type: 'budget_exhausted' | 'timeout' | 'user_approved' | 'retry'): ScriptObject {
+export function control(type: 'budget_exhausted' | 'timeout' | 'user_approved' | 'add_round' | 'retry'): ScriptObject {
   return { type };
 }
 

@@ -19,6 +19,7 @@ import { transition } from './phases';
 import type { ChallengeRecord, EvaluationAsk, EvaluationEffect, EvaluationState, RoundRecord } from './state';
 import { criterionInfo, currentRound, isIsoTime, scoreMap } from './state';
 import type { LockReason, Phase } from './vocabulary';
+import { MAX_ROUNDS_EVER } from './vocabulary';
 
 export interface StepResult {
   state: EvaluationState;
@@ -92,6 +93,13 @@ export function advance(state: EvaluationState, input: EvaluationInput): StepRes
       cutRound(ctx, 'the researcher approved the evaluation as it stands');
       review(ctx, 'USER_APPROVED', 'approved by the researcher');
       break;
+    case 'add_round': {
+      const refusal = addRoundRefusal(state);
+      if (refusal !== null) throw new EvaluationInputError(`add_round: ${refusal}`);
+      state.roundLimit += 1;
+      emit(ctx, { type: 'round_added', roundLimit: state.roundLimit, phase: state.phase });
+      break;
+    }
     case 'fail':
       if (input.reason.trim() === '') throw new EvaluationInputError('fail: the reason must not be empty');
       fail(ctx, input.reason);
@@ -101,6 +109,20 @@ export function advance(state: EvaluationState, input: EvaluationInput): StepRes
       break;
   }
   return ctx;
+}
+
+/**
+ * Why another round cannot be granted now, or null when it can: only while the evaluation still
+ * scores or debates (once it reviews, the lock is decided), never past five rounds, and never to a
+ * dispute (one targeted round is what a dispute is). Hosts ask before feeding `add_round`.
+ */
+export function addRoundRefusal(state: EvaluationState): string | null {
+  if (!['EVALUATING', 'DEBATING', 'SYNTHESIZING'].includes(state.phase))
+    return `another round can be added only while the evaluation runs its rounds, and it is ${state.phase}`;
+  if (state.scope === 'TARGETED') return 'a dispute runs one targeted round; start a full evaluation instead';
+  if (state.roundLimit >= MAX_ROUNDS_EVER)
+    return `it may already run ${state.roundLimit} rounds, the most any evaluation runs`;
+  return null;
 }
 
 function copy(state: EvaluationState): EvaluationState {
@@ -368,13 +390,18 @@ function onArbiter(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'arbiter' }
   const c = challengeOf(state, input.challengeId, 'arbiter');
   const standing = state.scores[c.criterion];
   if (!standing) throw new EvaluationInputError(`arbiter: ${c.criterion} has no score`);
+  // A passive arbiter's rulings move nothing until the round's last one is in (settleRound).
+  const passive = state.config.arbiter === 'passive';
   const before = standing.score;
-  const after = clampScore(before + answer.scoreAdjustment);
+  const after = passive ? before : clampScore(before + answer.scoreAdjustment);
   standing.score = after;
+  // Strict first principles: an exchange in which a fallacy was named earns no first-principles bonus.
+  const bonus =
+    answer.firstPrinciplesBonus && !(state.config.firstPrinciples === 'strict' && answer.fallacies.length > 0);
   c.ruling = {
     winner: answer.winner,
     scoreAdjustment: answer.scoreAdjustment,
-    firstPrinciplesBonus: answer.firstPrinciplesBonus,
+    firstPrinciplesBonus: bonus,
     fallacies: [...answer.fallacies],
     reasoning: answer.reasoning,
   };
@@ -390,10 +417,41 @@ function onArbiter(ctx: Ctx, input: Extract<EvaluationInput, { kind: 'arbiter' }
     scoreBefore: before,
     scoreAfter: after,
     resolved: c.resolved,
-    firstPrinciplesBonus: answer.firstPrinciplesBonus,
+    firstPrinciplesBonus: bonus,
+    ...(passive ? { settlesAtRoundEnd: true } : {}),
   });
   if (state.awaiting.some((a) => a.role === 'defense' || a.role === 'arbiter')) return;
-  toSynthesis(ctx, openRound(state), 'every challenge of the round is ruled');
+  const record = openRound(state);
+  if (passive) settleRound(ctx, record);
+  toSynthesis(ctx, record, 'every challenge of the round is ruled');
+}
+
+/**
+ * A passive arbiter's round, settled at its end: each criterion moves by the sum of the round's
+ * adjustments on it, bounded by ±`scoreAdjustmentRange` for the round (the seed's "±2 per round"),
+ * then by the scale. Every challenge on it takes that end score; a red-team win is resolved when the
+ * criterion moved.
+ */
+function settleRound(ctx: Ctx, record: RoundRecord): void {
+  const { state } = ctx;
+  const range = state.config.scoreAdjustmentRange;
+  const ruled = state.challenges.filter((c) => c.round === record.round && c.ruling !== null);
+  const moves: { criterion: string; from: number; to: number; sum: number }[] = [];
+  for (const criterion of state.criteria) {
+    const on = ruled.filter((c) => c.criterion === criterion.id);
+    const standing = state.scores[criterion.id];
+    if (on.length === 0 || !standing) continue;
+    const sum = on.reduce((n, c) => n + (c.ruling?.scoreAdjustment ?? 0), 0);
+    const from = standing.score;
+    const to = clampScore(from + Math.max(-range, Math.min(range, sum)));
+    standing.score = to;
+    for (const c of on) {
+      c.scoreAfter = to;
+      c.resolved = c.ruling?.winner === 'EVALUATOR' || (c.ruling?.winner === 'RED_TEAM' && to !== from);
+    }
+    moves.push({ criterion: criterion.id, from, to, sum });
+  }
+  emit(ctx, { type: 'round_settled', round: record.round, moves });
 }
 
 // ── Annealing and the convergence check ──────────────────────────────────────
@@ -557,6 +615,9 @@ function cutRound(ctx: Ctx, why: string): void {
   if (record) {
     const ruled = state.challenges.some((c) => c.round === record.round && c.ruling !== null);
     if (ruled) {
+      // Cut while debating, a passive arbiter's rulings so far still move the scores; once
+      // synthesizing, the round was settled already.
+      if (state.config.arbiter === 'passive' && state.phase === 'DEBATING') settleRound(ctx, record);
       record.status = 'partial';
       record.pending = [];
       state.snapshots[record.round] = scoreMap(state);

@@ -34,6 +34,17 @@ export const MODE_SETTINGS: Readonly<Record<Mode, ModeSettings>> = {
 /** No evaluation ever runs more rounds than this, whatever its mode or config says. */
 export const MAX_ROUNDS_EVER = 5;
 
+/** How hard the arbiter holds both sides to first principles (seed 12.5, 12.8). */
+export const FIRST_PRINCIPLES = ['lenient', 'moderate', 'strict'] as const;
+export type FirstPrinciples = (typeof FIRST_PRINCIPLES)[number];
+
+/**
+ * When the arbiter's rulings move the scores (seed 12.5): `active`, after each exchange; `passive`,
+ * once at the end of the round, by the round's rulings together.
+ */
+export const ARBITER_MODES = ['active', 'passive'] as const;
+export type ArbiterMode = (typeof ARBITER_MODES)[number];
+
 export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'NOTE'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
@@ -46,8 +57,11 @@ export type Recommendation = (typeof RECOMMENDATIONS)[number];
 export const LOCK_REASONS = ['CONVERGENCE', 'MAX_ROUNDS', 'BUDGET', 'TIMEOUT', 'USER_APPROVED'] as const;
 export type LockReason = (typeof LOCK_REASONS)[number];
 
-/** Why a raised challenge was not debated. */
-export const DROP_REASONS = ['repeat', 'over_cap', 'off_target'] as const;
+/**
+ * Why a raised challenge was not debated. `crowded`: its evaluator already faces as many red-team
+ * personas this round as the `redTeamersPerEvaluator` option allows.
+ */
+export const DROP_REASONS = ['repeat', 'over_cap', 'off_target', 'crowded'] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
 /** The agents the machine asks for work, one ask at a time. */

@@ -6,6 +6,7 @@ import { Palette } from './palette';
 import { href, navigate, useRoute } from './router';
 import { useTheme } from './theme';
 import { ApprovalsNotifier } from './views/approvals/approvals-badge';
+import { CompareCommands } from './views/compare/compare-commands';
 import { LibraryCommands } from './views/library/library-commands';
 import { prefetchViews, VIEWS, viewFor } from './views/registry';
 
@@ -112,6 +113,7 @@ export function App() {
         </Suspense>
       </main>
       <LibraryCommands />
+      <CompareCommands />
       <ApprovalsNotifier />
       {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} extra={themeCommand} />}
     </div>

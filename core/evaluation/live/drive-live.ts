@@ -5,6 +5,7 @@ import type { Drive } from '../drive';
 import type { EvaluationEvent } from '../events';
 import type { EvaluationInput } from '../inputs';
 import type { EvaluationAsk, EvaluationState } from '../state';
+import { addRoundRefusal } from '../step';
 import { evaluationProtocol } from './protocol';
 import type { EvaluationPrompts, requestFor } from './requests';
 
@@ -37,7 +38,8 @@ export interface LiveDriveOptions {
   control?: () => DriveControl | Promise<DriveControl>;
 }
 
-export type DriveControl = 'stop' | 'approve' | null;
+/** `add_round`: the researcher grants one more round (fed only when `addRoundRefusal` allows it). */
+export type DriveControl = 'stop' | 'approve' | 'add_round' | null;
 
 export interface LiveDrive extends Drive {
   calls: LlmCallRecord[];
@@ -68,6 +70,9 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
         const phase = runner.currentState.phase;
         if (control === 'approve' && (phase === 'DEBATING' || phase === 'SYNTHESIZING'))
           return { kind: 'input', input: { kind: 'user_approved', at: options.now() } };
+        // Through the runner like any input: logged, so a resume and the replay script grant it too.
+        if (control === 'add_round' && addRoundRefusal(runner.currentState) === null)
+          return { kind: 'input', input: { kind: 'add_round', at: options.now() } };
         return null;
       },
     },

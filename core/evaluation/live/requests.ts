@@ -137,6 +137,22 @@ export function evaluationToolset(state: EvaluationState): LlmTool[] {
   ] as LlmTool[];
 }
 
+/**
+ * What the researcher's debate options add to the arbiter's ask (nothing at the defaults, so a
+ * default evaluation sends what it always sent).
+ */
+const ARBITER_OPTION_WORDS = {
+  firstPrinciples: {
+    lenient:
+      ' Hold the sides to first principles leniently: a sourced analogy or a cited authority is acceptable evidence; name a fallacy only when it decides the exchange.',
+    moderate: '',
+    strict:
+      ' Hold both sides strictly to first principles: name every appeal to authority, analogy, circular argument, unexamined assumption and survivorship bias; an exchange in which you name one earns no first-principles bonus.',
+  },
+  passive: (range: number) =>
+    ` You rule at the end of the round: the scores move once, by the sum of your adjustments on a criterion, never more than ${range} either way in the round.`,
+} as const;
+
 function base(
   prompts: EvaluationPrompts,
   persona: string,
@@ -234,7 +250,9 @@ export function requestFor(
             `Earlier exchanges on it and their rulings:\n${historyOf(state, ask.criterion, ask.challengeId)}\n` +
             `Challenge (${c?.persona}, ${c?.severity}): ${c?.challenge}\nDefence: ${c?.defense ?? '—'}\n` +
             `Give your reasoning first, then the winner (EVALUATOR, RED_TEAM or DRAW), a whole-number score adjustment between −${range} and +${range} (negative lowers the score, which is always worse for the idea), ` +
-            'firstPrinciplesBonus (true when the winning side — either side on a DRAW — reasoned from fundamentals, stated a falsifiable claim, quantified its uncertainty or steelmanned the other; false when neither did), and any fallacies. A majority or an unsourced number is not evidence.',
+            'firstPrinciplesBonus (true when the winning side — either side on a DRAW — reasoned from fundamentals, stated a falsifiable claim, quantified its uncertainty or steelmanned the other; false when neither did), and any fallacies. A majority or an unsourced number is not evidence.' +
+            ARBITER_OPTION_WORDS.firstPrinciples[state.config.firstPrinciples] +
+            (state.config.arbiter === 'passive' ? ARBITER_OPTION_WORDS.passive(range) : ''),
         ),
         schema: arbiterAnswerSchema(range),
         schemaName: 'ruling',

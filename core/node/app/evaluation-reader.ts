@@ -1,14 +1,11 @@
-import type {
-  EvaluationDetail,
-  EvaluationEntry,
-  EvaluationSummary,
-} from '../../contract';
+import type { EvaluationDetail, EvaluationEntry, EvaluationSummary } from '../../contract';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { Workspace } from '../workspace/workspace';
 import { UserError } from '../workspace/workspace';
 import { EvaluationEntriesCache } from './evaluation-entries-cache';
 import { EvaluationRecords, type StoredEvaluation } from './evaluation-records';
+import { stalenessChecks } from './evaluation-staleness';
 import {
   detailFromDocument,
   detailFromTrack,
@@ -44,9 +41,11 @@ export class EvaluationReader {
   private readonly cache: EvaluationEntriesCache;
 
   constructor(
-    ws: Workspace,
+    private readonly ws: Workspace,
     service: EvaluationService,
     readonly live: LiveEvaluations,
+    /** The time the reopen triggers are weighed at (time decay). */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.records = new EvaluationRecords(ws, service);
     this.cache = new EvaluationEntriesCache(ws.root);
@@ -116,9 +115,19 @@ export class EvaluationReader {
   detail(id: string): EvaluationDetail {
     const run = this.live.get(id);
     if (run) return detailFromTrack(run.track, this.liveMeta(run));
-    const view = this.stored(this.locate(id), true)?.view;
+    const stored = this.locate(id);
+    const view = this.stored(stored, true)?.view;
     if (!view) throw new UserError(`evaluation "${id}" could not be read (its file is damaged)`);
-    return view;
+    return this.withStaleness(view, stored);
+  }
+
+  /** An idea's current locked evaluation weighed against every reopen trigger. */
+  private withStaleness(view: EvaluationDetail, stored: StoredEvaluation): EvaluationDetail {
+    if (stored.kind !== 'record' || !view.current) return view;
+    const doc = this.records.record(stored.slug, stored.id, false)?.doc;
+    if (!doc) return view;
+    const checks = stalenessChecks(this.ws, this.records, stored.slug, doc, view.stale, this.now());
+    return { ...view, staleChecks: checks, staleReasons: checks.filter((c) => c.material).map((c) => c.reason) };
   }
 
   /** One evaluation's summary and entries, without building the whole detail. */

@@ -1,7 +1,11 @@
 import type { EvaluationDetail, EvaluationSummary } from '../../contract';
 import type { EvaluationAsk, EvaluationState, FinalSynthesisDocument } from '../../evaluation';
 import { overallScore, survivalRate } from '../../evaluation/figures';
+import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
+import { optionsOf } from '../../evaluation/options';
+import { predictionText, predictRounds } from '../../evaluation/prediction';
+import { contentCheck } from '../../evaluation/reopen-triggers';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { EvaluationRunStatus } from './live-evaluations';
@@ -67,7 +71,8 @@ export function summaryFromDocument(doc: FinalSynthesisDocument, meta: Evaluatio
     scope: doc.scope,
     phase: 'LOCKED',
     round: doc.rounds,
-    roundLimit: doc.config.maxRounds,
+    // The limit it ran under at the lock: a round the researcher added, or a dispute's one more, counts.
+    roundLimit: doc.convergence.roundLimit,
     lockReason: doc.lockReason,
     overallScore: doc.composites.overallScore,
     confidence: doc.composites.overallConfidence,
@@ -134,6 +139,9 @@ export function detailFromTrack(
   const first = s.snapshots[0] ?? {};
   return {
     ...summary,
+    options: optionsOf(completeConfig(s.config)),
+    ...ownStaleness(summary.stale),
+    prediction: prediction(s),
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
       const on = ruled.filter((x) => x.criterion === c.id);
@@ -193,6 +201,9 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
   const rounds = doc.auditTrail.overallTrajectory.length;
   return {
     ...summaryFromDocument(doc, meta),
+    options: optionsOf(completeConfig(doc.config)),
+    ...ownStaleness(common(meta, doc.contentHashAtEvaluation).stale),
+    prediction: null,
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
       id: c.criterion,
@@ -240,6 +251,17 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
     awaiting: [],
     entries: [],
   };
+}
+
+/** What the detail says of staleness by itself: the idea's own inputs (the reader adds the rest). */
+function ownStaleness(stale: boolean): Pick<EvaluationDetail, 'staleReasons' | 'staleChecks'> {
+  const check = contentCheck(stale);
+  return check ? { staleReasons: [check.reason], staleChecks: [check] } : { staleReasons: [], staleChecks: [] };
+}
+
+function prediction(state: EvaluationState): EvaluationDetail['prediction'] {
+  const p = predictRounds(state);
+  return p ? { ...p, text: predictionText(p), needs: p.needs.map((n) => ({ ...n })) } : null;
 }
 
 /** The words for a run that ended without a lock. */

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, tempWorkspace } from '../../../tests/helpers/temp-workspace';
@@ -10,7 +10,9 @@ import {
   type PushEvent,
   type PushPayload,
 } from '../../contract';
+import { runEvaluationReplay } from '../../evaluation';
 import { appRoot } from '../app-root';
+import { loadTaxonomy } from '../taxonomy-loader';
 import { type App, createApp } from './create-app';
 
 // The evaluation channels against a real app on a temp workspace (real SQLite, real files), with
@@ -52,6 +54,7 @@ type EvalChannel =
   | 'evaluations:cancel'
   | 'evaluations:resume'
   | 'evaluations:approve'
+  | 'evaluations:addRound'
   | 'evaluations:dispute'
   | 'evaluations:leaderboard'
   | 'evaluations:personaRatings'
@@ -312,6 +315,64 @@ describe('evaluations in the app', () => {
     const reread = await call(await boot(), 'evaluations:get', { id: disputed });
     expect(reread.entries.map((e) => e.title)).toEqual(detail.entries.map((e) => e.title));
   }, 60_000);
+});
+
+describe('add a round', () => {
+  it('grants a running evaluation more rounds through its log: the record runs them, and its script replays them', async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '30';
+    const app = await boot();
+    const seen = record(app);
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'quick', provider: 'simulated' });
+    await eventually(() => progress(seen, id).some((p) => p.phase === 'DEBATING'), 'the first round', 10_000);
+    const granted = [(await call(app, 'evaluations:addRound', { id })).roundLimit];
+    granted.push((await call(app, 'evaluations:addRound', { id })).roundLimit);
+    await eventually(() => ended(seen, id), 'the lock', 30_000);
+    const detail = await call(app, 'evaluations:get', { id });
+    const folder = join(root, 'ideas', IDEA, 'evaluations');
+    const script = readFileSync(join(folder, `${id}.jsonl`), 'utf8');
+    const runLog = readFileSync(join(folder, `${id}.run.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; input?: { kind: string } });
+    const recordDoc = JSON.parse(readFileSync(join(folder, `${id}.json`), 'utf8')) as { rounds: number };
+    expect({
+      granted,
+      roundLimit: detail.roundLimit,
+      // Quick mode stops after one round; with two granted it ran a second (stability needs two).
+      ranMoreThanOne: detail.round >= 2,
+      added: detail.entries.filter((e) => e.type === 'round_added').map((e) => e.title),
+      logged: runLog.filter((r) => r.type === 'input' && r.input?.kind === 'add_round').length,
+      scripted: script.split('\n').filter((l) => l.includes('"type":"add_round"')).length,
+    }).toEqual({
+      granted: [2, 3],
+      roundLimit: 3,
+      ranMoreThanOne: true,
+      added: ['A round added by the researcher', 'A round added by the researcher'],
+      logged: 2,
+      scripted: 2,
+    });
+    expect(runEvaluationReplay(script, loadTaxonomy(null))).toEqual(
+      JSON.parse(readFileSync(join(folder, `${id}.json`), 'utf8')),
+    );
+    expect(recordDoc.rounds).toBe(detail.round);
+    const late = await refused(call(app, 'evaluations:addRound', { id }));
+    expect(late.message).toBe(
+      `evaluation "${id}" is not running: only a running evaluation can be given another round`,
+    );
+  }, 60_000);
+
+  it('refuses a sixth round', async () => {
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '60';
+    const app = await boot();
+    const seen = record(app);
+    const { id } = await call(app, 'evaluations:start', { slug: IDEA, mode: 'deep', provider: 'simulated' });
+    await eventually(() => progress(seen, id).some((p) => p.phase === 'DEBATING'), 'the first round', 10_000);
+    const refusal = await refused(call(app, 'evaluations:addRound', { id }));
+    await call(app, 'evaluations:cancel', { id });
+    expect(refusal.message).toBe(
+      `cannot add a round to evaluation ${id}: it may already run 5 rounds, the most any evaluation runs`,
+    );
+  }, 30_000);
 });
 
 describe('coverage', () => {

@@ -28,7 +28,7 @@ export function evaluationsHandlers(
     runs: ctx.runs,
     remaining: (track) => service.remainingAsks(track.state),
   });
-  const reader = new EvaluationReader(ws, service, live);
+  const reader = new EvaluationReader(ws, service, live, () => ctx.options.clock?.now() ?? new Date());
   const { records, touched } = reader;
 
   const idea = (slug: string) => reader.idea(slug);
@@ -112,7 +112,7 @@ export function evaluationsHandlers(
       ctx.open();
       return estimate(slug, mode, provider, budgetUsd);
     },
-    'evaluations:start': ({ slug, mode, provider, seed, budgetUsd, timeLimitMinutes }) => {
+    'evaluations:start': ({ slug, mode, provider, seed, budgetUsd, timeLimitMinutes, options }) => {
       ctx.open();
       live.checkIdle(slug);
       const e = estimate(slug, mode, provider, budgetUsd);
@@ -122,6 +122,7 @@ export function evaluationsHandlers(
         ...(seed !== undefined ? { seed } : {}),
         ...limits(budgetUsd),
         ...(timeLimitMinutes !== undefined ? { timeLimitMs: timeLimitMinutes * 60_000 } : {}),
+        ...(options ? { options } : {}),
       });
       touched.add(prepared.slug);
       live.launch(prepared);
@@ -142,6 +143,13 @@ export function evaluationsHandlers(
       if (!run) throw new UserError(`evaluation "${id}" is not running`);
       live.approve(run);
       return { id };
+    },
+    'evaluations:addRound': ({ id }) => {
+      ctx.open();
+      const run = live.get(id);
+      if (!run)
+        throw new UserError(`evaluation "${id}" is not running: only a running evaluation can be given another round`);
+      return { id, roundLimit: live.addRound(run) };
     },
     'evaluations:dispute': ({ slug, criterion, reason, provider, seed, budgetUsd }) => {
       ctx.open();

@@ -88,6 +88,7 @@ export async function compareIdeas(
         strengths: e?.narrative?.keyStrengths ?? [],
         weaknesses: e?.narrative?.keyWeaknesses ?? [],
         stale: e?.stale ?? false,
+        staleReasons: e?.staleReasons ?? [],
         evaluatedAt: e?.completedAt ?? null,
         cruxes: [...(bySlug.get(slug)?.values() ?? [])],
       };

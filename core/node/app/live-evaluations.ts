@@ -1,5 +1,6 @@
 import type { EvaluationEntry } from '../../contract';
 import type { RunStatus } from '../../engine/protocol';
+import { addRoundRefusal } from '../../evaluation/step';
 import type { Log } from '../../ports/log';
 import type { PreparedRun, RunOutcome } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
@@ -20,6 +21,8 @@ export interface LiveEvaluation {
   stop: StopReason | null;
   /** Set by approve: the drive feeds `user_approved` before its next batch. */
   approve: boolean;
+  /** Rounds granted by "Add round" and not fed yet: the drive feeds `add_round` before its next batch. */
+  addRounds: number;
   costUsd: number;
   budgetUsd: number;
   /** Answers a run like it needs in all (for the progress bar). */
@@ -104,6 +107,7 @@ export class LiveEvaluations {
       }),
       stop: null,
       approve: false,
+      addRounds: 0,
       costUsd: prepared.spentBefore,
       budgetUsd: prepared.header.budgetUsd,
       expected: track.answers + this.deps.remaining(track),
@@ -136,6 +140,10 @@ export class LiveEvaluations {
           if (run.approve) {
             run.approve = false;
             return 'approve';
+          }
+          if (run.addRounds > 0) {
+            run.addRounds -= 1;
+            return 'add_round';
           }
           return null;
         },
@@ -179,6 +187,19 @@ export class LiveEvaluations {
       );
     }
     run.approve = true;
+  }
+
+  /**
+   * Grants a running evaluation one more round than its limit; fed to it before its next batch of
+   * calls, through the runner, so its log records it. Answers the limit it will have.
+   */
+  addRound(run: LiveEvaluation): number {
+    const state = run.track.state;
+    const after = { ...state, roundLimit: state.roundLimit + run.addRounds };
+    const refusal = addRoundRefusal(after);
+    if (refusal !== null) throw new UserError(`cannot add a round to evaluation ${run.id}: ${refusal}`);
+    run.addRounds += 1;
+    return after.roundLimit + 1;
   }
 
   /**

@@ -6,6 +6,8 @@ export interface OptionSpec {
   description: string;
   /** Shown in help, e.g. `DIR`. */
   value?: string;
+  /** A string option that may be given more than once: every value is kept, in order, in `lists`. */
+  repeatable?: boolean;
 }
 
 export interface CommandSpec {
@@ -20,11 +22,14 @@ export interface CommandSpec {
 export interface ParsedArgs {
   positionals: string[];
   options: Record<string, string | boolean>;
+  /** Every value of each repeatable option, in the order given. */
+  lists?: Record<string, string[]>;
 }
 
 export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArgs {
   const positionals: string[] = [];
   const options: Record<string, string | boolean> = {};
+  const lists: Record<string, string[]> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
@@ -43,6 +48,7 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined) throw new ArgError(`${spec.name}: --${name} needs a value${option.value ? ` (${option.value})` : ''}`);
         options[name] = value;
+        if (option.repeatable) lists[name] = [...(lists[name] ?? []), value];
       }
     } else positionals.push(arg);
   }
@@ -53,7 +59,7 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
   if (positionals.length > spec.positionals.length) {
     throw new ArgError(`${spec.name}: unexpected argument "${positionals[spec.positionals.length]}" (usage: ${spec.usage})`);
   }
-  return { positionals, options };
+  return { positionals, options, lists };
 }
 
 export function formatHelp(spec: CommandSpec): string {

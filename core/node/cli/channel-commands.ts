@@ -54,6 +54,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'evaluations:cancel': { command: 'evaluations stop ID' },
   'evaluations:resume': { command: 'evaluations resume ID' },
   'evaluations:approve': { command: 'evaluations approve ID' },
+  'evaluations:addRound': { command: 'evaluations add-round ID' },
   'evaluations:dispute': { command: 'dispute SLUG --criterion ID --reason TEXT' },
   'evaluations:leaderboard': { command: 'leaderboard' },
   'evaluations:personaRatings': { command: 'leaderboard --personas' },

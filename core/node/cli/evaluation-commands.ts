@@ -13,7 +13,7 @@ import { loadTaxonomy } from '../taxonomy-loader';
 import { UserError } from '../workspace/workspace';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOf, seedOption, workspaceOption } from './common';
 import { ScriptFileError } from './crux-commands';
-import { configOption, evaluationConfigOf } from './evaluations-commands';
+import { configOption, evaluationConfigOf, optionOption } from './evaluations-commands';
 import type { Command } from './workspace-commands';
 
 const json = jsonOption;
@@ -27,7 +27,7 @@ export const evaluationCommands: Command[] = [
       summary:
         'Evaluate an idea on the 30 criteria (evaluators, red team, arbiter, synthesis) and lock a final synthesis.',
       usage:
-        'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--config FILE] [--baseline] [--estimate] | --resume ID --workspace DIR | --replay FILE) [--json]',
+        'evaluate (SLUG --workspace DIR [--mode quick|standard|deep] [--provider P] [--config FILE] [--option NAME=VALUE]… [--baseline] [--estimate] | --resume ID --workspace DIR | --replay FILE) [--json]',
       positionals: ['SLUG?'],
       options: {
         workspace,
@@ -51,6 +51,7 @@ export const evaluationCommands: Command[] = [
         },
         estimate: { type: 'boolean', description: 'only say what it would likely cost, and at worst; start nothing' },
         config: configOption,
+        option: optionOption,
         json,
       },
     },
@@ -113,6 +114,7 @@ export const evaluationCommands: Command[] = [
           ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
           ...(request.timeLimitMinutes !== undefined ? { timeLimitMs: request.timeLimitMinutes * 60_000 } : {}),
           ...(args.options.baseline ? { baseline: true } : {}),
+          ...(request.options ? { options: request.options } : {}),
         });
         if (args.options.json)
           io.out(JSON.stringify(run.baseline ? { ...run.document, baseline: run.baseline } : run.document, null, 2));

@@ -1,6 +1,12 @@
 import { basename } from 'node:path';
-import { evaluationStartSchema, type EvaluationSummary, evaluationStatusOf } from '../../contract';
+import {
+  type EvaluationDetail,
+  evaluationStartSchema,
+  type EvaluationSummary,
+  evaluationStatusOf,
+} from '../../contract';
 import { RUN_STATUSES } from '../../engine/protocol';
+import { OPTION_NAMES, optionsFromPairs } from '../../evaluation/options';
 import type { App } from '../app/create-app';
 import { findUnfinished, readEvaluationLog } from '../evaluations/evaluation-log';
 import { requestRun, runOwner } from '../runs/run-control';
@@ -20,15 +26,38 @@ import { readConfigFile, validated } from './config-file';
 import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
 
-const ACTIONS = ['list', 'show', 'estimate', 'stop', 'resume', 'approve', 'matrix'] as const;
+const ACTIONS = ['list', 'show', 'estimate', 'stop', 'resume', 'approve', 'add-round', 'matrix'] as const;
 type Action = (typeof ACTIONS)[number];
 const WAIT_MS = 120_000;
 
 export const configOption = {
   type: 'string' as const,
   value: 'FILE',
-  description: 'evaluation config, JSON or YAML: mode, budgetUsd, timeLimitMinutes, seed, provider (flags win)',
+  description:
+    'evaluation config, JSON or YAML: mode, budgetUsd, timeLimitMinutes, seed, provider, options (flags win)',
 };
+
+export const optionOption = {
+  type: 'string' as const,
+  value: 'NAME=VALUE',
+  repeatable: true,
+  description: `a debate option, repeatable: ${OPTION_NAMES.join(', ')} (see docs/evaluation-protocol.md)`,
+};
+
+/** `--option NAME=VALUE` pairs over the config file's `options` (a flag wins, option by option). */
+function optionsOf(args: ParsedArgs, file: Record<string, unknown>): Record<string, unknown> | undefined {
+  const pairs = args.lists?.option ?? [];
+  const fromFile = file.options;
+  if (pairs.length === 0) return fromFile === undefined ? undefined : (fromFile as Record<string, unknown>);
+  let flags: Record<string, unknown>;
+  try {
+    flags = optionsFromPairs(pairs);
+  } catch (error) {
+    throw new UserError(`evaluate: ${(error as Error).message}`);
+  }
+  const base = fromFile !== null && typeof fromFile === 'object' && !Array.isArray(fromFile) ? fromFile : {};
+  return { ...(base as Record<string, unknown>), ...flags };
+}
 
 /**
  * The evaluation a command asks for: the `--config FILE` fields under the flags, checked with the
@@ -38,14 +67,20 @@ export function evaluationConfigOf(args: ParsedArgs, slug: string) {
   const path = args.options.config as string | undefined;
   const file = path === undefined ? {} : readConfigFile(path);
   const seed = seedOf(args);
+  const options = optionsOf(args, file);
   const request = {
     ...file,
+    ...(options !== undefined ? { options } : {}),
     slug,
     ...(args.options.provider !== undefined || file.provider === undefined ? { provider: providerOf(args) } : {}),
     ...(args.options.mode !== undefined ? { mode: args.options.mode } : {}),
     ...(seed !== undefined ? { seed } : {}),
   };
   return validated(evaluationStartSchema, request, path === undefined ? 'evaluate' : basename(path));
+}
+
+function optionWords(o: EvaluationDetail['options']): string {
+  return `red-teamers per evaluator ${o.redTeamersPerEvaluator ?? 'any'}, ${o.firstPrinciples} first principles, ${o.arbiter} arbiter, ±${o.adjustmentRange}, minimum confidence ${o.minConfidence}`;
 }
 
 function summaryLine(e: EvaluationSummary): string {
@@ -140,19 +175,54 @@ export async function controlEvaluation(
   });
 }
 
+/**
+ * Grants the evaluation another process runs one more round: asked through run-control like stop
+ * and approve, and done once its log records the `add_round` input (the runner's own record of it).
+ */
+async function addRound(args: ParsedArgs, io: CliIo, id: string): Promise<number> {
+  const root = workspaceDir(args);
+  const owner = /^[a-z0-9][a-z0-9-]*$/.test(id) ? runOwner(root, id) : null;
+  const log = findUnfinished(root, id);
+  if (!owner || log === null)
+    throw new UserError(
+      `evaluation ${id} is not running: only a running evaluation can be given another round (resume it first: evaluations resume ${id})`,
+    );
+  const granted = () => readEvaluationLog(root, log).inputs.filter((i) => i.kind === 'add_round').length;
+  const before = granted();
+  requestRun(root, id, 'add_round');
+  await until(`evaluation ${id} to take the round`, () => {
+    if (findUnfinished(root, id) === null)
+      throw new UserError(`evaluation ${id} locked before it could take another round`);
+    if (granted() > before) return true;
+    if (runOwner(root, id) === null)
+      throw new UserError(`the process running evaluation ${id} (${owner.pid}) ended before it took the round`);
+    return false;
+  });
+  return withApp(args, async (app) => {
+    const e = await call(app, 'evaluations:get', { id });
+    if (args.options.json) io.out(JSON.stringify({ id, roundLimit: e.roundLimit, round: e.round }, null, 2));
+    else io.out(`Evaluation ${id} may now run ${e.roundLimit} rounds (round ${e.round} now; in process ${owner.pid}).`);
+    return 0;
+  });
+}
+
 export const evaluationsCommands: Command[] = [
   {
     spec: {
       name: 'evaluations',
       summary:
-        'List evaluations, show one, estimate one, stop, approve or resume a running one, or show the score matrix.',
+        'List evaluations, show one, estimate one, stop, approve, resume or add a round to a running one, or show the score matrix.',
       usage:
-        'evaluations (list [--idea SLUG] [--status S] | show ID | estimate SLUG [--config FILE] | stop ID | approve ID | resume ID | matrix) --workspace DIR [--json]',
+        'evaluations (list [--idea SLUG] [--status S] | show ID | estimate SLUG [--config FILE] | stop ID | approve ID | resume ID | add-round ID | matrix) --workspace DIR [--json]',
       positionals: ['ACTION', 'ARG?'],
       options: {
         workspace: workspaceOption,
         idea: { type: 'string', value: 'SLUG', description: 'list: only evaluations of this idea' },
-        status: { type: 'string', value: 'S', description: `list: only those ${RUN_STATUSES.join(', ')} (completed: locked)` },
+        status: {
+          type: 'string',
+          value: 'S',
+          description: `list: only those ${RUN_STATUSES.join(', ')} (completed: locked)`,
+        },
         mode: { type: 'string', value: 'MODE', description: 'estimate: quick, standard (default) or deep' },
         provider: providerOption,
         config: configOption,
@@ -170,6 +240,7 @@ export const evaluationsCommands: Command[] = [
         throw new UserError(`evaluations ${action}: unexpected "${arg}"`);
       if (action === 'stop' || action === 'approve' || action === 'resume')
         return controlEvaluation(args, io, action, arg as string);
+      if (action === 'add-round') return addRound(args, io, arg as string);
       return withApp(args, async (app) => {
         const asJson = args.options.json === true;
         if (action === 'list') {
@@ -191,6 +262,8 @@ export const evaluationsCommands: Command[] = [
               : [
                   summaryLine(e),
                   `${e.ideaTitle} — ${e.mode}, round ${e.round}/${e.roundLimit}, ${e.progress.done}/${e.progress.total} answers, $${(e.costUsd ?? 0).toFixed(4)}`,
+                  ...(e.prediction ? [`Prediction: ${e.prediction.text}`] : []),
+                  `Options: ${optionWords(e.options)}`,
                   ...e.criteria.map((c) => `  ${c.id.padEnd(28)} ${c.score === null ? '—' : c.score}`),
                 ].join('\n'),
           );

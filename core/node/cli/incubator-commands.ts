@@ -50,8 +50,8 @@ function comparisonText(view: ComparisonView): string {
   );
   lines.push(
     row(
-      'stale',
-      view.ideas.map((i) => (i.evaluationId === null ? '—' : i.stale ? 'yes' : 'no')),
+      'evaluation',
+      view.ideas.map((i) => (i.evaluationId === null ? '—' : i.staleReasons.length > 0 ? 'may be stale' : 'current')),
     ),
   );
   for (const c of view.categories)
@@ -64,6 +64,7 @@ function comparisonText(view: ComparisonView): string {
   for (const idea of view.ideas) {
     if (idea.evaluationId === null) continue;
     lines.push('', `${idea.title} (${idea.slug})`);
+    for (const r of idea.staleReasons) lines.push(`  may be stale: ${r}`);
     for (const s of idea.strengths) lines.push(`  + ${s}`);
     for (const w of idea.weaknesses) lines.push(`  - ${w}`);
   }

@@ -21,8 +21,9 @@ import { scriptFromInputs } from '../../evaluation/script-builder';
 import { ideaFile } from '../../idea/layout';
 import { recordIdProblem } from '../../idea/names';
 import { type Provider, type ProviderName, providerFor } from '../debates/providers';
-import { resolveConfig as resolveEvaluationConfig } from '../../evaluation/config';
+import { type EvaluationConfigOverrides, resolveConfig as resolveEvaluationConfig } from '../../evaluation/config';
 import { planEvaluation } from '../../evaluation/plan';
+import { configFromOptions, type EvaluationOptions } from '../../evaluation/options';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { runEstimate } from '../llm/cost-preview';
@@ -231,12 +232,16 @@ export class EvaluationService {
       budgetUsd?: number;
       timeLimitMs?: number;
       concurrency?: number;
+      /** The researcher's debate options; they become the setup's config, so a resume keeps them. */
+      options?: EvaluationOptions;
     },
   ): PreparedRun {
     const idea = this.idea(slug);
     const previous = this.current(slug);
+    const config = configFromOptions(options.options ?? {});
     const setup = {
       evaluationId: ulid().toLowerCase(),
+      ...(Object.keys(config).length > 0 ? { config } : {}),
       idea: { id: idea.id, title: idea.title },
       mode: options.mode,
       contentHash: idea.contentHash,
@@ -367,7 +372,6 @@ export class EvaluationService {
     }
   }
 
-
   private prepared(
     held: HeldRun,
     header: EvaluationRunSetup,
@@ -392,9 +396,9 @@ export class EvaluationService {
       const { state } = resumeEvaluation(initial, inputs);
       // Another process (`evaluations stop|approve ID`) may ask too; its request waits for the next
       // batch like the app's own buttons, and a stop it asked for is a cancel.
-      let asked: 'stop' | 'approve' | null = null;
+      let asked: 'stop' | 'approve' | 'add_round' | null = null;
       held.follow((action) => {
-        if (action === 'stop' || action === 'approve') asked = action;
+        if (action === 'stop' || action === 'approve' || action === 'add_round') asked = action;
       });
       const control = async (): Promise<DriveControl> => {
         const own = hooks.control ? await hooks.control() : null;
@@ -478,6 +482,7 @@ export class EvaluationService {
       budgetUsd?: number;
       baseline?: boolean;
       timeLimitMs?: number;
+      options?: EvaluationOptions;
     },
   ): Promise<EvaluationRun> {
     const prepared = this.prepareEvaluation(slug, options);
@@ -510,6 +515,7 @@ export class EvaluationService {
       information?: { asked: number; answered: number };
       evaluationId: string;
       startedAt?: string;
+      config?: EvaluationConfigOverrides;
     },
     provider: string,
     inputs: readonly EvaluationInput[],
@@ -524,6 +530,8 @@ export class EvaluationService {
         information: setup.information,
         evaluationId: setup.evaluationId,
         startedAt: setup.startedAt,
+        // The options it ran under, so `evaluate --replay` of this script runs under them too.
+        ...(setup.config ? { config: setup.config } : {}),
         provider,
         ...extra,
       },

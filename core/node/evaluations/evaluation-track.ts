@@ -156,7 +156,7 @@ export class EvaluationTrack {
           ...base,
           round: c?.round ?? null,
           agent: 'arbiter',
-          title: `Ruling on ${name(event.criterion)}: ${who}${event.resolved ? '' : ' (unresolved)'}`,
+          title: `Ruling on ${name(event.criterion)}: ${who}${event.settlesAtRoundEnd ? ` (${event.scoreAdjustment >= 0 ? '+' : ''}${event.scoreAdjustment}, applied at the round’s end)` : event.resolved ? '' : ' (unresolved)'}`,
           text: c?.ruling?.reasoning ?? '',
           criterion: event.criterion,
           severity: c?.severity ?? null,
@@ -164,6 +164,24 @@ export class EvaluationTrack {
           scoreBefore: event.scoreBefore,
           scoreAfter: event.scoreAfter,
           challengeId: event.challengeId,
+        };
+      }
+      case 'round_settled': {
+        const moved = event.moves.filter((m) => m.from !== m.to);
+        return {
+          ...base,
+          round: event.round,
+          agent: 'arbiter',
+          title: `Round ${event.round} settled (passive arbiter)`,
+          text:
+            moved.length === 0
+              ? 'No score moved.'
+              : moved
+                  .map(
+                    (m) =>
+                      `${name(m.criterion)} ${m.from} → ${m.to}${Math.abs(m.sum) > Math.abs(m.to - m.from) ? ` (rulings added up to ${m.sum})` : ''}`,
+                  )
+                  .join('; '),
         };
       }
       case 'synthesis_applied': {
@@ -211,6 +229,12 @@ export class EvaluationTrack {
         };
       case 'user_approved':
         return { ...base, title: 'Approved by the researcher', text: `during ${event.phase}` };
+      case 'round_added':
+        return {
+          ...base,
+          title: 'A round added by the researcher',
+          text: `it may now run ${event.roundLimit} rounds (asked during ${event.phase})`,
+        };
       case 'narrative_recorded':
         return {
           ...base,

@@ -24,7 +24,8 @@ import { UserError } from '../workspace/workspace';
  * which stays the authority: the asking process waits on that, never on the lease.
  */
 
-export const RUN_ACTIONS = ['pause', 'resume', 'stop', 'approve'] as const;
+/** `add_round`: an evaluation is granted one more round (`evaluations add-round ID`). */
+export const RUN_ACTIONS = ['pause', 'resume', 'stop', 'approve', 'add_round'] as const;
 export type RunAction = (typeof RUN_ACTIONS)[number];
 /** A debate, an evaluation, or a run of any protocol the general run service starts. */
 export type RunKind = 'debate' | 'evaluation' | 'run';

@@ -37,6 +37,7 @@ const SettingsView = deferred(() => import('./settings/settings-view'), 'Setting
 const TranscriptView = deferred(() => import('./transcripts/transcript-view'), 'TranscriptView');
 const CouncilView = deferred(() => import('./council/council-view'), 'CouncilView');
 const ApprovalsView = deferred(() => import('./approvals/approvals-view'), 'ApprovalsView');
+const CompareView = deferred(() => import('./compare/compare-view'), 'CompareView');
 
 export interface ViewEntry {
   /** The route's first segment. */
@@ -56,7 +57,7 @@ export interface ViewEntry {
  * `#/evaluation/<id>`, `#/crux-map/<debateId>`, `#/ledger`, `#/leaderboards`,
  * `#/convergence/<evaluationId>`, `#/matrix`, `#/pipeline`, `#/graph`, `#/transcripts`,
  * `#/transcript/<debate|evaluation>/<id>?m=<index>`, `#/settings`, `#/export`, `#/glossary?term=<id>`,
- * `#/arena`, `#/arena/<id>`, `#/council`, `#/council/<task id>`, `#/approvals`.
+ * `#/arena`, `#/arena/<id>`, `#/council`, `#/council/<task id>`, `#/approvals`, `#/compare?ideas=a,b,c`.
  */
 export const VIEWS: readonly ViewEntry[] = [
   { route: 'library', title: 'Library', component: LibraryView, rail: true, key: '1' },
@@ -78,6 +79,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { route: 'evaluation', title: 'Evaluation', component: EvaluationLiveView.component, rail: false },
   { route: 'crux-map', title: 'Crux map', component: CruxMapView.component, rail: false },
   { route: 'transcript', title: 'Transcript', component: TranscriptView.component, rail: false },
+  { route: 'compare', title: 'Compare ideas', component: CompareView.component, rail: false },
 ];
 
 const DEFERRED = [
@@ -99,6 +101,7 @@ const DEFERRED = [
   TranscriptView,
   CouncilView,
   ApprovalsView,
+  CompareView,
 ];
 
 /**

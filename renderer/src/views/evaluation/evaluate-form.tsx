@@ -5,6 +5,7 @@ import { useAction, useChannel } from '../../api/hooks';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { ProviderNotice } from '../../ui/provider-notice';
+import { checkedOptions, DebateOptionsFields, type DebateOptionsDraft, EMPTY_OPTIONS } from './debate-options';
 import { MODE_WORDS, usd } from './format';
 
 type Mode = NonNullable<ChannelInput<'evaluations:start'>['mode']>;
@@ -31,6 +32,9 @@ export function EvaluateForm({ slug }: { slug: string }) {
   const [mode, setMode] = useState<Mode>('standard');
   const [chosen, setChosen] = useState<Provider | null>(null);
   const [budget, setBudget] = useState('');
+  const [draft, setDraft] = useState<DebateOptionsDraft>(EMPTY_OPTIONS);
+  const checked = checkedOptions(draft);
+  const optionsError = 'error' in checked ? checked : null;
   const provider: Provider = chosen ?? settings.data?.provider ?? 'simulated';
   const budgetUsd = budget.trim() === '' ? undefined : Number(budget);
   const input: ChannelInput<'evaluations:estimate'> = {
@@ -41,7 +45,9 @@ export function EvaluateForm({ slug }: { slug: string }) {
   };
   const estimate = useChannel('evaluations:estimate', settings.data || settings.error ? input : null);
   const start = useAction(async () => {
-    const { id } = await client.invoke('evaluations:start', input);
+    if (!('options' in checked)) return;
+    const options = Object.keys(checked.options).length > 0 ? { options: checked.options } : {};
+    const { id } = await client.invoke('evaluations:start', { ...input, ...options });
     navigate(href('evaluation', id));
   });
   const e = estimate.data;
@@ -84,6 +90,7 @@ export function EvaluateForm({ slug }: { slug: string }) {
           onChange={(event) => setBudget(event.target.value)}
         />
       </div>
+      <DebateOptionsFields draft={draft} onChange={setDraft} error={optionsError} />
       <p className="small" aria-live="polite" data-testid="evaluation-estimate">
         {estimate.loading && !e && <span className="muted">Estimating…</span>}
         {e && (
@@ -100,7 +107,7 @@ export function EvaluateForm({ slug }: { slug: string }) {
         <button
           type="submit"
           className="primary"
-          disabled={start.running || estimate.error !== null || !e || e.cannotRun !== null}
+          disabled={start.running || estimate.error !== null || !e || e.cannotRun !== null || optionsError !== null}
         >
           {start.running ? 'Starting…' : 'Evaluate'}
         </button>

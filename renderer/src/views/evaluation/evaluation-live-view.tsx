@@ -9,6 +9,7 @@ import { useMedia } from '../../ui/use-media';
 import { duration, pct, score, statusClass, statusLabel, statusWord, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
 import { LockBadge } from './lock-badge';
+import { StalenessNote } from './staleness-note';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
 import { Markdown } from '../../ui/markdown';
@@ -107,6 +108,21 @@ function Column({
   );
 }
 
+const MAX_ROUNDS = 5;
+
+/** The debate options an evaluation runs under, in words (the evaluate form's). */
+function optionWords(o: EvaluationDetail['options']): string {
+  return [
+    o.redTeamersPerEvaluator === null
+      ? 'any number of red-teamers per evaluator'
+      : `at most ${o.redTeamersPerEvaluator} red-teamer(s) per evaluator`,
+    `${o.firstPrinciples} first principles`,
+    `${o.arbiter} arbiter`,
+    `adjustments within ±${o.adjustmentRange}`,
+    `minimum confidence ${o.minConfidence}`,
+  ].join(', ');
+}
+
 function Meter({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
   const share = max > 0 ? Math.min(1, value / max) : 0;
   return (
@@ -160,11 +176,13 @@ export function EvaluationLiveView({ route }: { route: Route }) {
   const client = useClient();
   const { detail: d, error, reload, pace } = useEvaluation(id);
   const [now, setNow] = useState(() => Date.now());
-  const act = useAction(async (channel: 'evaluations:cancel' | 'evaluations:resume' | 'evaluations:approve') => {
-    if (!id) return;
-    await client.invoke(channel, { id });
-    reload();
-  });
+  const act = useAction(
+    async (channel: 'evaluations:cancel' | 'evaluations:resume' | 'evaluations:approve' | 'evaluations:addRound') => {
+      if (!id) return;
+      await client.invoke(channel, { id });
+      reload();
+    },
+  );
 
   const word = d ? statusWord(d) : null;
   const running = word === 'running' || word === 'stopping';
@@ -185,7 +203,14 @@ export function EvaluationLiveView({ route }: { route: Route }) {
   // Under 1,100 px three columns were ~60 px strips stacked one over another: tabs, one column at a time.
   const tabbed = useMedia('(max-width: 1100px)');
   const [shownColumn, setShownColumn] = useState<EvaluationEntry['column']>('transcript');
-  const lockMinimum = d?.latestConvergence?.conditions.confidence.minimum ?? 0.7;
+  const lockMinimum = d?.options.minConfidence ?? d?.latestConvergence?.conditions.confidence.minimum ?? 0.7;
+  // The machine's own rule (addRoundRefusal) decides; this only hides a button that would be refused.
+  const canAddRound =
+    d !== null &&
+    word === 'running' &&
+    d.scope === 'FULL' &&
+    ['EVALUATING', 'DEBATING', 'SYNTHESIZING'].includes(d.phase) &&
+    d.roundLimit < MAX_ROUNDS;
   const canResume = word === 'stopped' || word === 'failed';
   const commands = useMemo<Command[]>(() => {
     if (!d || !id) return [];
@@ -214,6 +239,14 @@ export function EvaluationLiveView({ route }: { route: Route }) {
         keywords: 'continue resume retry',
         run: () => void act.run('evaluations:resume'),
       });
+    if (canAddRound)
+      list.push({
+        id: `evaluation:${id}:add-round`,
+        title: `Add a round to this evaluation (${d.roundLimit} → ${d.roundLimit + 1})`,
+        group: 'Evaluation',
+        keywords: 'add round more longer extend',
+        run: () => void act.run('evaluations:addRound'),
+      });
     if (canApprove)
       list.push({
         id: `evaluation:${id}:approve`,
@@ -224,7 +257,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
         run: () => (lockIsEarly(d.confidence, lockMinimum) ? setAskingLock(true) : void act.run('evaluations:approve')),
       });
     return list;
-  }, [d, id, canResume, canApprove, act.run, lockMinimum]);
+  }, [d, id, canResume, canApprove, canAddRound, act.run, lockMinimum]);
   useCommands(`evaluation-live:${id ?? ''}`, commands);
 
   if (!id) {
@@ -277,9 +310,27 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                   simulated
                 </span>
               )}
-              {d.stale && <span className="badge warn">stale</span>}
+              {d.staleReasons.length > 0 && <span className="badge warn">may be stale</span>}
               {d.stopReason && <span className="muted small">({d.stopReason})</span>}
             </div>
+            {d.prediction && running && (
+              <p className="small eval-prediction" data-testid="evaluation-prediction">
+                <strong>Prediction:</strong> {d.prediction.text}
+                {d.prediction.needs.length > 1 && (
+                  <span className="muted">
+                    {' '}
+                    · also{' '}
+                    {d.prediction.needs
+                      .slice(1)
+                      .map((n) => n.reason)
+                      .join('; ')}
+                  </span>
+                )}
+              </p>
+            )}
+            <p className="muted small" data-testid="evaluation-options">
+              Debate options: {optionWords(d.options)}
+            </p>
             <div className="eval-meters">
               <Meter
                 label="Progress"
@@ -298,6 +349,15 @@ export function EvaluationLiveView({ route }: { route: Route }) {
               {d.status === 'running' && (
                 <button type="button" className="danger" onClick={() => void act.run('evaluations:cancel')}>
                   Cancel
+                </button>
+              )}
+              {canAddRound && (
+                <button
+                  type="button"
+                  onClick={() => void act.run('evaluations:addRound')}
+                  title="Grant one more round than the limit (never more than 5); recorded in the evaluation's log"
+                >
+                  Add round
                 </button>
               )}
               {canApprove && (
@@ -331,6 +391,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
             <ErrorNotice error={act.error} onDismiss={act.clearError} />
           </header>
           {d.status === 'completed' && <Result d={d} />}
+          {d.status === 'completed' && <StalenessNote d={d} />}
           {tabbed && (
             <div className="row eval-tabs" role="tablist" aria-label="Columns">
               {COLUMNS.map((c) => (

@@ -9,6 +9,7 @@ import { Markdown, splitFrontmatter } from '../../ui/markdown';
 import { DisputeForm } from '../evaluation/dispute-form';
 import { EvaluateForm } from '../evaluation/evaluate-form';
 import { LockBadge } from '../evaluation/lock-badge';
+import { StalenessNote } from '../evaluation/staleness-note';
 import { categoryVar, pct, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
 import '../evaluation/evaluation.css';
@@ -293,12 +294,9 @@ export function EvaluationPanel({ slug }: { slug: string }) {
               reason={d.lockReason}
               title="A locked evaluation is never edited; a dispute or new information supersedes it"
             />
-            {d.stale ? (
-              <span
-                className="badge warn"
-                title="README, development or research changed since this evaluation read them"
-              >
-                stale
+            {d.staleReasons.length > 0 ? (
+              <span className="badge warn" title={d.staleReasons.join('\n')}>
+                may be stale
               </span>
             ) : (
               <span className="badge">current</span>
@@ -308,6 +306,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
               {d.round === 1 ? '' : 's'} · <a href={href('evaluation', d.id)}>transcript</a>
             </span>
           </div>
+          <StalenessNote d={d} />
           <ScoreCard d={d} />
           <h3>Criteria</h3>
           <MatrixStrip d={d} selected={selected} onSelect={(id) => setSelected(selected === id ? null : id)} />

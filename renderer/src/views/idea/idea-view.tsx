@@ -9,6 +9,7 @@ import { Markdown } from '../../ui/markdown';
 import { attachDropped, carriesSomething, type Dropped, readDrop } from '../library/drop';
 import { DropZone } from '../library/drop-zone';
 import { ArenasPanel } from '../arena/arenas-panel';
+import { CompareWith } from '../compare/compare-with';
 import { DebatesPanel } from './debates-panel';
 import { DevelopmentSection } from './development-section';
 import { EvaluationPanel } from './evaluation-panel';
@@ -86,6 +87,7 @@ export function IdeaView({ route }: { route: Route }) {
   const [over, setOver] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [action, setAction] = useState<IdeaAction | null>(null);
+  const [comparing, setComparing] = useState(false);
 
   usePush('sync:changed', (report) => {
     const { added, changed, removed } = report.slugs;
@@ -138,6 +140,13 @@ export function IdeaView({ route }: { route: Route }) {
         group: 'This idea',
         keywords: 'arena proposals vote judge elo agents cost',
         run: () => setAction('arena'),
+      },
+      {
+        id: `idea:${slug}:compare`,
+        title: `Compare “${title}” with other ideas…`,
+        group: 'This idea',
+        keywords: 'compare comparison side by side scores',
+        run: () => setComparing(true),
       },
       {
         id: `idea:${slug}:develop`,
@@ -276,6 +285,9 @@ export function IdeaView({ route }: { route: Route }) {
               >
                 Start an arena…
               </button>
+              <button type="button" aria-pressed={comparing} onClick={() => setComparing(!comparing)}>
+                Compare with…
+              </button>
               <button type="button" onClick={focusDevelop}>
                 Develop (Q&amp;A)
               </button>
@@ -295,6 +307,7 @@ export function IdeaView({ route }: { route: Route }) {
             <ErrorNotice error={attach.error} onDismiss={attach.clearError} />
           </header>
           {action && <IdeaActionForm key={action} slug={slug} action={action} onClose={() => setAction(null)} />}
+          {comparing && <CompareWith slug={slug} onClose={() => setComparing(false)} />}
 
           <div className="idea-grid">
             <div className="stack">
