@@ -186,7 +186,8 @@ function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; confli
   if (op.kind === 'write' && now !== op.afterHash) {
     // Edited since: theirs stays; what was there before the council goes beside it.
     if (op.before === null) return { conflict: `${op.path} changed since the council created it; left as it is` };
-    const report = files.restore(op.path, op.before, now);
+    // Made against what the council wrote, which the file no longer holds: a conflict copy, never over theirs.
+    const report = files.restore(op.path, op.before, op.afterHash);
     return { conflict: `${op.path} changed since the council wrote it; the version from before is in ${report.path}` };
   }
   if (op.kind === 'remove' && now !== null)

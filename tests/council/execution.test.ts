@@ -284,4 +284,25 @@ describe('council execution on a workspace', () => {
       }
     }
   });
+
+  it('keeps an edit made after the execution when reverting: the version from before goes beside it', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const readme = join(root, SOIL, 'README.md');
+      const original = readFileSync(readme);
+      executeAction(files, 'E-p1', 0, { tool: 'set_stage', args: { idea: 'soil-moisture-lora', stage: 'RESEARCH' } });
+      const theirs = `${readFileSync(readme, 'utf8')}\nA line the researcher wrote after the council.\n`;
+      writeFileSync(readme, theirs);
+      const out = revertExecution(files, 'E-p1');
+      const copies = readdirSync(join(root, SOIL)).filter((n) => n.startsWith('README.conflict-'));
+      expect({
+        changes: out.changes,
+        conflicts: out.conflicts.length,
+        kept: readFileSync(readme, 'utf8') === theirs,
+        copies: copies.map((c) => readFileSync(join(root, SOIL, c)).equals(original)),
+      }).toEqual({ changes: [], conflicts: 1, kept: true, copies: [true] });
+    } finally {
+      cleanup();
+    }
+  });
 });
