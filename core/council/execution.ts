@@ -105,11 +105,41 @@ function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: st
       : { path: op.path, change: 'deleted', failed: `${op.path} changed meanwhile; kept` };
   }
   const to = op.to as string;
-  if (now === null && hashAt(files, to) === op.afterHash) return { path: op.path, change: 'moved', to };
-  const { moved } = files.move(op.path, to, op.beforeHash ?? '');
-  return moved
-    ? { path: op.path, change: 'moved', to }
-    : { path: op.path, change: 'moved', to, failed: `${op.path} could not move to ${to}` };
+  const moved = moveFile(files, op.path, to, op.beforeHash ?? '');
+  return 'failed' in moved
+    ? { path: op.path, change: 'moved', to, failed: moved.failed }
+    : { path: op.path, change: 'moved', to };
+}
+
+/**
+ * Moves a file in two halves, each safe to do again: a copy placed at `to` (only where nothing is),
+ * then the original removed (only while it still holds the bytes copied). A process killed between
+ * the two finds the copy in place beside the original, and finishes the move; one killed after
+ * finds it done. A file changed meanwhile stays where it is, and so does anything found at `to`.
+ */
+function moveFile(
+  files: CouncilFiles,
+  from: string,
+  to: string,
+  hash: string,
+): { done: 'now' | 'before' } | { failed: string } {
+  const atFrom = hashAt(files, from);
+  const atTo = hashAt(files, to);
+  if (atFrom === null && atTo === hash) return { done: 'before' };
+  if (atFrom !== hash) return { failed: `${from} changed or went since it was planned; left as it is` };
+  if (atTo === null) {
+    const placed = files.restore(to, files.snapshot(from) ?? '', null);
+    if (placed.conflict) {
+      // Something appeared at `to` in the meantime: it stays; our copy beside it is taken back.
+      files.remove(placed.path, 'any');
+      return { failed: `${to} appeared meanwhile; ${from} was not moved` };
+    }
+  } else if (atTo !== hash) return { failed: `${to} already holds another file; ${from} was not moved` };
+  if (!files.remove(from, hash).removed) {
+    files.remove(to, hash);
+    return { failed: `${from} changed while it was being moved; left as it is` };
+  }
+  return { done: 'now' };
 }
 
 /**
@@ -177,10 +207,9 @@ function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; confli
   const now = hashAt(files, op.path);
   if (op.kind === 'move') {
     const to = op.to as string;
-    if (now === op.beforeHash && hashAt(files, to) === null) return {};
-    if (now === null && hashAt(files, to) === op.afterHash && files.move(to, op.path, op.afterHash ?? '').moved)
-      return { change: { path: to, change: 'moved', to: op.path } };
-    return { conflict: `${to} changed or went since it was moved; left as it is` };
+    const back = moveFile(files, to, op.path, op.afterHash ?? '');
+    if ('failed' in back) return { conflict: back.failed };
+    return back.done === 'before' ? {} : { change: { path: to, change: 'moved', to: op.path } };
   }
   if (now === op.beforeHash) return {};
   if (op.kind === 'write' && now !== op.afterHash) {

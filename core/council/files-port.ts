@@ -46,8 +46,6 @@ export interface CouncilFiles {
   restore(path: string, snapshot: string, expected: string | null): WriteReport;
   /** Removes the file only if it still hashes `expected`; a changed file stays. */
   remove(path: string, expected: string | 'any'): { removed: boolean };
-  /** Moves a file to a free name only if it still hashes `expected`. */
-  move(from: string, to: string, expected: string): { moved: boolean };
   /** The date (YYYY-MM-DD) an edit writes into `updated:`. */
   today(): string;
   /** The moment, as an ISO string, for the council's own records. */
