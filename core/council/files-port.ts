@@ -44,7 +44,11 @@ export interface CouncilFiles {
   write(path: string, content: string, expected: string | null | 'any'): WriteReport;
   /** Puts a snapshot's bytes back, with the same rule as `write`. */
   restore(path: string, snapshot: string, expected: string | null): WriteReport;
-  /** Removes the file only if it still hashes `expected`; a changed file stays. */
+  /**
+   * Removes the file only if it still hashes `expected`; a changed file stays. A folder inside an
+   * idea that the removal leaves empty goes too (the idea's own folder included), so a file the
+   * council created and a revert removed leaves no trace; putting a file back makes its folders again.
+   */
   remove(path: string, expected: string | 'any'): { removed: boolean };
   /** The date (YYYY-MM-DD) an edit writes into `updated:`. */
   today(): string;

@@ -12,14 +12,20 @@ import { COUNCIL_FIXTURES, councilWorkspace } from './council-workspace';
 // researcher, a revert gives back every byte, an edit made meanwhile is never lost, and a kill at
 // any point of an execution, then a resume, neither repeats nor skips an action.
 
-/** Every file under `ideas/` by its hash: the folder's whole content, to compare two moments. */
+/**
+ * Every file under `ideas/` by its hash, and every folder: the whole tree, to compare two moments (a
+ * folder left behind by a revert or a rename is a difference too: an empty idea folder still takes
+ * the idea's name).
+ */
 function tree(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
-      if (statSync(abs).isDirectory()) walk(abs);
-      else out[relative(root, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
+      if (statSync(abs).isDirectory()) {
+        out[`${relative(root, abs)}/`] = 'folder';
+        walk(abs);
+      } else out[relative(root, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
     }
   };
   walk(join(root, 'ideas'));
@@ -68,6 +74,7 @@ const EVERYTHING: CouncilAction[] = [
   { tool: 'add_tags', args: { idea: 'soil-moisture-lora', tags: ['paused-on-purpose'] } },
   { tool: 'link_ideas', args: { idea: 'soil-moisture-lora', other: 'city-lichens-field-guide', kind: 'related' } },
   { tool: 'set_stage', args: { idea: 'soil-moisture-lora', stage: 'RESEARCH' } },
+  // The last file of research/: the folder goes with it.
   { tool: 'delete_file', args: { path: `${SOIL}/research/capacitive-sensor-bench-test.md` } },
   { tool: 'capture_idea', args: { title: 'Probe lending library', text: 'Lend reference probes between groups.' } },
   { tool: 'archive_idea', args: { idea: 'dataset-diff-tool' } },
@@ -151,14 +158,20 @@ describe('council execution on a workspace', () => {
       }).toEqual({
         results: EVERYTHING.map((_, i) => [i, true]),
         created: [
+          'ideas/probe-lending-library/',
           'ideas/probe-lending-library/README.md',
+          'ideas/soil-sensing/',
           'ideas/soil-sensing/README.md',
           'ideas/soil-sensing/development.md',
+          'ideas/soil-sensing/notes/',
           'ideas/soil-sensing/notes/loan.md',
         ],
+        // The renamed idea's old folder goes with its last file; so does the emptied research/.
         gone: [
+          'ideas/soil-moisture-lora/',
           'ideas/soil-moisture-lora/README.md',
           'ideas/soil-moisture-lora/development.md',
+          'ideas/soil-moisture-lora/research/',
           'ideas/soil-moisture-lora/research/capacitive-sensor-bench-test.md',
         ],
       });
@@ -183,6 +196,7 @@ describe('council execution on a workspace', () => {
       expect(result.ok).toBe(true);
       expect(existsSync(join(root, 'ideas/soil-sensing/research/capacitive-sensor-bench-test.md'))).toBe(true);
       expect(readFileSync(join(root, 'ideas/soil-sensing/README.md'), 'utf8')).toContain('slug: "soil-sensing"');
+      expect(existsSync(join(root, SOIL))).toBe(false);
       revertExecution(files, 'R-p1');
       expect(tree(root)).toEqual(before);
     } finally {

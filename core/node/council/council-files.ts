@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { CouncilFiles, IdeaMetaView } from '../../council/files-port';
@@ -64,7 +64,23 @@ export function nodeCouncilFiles(root: string, options: NodeCouncilFilesOptions)
     }
     rmSync(keep, { force: true });
     changed(path);
+    pruneEmptied(path);
     return { removed: true };
+  }
+
+  /**
+   * The folders inside an idea that a removal left empty, deepest first, the idea's own folder
+   * included: a renamed idea leaves no folder under its old name, and a revert of a file the council
+   * created leaves none of the folders made for it. A folder holding anything stays.
+   */
+  function pruneEmptied(path: string): void {
+    for (let dir = dirname(path); dir.startsWith(`${IDEAS_DIR}/`); dir = dirname(dir)) {
+      try {
+        rmdirSync(abs(dir));
+      } catch {
+        return;
+      }
+    }
   }
 
   function listFiles(dir: string): string[] | null {
