@@ -39,8 +39,8 @@ export interface JournalAction {
 export interface Journal {
   proposal: string;
   actions: JournalAction[];
-  /** Set once a revert starts: how many operations (counted from the last) it has undone. */
-  reverted: { undone: number; changes: FileChange[] } | null;
+  /** Set once a revert starts: how many operations (counted from the last) it has undone, and what it did. */
+  reverted: { undone: number; changes: FileChange[]; conflicts?: string[] } | null;
 }
 
 export const executionJournalPath = (proposalFile: string) => `council/executions/${proposalFile}.json`;
@@ -202,18 +202,26 @@ export function executeAction(
   return result;
 }
 
-/** Undoes one journalled operation, unless the file already holds what it held before it. */
+/** What undoing an operation does, said the same whether it was done now or before a kill. */
+function undoneChange(op: JournalOp): FileChange {
+  if (op.kind === 'move') return { path: op.to as string, change: 'moved', to: op.path };
+  if (op.kind === 'remove') return { path: op.path, change: 'created' };
+  return { path: op.path, change: op.before === null ? 'deleted' : 'modified' };
+}
+
+/**
+ * Undoes one operation the execution performed. A file already holding what it held before is
+ * taken as undone (by a revert killed after it); one edited since the council wrote it keeps the
+ * edit, and what it held before the council goes to a conflict copy beside it.
+ */
 function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; conflict?: string } {
   const now = hashAt(files, op.path);
   if (op.kind === 'move') {
-    const to = op.to as string;
-    const back = moveFile(files, to, op.path, op.afterHash ?? '');
-    if ('failed' in back) return { conflict: back.failed };
-    return back.done === 'before' ? {} : { change: { path: to, change: 'moved', to: op.path } };
+    const back = moveFile(files, op.to as string, op.path, op.afterHash ?? '');
+    return 'failed' in back ? { conflict: back.failed } : { change: undoneChange(op) };
   }
-  if (now === op.beforeHash) return {};
+  if (now === op.beforeHash) return { change: undoneChange(op) };
   if (op.kind === 'write' && now !== op.afterHash) {
-    // Edited since: theirs stays; what was there before the council goes beside it.
     if (op.before === null) return { conflict: `${op.path} changed since the council created it; left as it is` };
     // Made against what the council wrote, which the file no longer holds: a conflict copy, never over theirs.
     const report = files.restore(op.path, op.before, op.afterHash);
@@ -223,35 +231,47 @@ function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; confli
     return { conflict: `${op.path} was written again since the council removed it; left as it is` };
   if (op.before === null) {
     files.remove(op.path, op.afterHash ?? 'any');
-    return { change: { path: op.path, change: 'deleted' } };
+    return { change: undoneChange(op) };
   }
   const report = files.restore(op.path, op.before, now);
   if (report.conflict)
     return { conflict: `${op.path} changed while being reverted; the version from before is in ${report.path}` };
-  return { change: { path: op.path, change: now === null ? 'created' : 'modified' } };
+  return { change: undoneChange(op) };
+}
+
+/**
+ * The operations of an action that changed something: those before the one that failed (the
+ * failed one did nothing, or left ours in a conflict copy), and no write of what the file already
+ * held. An action without a result (never the case once a proposal has executed) counts them all.
+ */
+function performed(entry: JournalAction): JournalOp[] {
+  const result = entry.result;
+  const ops = result ? entry.ops.slice(0, result.ok ? result.changes.length : result.changes.length - 1) : entry.ops;
+  return ops.filter((op) => !(op.kind === 'write' && op.beforeHash === op.afterHash));
 }
 
 /**
  * Undoes every operation of a proposal's execution, last first, putting back the exact bytes each
  * file held. A file edited since the council wrote it is not clobbered: what it held before the
  * council goes to a conflict copy beside it. Progress is kept in the journal, so a revert killed
- * halfway resumes where it was and a finished one changes nothing (several operations may share a
- * file, and only their order tells which version of it each one left).
+ * halfway resumes where it was (several operations may share a file, and only their order tells
+ * which version of it each one left) and says in the end everything it did, before the kill too; a
+ * finished one changes nothing more and says the same.
  */
 export function revertExecution(
   files: CouncilFiles,
   proposalFile: string,
 ): { changes: FileChange[]; conflicts: string[] } {
   const journal = readJournal(files, proposalFile);
-  const ops = journal.actions.flatMap((a) => a.ops).reverse();
-  const changes: FileChange[] = [];
-  const conflicts: string[] = [];
-  const reverted = journal.reverted ?? { undone: 0, changes: [] };
-  for (let k = reverted.undone; k < ops.length; k++) {
+  const ops = journal.actions.flatMap(performed).reverse();
+  const done = journal.reverted ?? { undone: 0, changes: [], conflicts: [] };
+  const changes = [...done.changes];
+  const conflicts = [...(done.conflicts ?? [])];
+  for (let k = done.undone; k < ops.length; k++) {
     const { change, conflict } = undo(files, ops[k] as JournalOp);
     if (change) changes.push(change);
     if (conflict) conflicts.push(conflict);
-    journal.reverted = { undone: k + 1, changes: [...reverted.changes, ...changes] };
+    journal.reverted = { undone: k + 1, changes: [...changes], conflicts: [...conflicts] };
     saveJournal(files, journal);
   }
   return { changes, conflicts };

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { councilRecorder, executeAction, replayCouncil, revertExecution } from '../../core/council';
 import { findProposal } from '../../core/council/recorder';
 import type { CouncilAction } from '../../core/council/actions';
 import type { CouncilFiles } from '../../core/council/files-port';
+import { nodeCouncilFiles } from '../../core/node/council/council-files';
+import { loadTaxonomy } from '../../core/node/taxonomy-loader';
 import { COUNCIL_FIXTURES, councilWorkspace } from './council-workspace';
 
 // Execution on a real folder: nothing is written without consensus, nothing high-stakes without the
@@ -133,7 +135,7 @@ describe('council execution on a workspace', () => {
     expect(states).toEqual(['AWAITING_RESEARCHER true pending', 'REJECTED true rejected']);
   });
 
-  it('reverts an executed proposal in one step, byte for byte — files it created removed, files it deleted or moved put back — and a second revert changes nothing', () => {
+  it('reverts an executed proposal in one step, byte for byte — files it created removed, files it deleted or moved back — and a second revert changes nothing', () => {
     const { root, files, cleanup } = councilWorkspace();
     try {
       const before = tree(root);
@@ -178,7 +180,7 @@ describe('council execution on a workspace', () => {
       const reverted = revertExecution(files, 'T-p1');
       expect(reverted.conflicts).toEqual([]);
       expect(tree(root)).toEqual(before);
-      expect(revertExecution(files, 'T-p1')).toEqual({ changes: [], conflicts: [] });
+      expect(revertExecution(files, 'T-p1')).toEqual({ changes: reverted.changes, conflicts: [] });
       expect(tree(root)).toEqual(before);
     } finally {
       cleanup();
@@ -316,6 +318,39 @@ describe('council execution on a workspace', () => {
       } finally {
         cleanup();
       }
+    }
+  });
+
+  it('reverts the same bytes when the revert is killed after any of its operations and run again', () => {
+    // Executed once; each trial reverts a copy of that folder.
+    const template = councilWorkspace();
+    const before = tree(template.root);
+    EVERYTHING.forEach((action, i) => executeAction(fixedIds(template.files), 'V-p1', i, action));
+    const copy = () => {
+      const { root, cleanup } = councilWorkspace();
+      rmSync(join(root, 'ideas'), { recursive: true });
+      cpSync(template.root, root, { recursive: true });
+      return { root, files: nodeCouncilFiles(root, { stages: [...loadTaxonomy(null).stageIds] }), cleanup };
+    };
+    const clean = copy();
+    const counted = counting(clean.files);
+    const expected = revertExecution(counted.files, 'V-p1');
+    const operations = counted.count();
+    expect([tree(clean.root), expected.conflicts, operations > 20]).toEqual([before, [], true]);
+    clean.cleanup();
+    try {
+      for (let at = 1; at <= operations; at++) {
+        const { root, files, cleanup } = copy();
+        try {
+          expect(() => revertExecution(dying(files, at), 'V-p1')).toThrow('killed');
+          const again = revertExecution(files, 'V-p1');
+          expect({ at, tree: tree(root), again }).toEqual({ at, tree: before, again: expected });
+        } finally {
+          cleanup();
+        }
+      }
+    } finally {
+      template.cleanup();
     }
   });
 
