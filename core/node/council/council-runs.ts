@@ -140,10 +140,17 @@ export class CouncilRuns {
     if (!found) throw new UserError(`no council proposal "${fileId}" (see: npm run cli -- council list)`);
     // Whether it waits is the log's word, not the file's (a file may have been edited by hand).
     const { taskId, proposal } = found.record;
-    const now = need(this.logState(taskId));
-    if (now.kind !== 'researcher' || now.proposal !== proposal.id)
-      throw new UserError(`${fileId} does not wait for the researcher (its task waits for ${describeNeed(now)})`);
-    return this.resume(taskId, { proposal: proposal.id, decision, note });
+    const state = this.logState(taskId);
+    const now = need(state);
+    if (now.kind === 'researcher' && now.proposal === proposal.id)
+      return this.resume(taskId, { proposal: proposal.id, decision, note });
+    // The same decision, already in the log (the process carrying it out was killed before the
+    // file caught up): it is carried on.
+    const logged = state.proposals.find((p) => p.id === proposal.id);
+    const same = decision === 'approve' ? 'approved' : 'rejected';
+    if (logged?.decidedBy === 'researcher' && logged.decision === same && now.kind !== 'done')
+      return this.resume(taskId);
+    throw new UserError(`${fileId} does not wait for the researcher (its task waits for ${describeNeed(now)})`);
   }
 
   /** A task's state as its run log has it (folded, nothing run). */
