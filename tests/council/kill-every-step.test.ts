@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProposal } from '../../core/council/recorder';
@@ -14,9 +15,11 @@ import {
   watchedFiles,
 } from './scripted-council';
 
-// A live council task whose high-stakes proposal (an edit, a note, a deletion, a merge, a rename)
-// the researcher approves, killed with SIGKILL right after each change the council makes to a file
-// from the approval to the end of the task — every journal entry, every idea file (so between a
+// A live council task killed with SIGKILL while it deliberates, at each step, then resumed, stops
+// again where the researcher is needed with nothing of its high-stakes proposal done. Then the
+// same task, its proposal (an edit, a note, a deletion, a merge, a rename) approved by the
+// researcher, killed right after each change the council makes to a file from the approval to the
+// end of the task — every journal entry, every idea file (so between a
 // write and the journal entry saying it is done), every file under council/ — then carried on
 // (`council approve` again if the proposal still seems to wait, else `council resume`). Each ends
 // exactly as the uninterrupted task: the same result, the same files byte for byte, every input of
@@ -44,16 +47,22 @@ async function withWorkspace<T>(root: string, body: (ws: Workspace) => Promise<T
   }
 }
 
+let fresh: { root: string; cleanup: () => void };
 let template: { root: string; cleanup: () => void };
 let proposal: string;
 let reference: { report: CouncilRunReport; tree: Record<string, string>; inputs: unknown[]; steps: number };
 
+let started: { report: CouncilRunReport; steps: number };
+
 beforeAll(async () => {
-  template = scriptedWorkspace();
-  const waiting = await withWorkspace(template.root, (ws) => {
-    ws.sync();
-    return scriptedCouncil(ws).start(SCRIPTED_TASK);
-  });
+  fresh = scriptedWorkspace();
+  await withWorkspace(fresh.root, async (ws) => ws.sync());
+  template = copyFolder(fresh.root);
+  let steps = 0;
+  const waiting = await withWorkspace(template.root, (ws) =>
+    scriptedCouncil(ws, (files) => watchedFiles(files, (n) => (steps = n))).start(SCRIPTED_TASK),
+  );
+  started = { report: waiting, steps };
   proposal = `${waiting.id}-p1`;
   const copy = copyFolder(template.root);
   try {
@@ -66,10 +75,43 @@ beforeAll(async () => {
     copy.cleanup();
   }
 }, 120_000);
-afterAll(() => template.cleanup());
+afterAll(() => {
+  fresh.cleanup();
+  template.cleanup();
+});
 
-describe('a council task killed at every step after the approval', () => {
-  it('ends as the uninterrupted task: same result, same files, each input once', { timeout: 900_000 }, async () => {
+describe('a council task killed at every step', () => {
+  it('stops where the researcher is needed, nothing of its proposal done, when killed while it deliberates', {
+    timeout: 600_000,
+  }, async () => {
+    expect([started.report.result.status, started.steps > 0]).toEqual(['AWAITING_RESEARCHER', true]);
+    const untouched = ideasTree(fresh.root);
+    const differences: unknown[] = [];
+    for (let at = 1; at <= started.steps; at++) {
+      const copy = copyFolder(fresh.root);
+      try {
+        const killed = await killedAt(copy.root, 'start', at);
+        if (killed.signal !== 'SIGKILL') throw new Error(`step ${at}: not killed (${killed.signal}) ${killed.stderr}`);
+        const logs = join(copy.root, 'ideas', SCRIPTED_TASK.idea, 'councils');
+        const task = (readdirSync(logs)[0] as string).replace(/\.jsonl$/, '');
+        const report = await withWorkspace(copy.root, (ws) => scriptedCouncil(ws).resume(task));
+        const got = { result: report.result, tree: ideasTree(copy.root), inputs: logInputs(copy.root, report.log) };
+        const want = {
+          result: started.report.result,
+          tree: untouched,
+          inputs: logInputs(template.root, started.report.log),
+        };
+        if (JSON.stringify(got) !== JSON.stringify(want)) differences.push({ at, got, want });
+      } finally {
+        copy.cleanup();
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('after the approval, ends as the uninterrupted task: same result, same files, each input once', {
+    timeout: 900_000,
+  }, async () => {
     expect([reference.report.result.status, reference.report.result.proposals[0]?.checked]).toEqual([
       'COMPLETED',
       true,
