@@ -325,7 +325,7 @@ describe('council execution on a workspace', () => {
     // Executed once; each trial reverts a copy of that folder.
     const template = councilWorkspace();
     const before = tree(template.root);
-    EVERYTHING.forEach((action, i) => executeAction(fixedIds(template.files), 'V-p1', i, action));
+    for (const [i, action] of EVERYTHING.entries()) executeAction(fixedIds(template.files), 'V-p1', i, action);
     const copy = () => {
       const { root, cleanup } = councilWorkspace();
       rmSync(join(root, 'ideas'), { recursive: true });
