@@ -14,9 +14,11 @@ import { jitteredLatency } from './engine/latency';
 import { RoundTimer } from './engine/round-timer';
 import { median, round } from './engine/stats';
 import { councilLengths } from './lib/council-lengths';
+import { parseMisbehave, type SweepRow, summarise } from './lib/slip-sweep';
+import { misbehavingCouncil } from '../tests/helpers/misbehaving-council';
 
 /**
- * `npm run bench:council -- [--runs N] [--json]`: council tasks through the real Anthropic adapter
+ * `npm run bench:council -- [--runs N] [--json]` (or `-- --misbehave RATE [--seeds N]`): council tasks through the real Anthropic adapter
  * against the fake server, answered by the council's simulator with answers grown to a model's
  * length (bench/lib/council-lengths.ts), tokens counted like a tokenizer and the prompt cache kept
  * as the API keeps it (`modelLike`), 300 ± 100 ms per call, priced with the model table
@@ -32,6 +34,11 @@ import { councilLengths } from './lib/council-lengths';
  * the task's wall time over the sum, per round, of its slowest call (the council asks one call at a
  * time, so that is every call): what the runner, the journal, the files under council/ and the
  * execution add around the model's answers.
+ *
+ * `--misbehave RATE [--seeds 10]`: a sweep instead — over the seeds, a note task and an archive task
+ * (high stakes, approved by the researcher when it waits) against a fake that slips like a model on
+ * RATE of its answers; one JSON object with how each task ended and what the slips cost. Every task
+ * must end by itself (completed, or partial with its reason), never with an exception.
  */
 const IDEA = 'soil-moisture-lora';
 const TASK = 'Write down the open questions of the idea';
@@ -130,7 +137,36 @@ async function runTask(kind: keyof typeof SEEDS, run: number): Promise<TaskRun> 
   }
 }
 
+const SWEEP_TASKS = { note: TASK, archive: 'Archive this idea' } as const;
+
+async function sweep(rate: number, seeds: number): Promise<void> {
+  const rows: SweepRow[] = [];
+  const started = performance.now();
+  for (let seed = 1; seed <= seeds; seed++)
+    for (const [shape, task] of Object.entries(SWEEP_TASKS)) {
+      const {
+        calls: _c,
+        requests: _r,
+        records: _l,
+        result,
+        ...run
+      } = await misbehavingCouncil({
+        seed,
+        rate,
+        task,
+        approve: true,
+      });
+      rows.push({ shape, seed, ...run });
+      progress(
+        `misbehave ${rate}: ${shape}, seed ${seed}: ${run.ended} ${result ?? ''} (${run.reason}), ${run.reasks} re-asks`,
+      );
+    }
+  process.stdout.write(`${JSON.stringify(summarise(rate, rows, performance.now() - started))}\n`);
+}
+
 async function main(): Promise<void> {
+  const misbehave = parseMisbehave(argv);
+  if (misbehave) return sweep(misbehave.rate, misbehave.seeds);
   const runs: TaskRun[] = [];
   for (let run = 0; run <= RUNS; run++)
     for (const kind of ['simple', 'complex'] as const) {

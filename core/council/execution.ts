@@ -39,8 +39,8 @@ export interface JournalAction {
 export interface Journal {
   proposal: string;
   actions: JournalAction[];
-  /** Set once a revert starts: how many operations (counted from the last) it has undone. */
-  reverted: { undone: number; changes: FileChange[] } | null;
+  /** Set once a revert starts: how many operations (counted from the last) it has undone, and what it did. */
+  reverted: { undone: number; changes: FileChange[]; conflicts?: string[] } | null;
 }
 
 export const executionJournalPath = (proposalFile: string) => `council/executions/${proposalFile}.json`;
@@ -105,11 +105,41 @@ function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: st
       : { path: op.path, change: 'deleted', failed: `${op.path} changed meanwhile; kept` };
   }
   const to = op.to as string;
-  if (now === null && hashAt(files, to) === op.afterHash) return { path: op.path, change: 'moved', to };
-  const { moved } = files.move(op.path, to, op.beforeHash ?? '');
-  return moved
-    ? { path: op.path, change: 'moved', to }
-    : { path: op.path, change: 'moved', to, failed: `${op.path} could not move to ${to}` };
+  const moved = moveFile(files, op.path, to, op.beforeHash ?? '');
+  return 'failed' in moved
+    ? { path: op.path, change: 'moved', to, failed: moved.failed }
+    : { path: op.path, change: 'moved', to };
+}
+
+/**
+ * Moves a file in two halves, each safe to do again: a copy placed at `to` (only where nothing is),
+ * then the original removed (only while it still holds the bytes copied). A process killed between
+ * the two finds the copy in place beside the original, and finishes the move; one killed after
+ * finds it done. A file changed meanwhile stays where it is, and so does anything found at `to`.
+ */
+function moveFile(
+  files: CouncilFiles,
+  from: string,
+  to: string,
+  hash: string,
+): { done: 'now' | 'before' } | { failed: string } {
+  const atFrom = hashAt(files, from);
+  const atTo = hashAt(files, to);
+  if (atFrom === null && atTo === hash) return { done: 'before' };
+  if (atFrom !== hash) return { failed: `${from} changed or went since it was planned; left as it is` };
+  if (atTo === null) {
+    const placed = files.restore(to, files.snapshot(from) ?? '', null);
+    if (placed.conflict) {
+      // Something appeared at `to` in the meantime: it stays; our copy beside it is taken back.
+      files.remove(placed.path, 'any');
+      return { failed: `${to} appeared meanwhile; ${from} was not moved` };
+    }
+  } else if (atTo !== hash) return { failed: `${to} already holds another file; ${from} was not moved` };
+  if (!files.remove(from, hash).removed) {
+    files.remove(to, hash);
+    return { failed: `${from} changed while it was being moved; left as it is` };
+  }
+  return { done: 'now' };
 }
 
 /**
@@ -172,56 +202,76 @@ export function executeAction(
   return result;
 }
 
-/** Undoes one journalled operation, unless the file already holds what it held before it. */
+/** What undoing an operation does, said the same whether it was done now or before a kill. */
+function undoneChange(op: JournalOp): FileChange {
+  if (op.kind === 'move') return { path: op.to as string, change: 'moved', to: op.path };
+  if (op.kind === 'remove') return { path: op.path, change: 'created' };
+  return { path: op.path, change: op.before === null ? 'deleted' : 'modified' };
+}
+
+/**
+ * Undoes one operation the execution performed. A file already holding what it held before is
+ * taken as undone (by a revert killed after it); one edited since the council wrote it keeps the
+ * edit, and what it held before the council goes to a conflict copy beside it.
+ */
 function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; conflict?: string } {
   const now = hashAt(files, op.path);
   if (op.kind === 'move') {
-    const to = op.to as string;
-    if (now === op.beforeHash && hashAt(files, to) === null) return {};
-    if (now === null && hashAt(files, to) === op.afterHash && files.move(to, op.path, op.afterHash ?? '').moved)
-      return { change: { path: to, change: 'moved', to: op.path } };
-    return { conflict: `${to} changed or went since it was moved; left as it is` };
+    const back = moveFile(files, op.to as string, op.path, op.afterHash ?? '');
+    return 'failed' in back ? { conflict: back.failed } : { change: undoneChange(op) };
   }
-  if (now === op.beforeHash) return {};
+  if (now === op.beforeHash) return { change: undoneChange(op) };
   if (op.kind === 'write' && now !== op.afterHash) {
-    // Edited since: theirs stays; what was there before the council goes beside it.
     if (op.before === null) return { conflict: `${op.path} changed since the council created it; left as it is` };
-    const report = files.restore(op.path, op.before, now);
+    // Made against what the council wrote, which the file no longer holds: a conflict copy, never over theirs.
+    const report = files.restore(op.path, op.before, op.afterHash);
     return { conflict: `${op.path} changed since the council wrote it; the version from before is in ${report.path}` };
   }
   if (op.kind === 'remove' && now !== null)
     return { conflict: `${op.path} was written again since the council removed it; left as it is` };
   if (op.before === null) {
     files.remove(op.path, op.afterHash ?? 'any');
-    return { change: { path: op.path, change: 'deleted' } };
+    return { change: undoneChange(op) };
   }
   const report = files.restore(op.path, op.before, now);
   if (report.conflict)
     return { conflict: `${op.path} changed while being reverted; the version from before is in ${report.path}` };
-  return { change: { path: op.path, change: now === null ? 'created' : 'modified' } };
+  return { change: undoneChange(op) };
+}
+
+/**
+ * The operations of an action that changed something: those before the one that failed (the
+ * failed one did nothing, or left ours in a conflict copy), and no write of what the file already
+ * held. An action without a result (never the case once a proposal has executed) counts them all.
+ */
+function performed(entry: JournalAction): JournalOp[] {
+  const result = entry.result;
+  const ops = result ? entry.ops.slice(0, result.ok ? result.changes.length : result.changes.length - 1) : entry.ops;
+  return ops.filter((op) => !(op.kind === 'write' && op.beforeHash === op.afterHash));
 }
 
 /**
  * Undoes every operation of a proposal's execution, last first, putting back the exact bytes each
  * file held. A file edited since the council wrote it is not clobbered: what it held before the
  * council goes to a conflict copy beside it. Progress is kept in the journal, so a revert killed
- * halfway resumes where it was and a finished one changes nothing (several operations may share a
- * file, and only their order tells which version of it each one left).
+ * halfway resumes where it was (several operations may share a file, and only their order tells
+ * which version of it each one left) and says in the end everything it did, before the kill too; a
+ * finished one changes nothing more and says the same.
  */
 export function revertExecution(
   files: CouncilFiles,
   proposalFile: string,
 ): { changes: FileChange[]; conflicts: string[] } {
   const journal = readJournal(files, proposalFile);
-  const ops = journal.actions.flatMap((a) => a.ops).reverse();
-  const changes: FileChange[] = [];
-  const conflicts: string[] = [];
-  const reverted = journal.reverted ?? { undone: 0, changes: [] };
-  for (let k = reverted.undone; k < ops.length; k++) {
+  const ops = journal.actions.flatMap(performed).reverse();
+  const done = journal.reverted ?? { undone: 0, changes: [], conflicts: [] };
+  const changes = [...done.changes];
+  const conflicts = [...(done.conflicts ?? [])];
+  for (let k = done.undone; k < ops.length; k++) {
     const { change, conflict } = undo(files, ops[k] as JournalOp);
     if (change) changes.push(change);
     if (conflict) conflicts.push(conflict);
-    journal.reverted = { undone: k + 1, changes: [...reverted.changes, ...changes] };
+    journal.reverted = { undone: k + 1, changes: [...changes], conflicts: [...conflicts] };
     saveJournal(files, journal);
   }
   return { changes, conflicts };

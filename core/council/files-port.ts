@@ -44,10 +44,12 @@ export interface CouncilFiles {
   write(path: string, content: string, expected: string | null | 'any'): WriteReport;
   /** Puts a snapshot's bytes back, with the same rule as `write`. */
   restore(path: string, snapshot: string, expected: string | null): WriteReport;
-  /** Removes the file only if it still hashes `expected`; a changed file stays. */
+  /**
+   * Removes the file only if it still hashes `expected`; a changed file stays. A folder inside an
+   * idea that the removal leaves empty goes too (the idea's own folder included), so a file the
+   * council created and a revert removed leaves no trace; putting a file back makes its folders again.
+   */
   remove(path: string, expected: string | 'any'): { removed: boolean };
-  /** Moves a file to a free name only if it still hashes `expected`. */
-  move(from: string, to: string, expected: string): { moved: boolean };
   /** The date (YYYY-MM-DD) an edit writes into `updated:`. */
   today(): string;
   /** The moment, as an ISO string, for the council's own records. */

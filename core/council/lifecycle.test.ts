@@ -92,6 +92,36 @@ describe('the council lifecycle', () => {
     ]);
   });
 
+  it('gives a high-stakes compromise to the researcher however far the tiebreak favours it, and a low one whose compromise turns high', () => {
+    // The compromise (the integrator's) is strongly justified; the one rejecter invokes little.
+    const strong: ProposalOutput = {
+      ...proposal('high'),
+      valueJustification: {
+        coherence: { text: 'a justification of eight words or more here', strength: 1 },
+        cooperation: { text: 'a justification of eight words or more here', strength: 1 },
+        transparency: { text: 'a justification of eight words or more here', strength: 1 },
+      },
+    };
+    const weak = (decision: Vote): ReviewOutput => ({ ...review(decision), values: { safety: 0.1 } });
+    const toCompromise = (first: 'low' | 'high'): CouncilInput[] => [
+      { kind: 'proposal', output: proposal(first) },
+      ...reviews('reject', 'reject'),
+      { kind: 'compromise', output: first === 'high' ? strong : { ...strong, actions: [ACTIONS.low, ACTIONS.high] } },
+      { kind: 'review', agent: 'executor', output: weak('approve') },
+      { kind: 'review', agent: 'verifier', output: weak('reject') },
+    ];
+    const high = feed(start({ discussionRounds: 0 }), toCompromise('high'));
+    const turned = feed(start({ discussionRounds: 0 }), toCompromise('low'));
+    const seen = (s: CouncilState) => {
+      const p = currentProposal(s);
+      return [need(s), p?.ladder, p?.decision, p?.tiebreak && p.tiebreak.proposal - p.tiebreak.objection > 2];
+    };
+    expect([seen(high), seen(turned)]).toEqual([
+      [{ kind: 'researcher', proposal: 'p1', reason: 'ladder' }, 4, 'awaiting_researcher', true],
+      [{ kind: 'researcher', proposal: 'p1', reason: 'ladder' }, 4, 'awaiting_researcher', true],
+    ]);
+  });
+
   it('never executes anything unapproved, nor anything high-stakes the researcher did not approve, on any path', () => {
     // Every path the votes can take: random votes, versions of random stakes and random researcher
     // decisions, over many seeded runs; at each execution, the approval it rests on is checked.

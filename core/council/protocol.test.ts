@@ -68,6 +68,43 @@ describe('the council entry with its simulator', () => {
     });
   });
 
+  it("sends each role its persona, the verifier's with the five-point anti-gaming checklist, and starts from the seed's weights", () => {
+    const setup = councilEntry.setup.parse({ task: 'Note the resume conditions', idea: 'soil-moisture-lora' });
+    const protocol = councilEntry.protocol(setup, { now: () => 0, resources: NO_RESOURCES });
+    let state = councilEntry.init(setup, NO_RESOURCES);
+    const systems: Record<string, string> = {};
+    for (let guard = 0; guard < 3; guard++) {
+      const ask = protocol.asks(state, { degraded: new Set(), pending: [] }).asks[0] as CouncilAsk;
+      const request = protocol.request(state, ask);
+      systems[ask.agent] = request.system ?? '';
+      const answer = request.schema.parse(councilSimulator.answer(3, request.brief as never));
+      state = protocol.step(state, protocol.answer(state, ask, answer)).state;
+    }
+    const checklist = (text: string) => [1, 2, 3, 4, 5].filter((n) => text.includes(`\n${n}. `)).length;
+    const { executor, verifier, integrator } = state.weights;
+    expect({
+      checklist: [
+        checklist(systems.executor ?? ''),
+        checklist(systems.verifier ?? ''),
+        checklist(systems.integrator ?? ''),
+      ],
+      roles: Object.entries(systems).map(([agent, text]) => text.includes(`You are the ${agent}`)),
+      weights: [
+        [executor.exploration, executor.efficiency, executor.truth, executor.safety],
+        [verifier.truth, verifier.safety, verifier.autonomy, verifier.coherence],
+        [integrator.coherence, integrator.cooperation, integrator.transparency, integrator.truth],
+      ],
+    }).toEqual({
+      checklist: [0, 5, 0],
+      roles: [true, true, true],
+      weights: [
+        [0.8, 0.75, 0.9, 0.5],
+        [1, 0.9, 0.7, 0.5],
+        [0.85, 0.85, 0.9, 0.5],
+      ],
+    });
+  });
+
   it('asks each agent in the lifecycle order: the verifier before the integrator, the episode last', () => {
     expect(play('Note the resume conditions', 3).asked).toEqual([
       'executor:proposal',

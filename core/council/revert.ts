@@ -19,10 +19,11 @@ export function revertProposal(
   const { record } = found;
   if (!record.proposal.executed)
     throw new CouncilInputError(`${fileId} was never executed: there is nothing to revert`);
+  // A revert killed before it marked the proposal is finished by running it again (the journal
+  // knows how far it got); one marked is done.
+  if (record.reverted) throw new CouncilInputError(`${fileId} was already reverted (${record.reverted.at})`);
   const out = revertExecution(files, fileId);
   const at = files.now();
-  const reverted = record.reverted ?? { at, changes: out.changes, conflicts: out.conflicts };
-  saveProposal(files, { ...record, reverted });
   appendOnce(files, CONSENSUS_HISTORY, [
     {
       key: `${fileId}#revert`,
@@ -38,5 +39,7 @@ export function revertProposal(
       goal: lastVersion(record.proposal).output.goal,
     },
   ]);
+  // Marked last: until then, running the revert again finishes it (the precedent is written once).
+  saveProposal(files, { ...record, reverted: { at, changes: out.changes, conflicts: out.conflicts } });
   return out;
 }

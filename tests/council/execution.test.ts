@@ -1,24 +1,33 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { councilRecorder, executeAction, replayCouncil, revertExecution } from '../../core/council';
+import { findProposal } from '../../core/council/recorder';
 import type { CouncilAction } from '../../core/council/actions';
 import type { CouncilFiles } from '../../core/council/files-port';
+import { nodeCouncilFiles } from '../../core/node/council/council-files';
+import { loadTaxonomy } from '../../core/node/taxonomy-loader';
 import { COUNCIL_FIXTURES, councilWorkspace } from './council-workspace';
 
 // Execution on a real folder: nothing is written without consensus, nothing high-stakes without the
 // researcher, a revert gives back every byte, an edit made meanwhile is never lost, and a kill at
 // any point of an execution, then a resume, neither repeats nor skips an action.
 
-/** Every file under `ideas/` by its hash: the folder's whole content, to compare two moments. */
+/**
+ * Every file under `ideas/` by its hash, and every folder: the whole tree, to compare two moments (a
+ * folder left behind by a revert or a rename is a difference too: an empty idea folder still takes
+ * the idea's name).
+ */
 function tree(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
-      if (statSync(abs).isDirectory()) walk(abs);
-      else out[relative(root, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
+      if (statSync(abs).isDirectory()) {
+        out[`${relative(root, abs)}/`] = 'folder';
+        walk(abs);
+      } else out[relative(root, abs)] = createHash('sha256').update(readFileSync(abs)).digest('hex');
     }
   };
   walk(join(root, 'ideas'));
@@ -57,7 +66,7 @@ const episode = {
 const script = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n');
 
 const SOIL = 'ideas/soil-moisture-lora';
-/** Every kind of write, on one idea: what a revert and a kill must handle. */
+/** Every tool that writes, high stakes included: what a revert and a kill must handle. The rename comes last. */
 const EVERYTHING: CouncilAction[] = [
   {
     tool: 'edit_section',
@@ -67,8 +76,14 @@ const EVERYTHING: CouncilAction[] = [
   { tool: 'add_tags', args: { idea: 'soil-moisture-lora', tags: ['paused-on-purpose'] } },
   { tool: 'link_ideas', args: { idea: 'soil-moisture-lora', other: 'city-lichens-field-guide', kind: 'related' } },
   { tool: 'set_stage', args: { idea: 'soil-moisture-lora', stage: 'RESEARCH' } },
+  // The last file of research/: the folder goes with it.
   { tool: 'delete_file', args: { path: `${SOIL}/research/capacitive-sensor-bench-test.md` } },
   { tool: 'capture_idea', args: { title: 'Probe lending library', text: 'Lend reference probes between groups.' } },
+  { tool: 'archive_idea', args: { idea: 'dataset-diff-tool' } },
+  // Two writes in one action.
+  { tool: 'merge_ideas', args: { idea: 'reading-tracker-extension', into: 'soil-moisture-lora' } },
+  // Every file moved (each a copy placed, then the original removed), the README written anew, the old one removed.
+  { tool: 'rename_idea', args: { idea: 'soil-moisture-lora', to: 'soil-sensing' } },
 ];
 
 describe('council execution on a workspace', () => {
@@ -120,19 +135,14 @@ describe('council execution on a workspace', () => {
     expect(states).toEqual(['AWAITING_RESEARCHER true pending', 'REJECTED true rejected']);
   });
 
-  it('reverts an executed proposal in one step, byte for byte, and a second revert changes nothing', () => {
+  it('reverts an executed proposal in one step, byte for byte — files it created removed, files it deleted or moved back — and a second revert changes nothing', () => {
     const { root, files, cleanup } = councilWorkspace();
     try {
       const before = tree(root);
-      const out = replayCouncil(
+      replayCouncil(
         script([
           header('Tidy soil-moisture-lora'),
-          proposal(EVERYTHING, [
-            `${SOIL} is tidied`,
-            `${SOIL}/notes/loan.md`,
-            `${SOIL}/research/capacitive-sensor-bench-test.md`,
-            'ideas/probe-lending-library',
-          ]),
+          proposal(EVERYTHING, [`${SOIL} is tidied`]),
           review('verifier', 'approve'),
           review('integrator', 'approve'),
           { type: 'researcher', proposal: 'p1', decision: 'approve', note: 'go' },
@@ -142,15 +152,35 @@ describe('council execution on a workspace', () => {
         files,
         { taskId: 'T', observer: councilRecorder(files, 'T') },
       );
-      expect([out.result.status, out.result.proposals[0]?.checked]).toEqual(['COMPLETED', true]);
-      expect(Object.keys(tree(root)).filter((p) => !(p in before))).toEqual([
-        'ideas/probe-lending-library/README.md',
-        'ideas/soil-moisture-lora/notes/loan.md',
-      ]);
+      const after = tree(root);
+      expect({
+        results: findProposal(files, 'T-p1')?.record.proposal.results.map((r) => [r.action, r.ok]),
+        created: Object.keys(after).filter((p) => !(p in before)),
+        gone: Object.keys(before).filter((p) => !(p in after)),
+      }).toEqual({
+        results: EVERYTHING.map((_, i) => [i, true]),
+        created: [
+          'ideas/probe-lending-library/',
+          'ideas/probe-lending-library/README.md',
+          'ideas/soil-sensing/',
+          'ideas/soil-sensing/README.md',
+          'ideas/soil-sensing/development.md',
+          'ideas/soil-sensing/notes/',
+          'ideas/soil-sensing/notes/loan.md',
+        ],
+        // The renamed idea's old folder goes with its last file; so does the emptied research/.
+        gone: [
+          'ideas/soil-moisture-lora/',
+          'ideas/soil-moisture-lora/README.md',
+          'ideas/soil-moisture-lora/development.md',
+          'ideas/soil-moisture-lora/research/',
+          'ideas/soil-moisture-lora/research/capacitive-sensor-bench-test.md',
+        ],
+      });
       const reverted = revertExecution(files, 'T-p1');
       expect(reverted.conflicts).toEqual([]);
       expect(tree(root)).toEqual(before);
-      expect(revertExecution(files, 'T-p1')).toEqual({ changes: [], conflicts: [] });
+      expect(revertExecution(files, 'T-p1')).toEqual({ changes: reverted.changes, conflicts: [] });
       expect(tree(root)).toEqual(before);
     } finally {
       cleanup();
@@ -168,6 +198,7 @@ describe('council execution on a workspace', () => {
       expect(result.ok).toBe(true);
       expect(existsSync(join(root, 'ideas/soil-sensing/research/capacitive-sensor-bench-test.md'))).toBe(true);
       expect(readFileSync(join(root, 'ideas/soil-sensing/README.md'), 'utf8')).toContain('slug: "soil-sensing"');
+      expect(existsSync(join(root, SOIL))).toBe(false);
       revertExecution(files, 'R-p1');
       expect(tree(root)).toEqual(before);
     } finally {
@@ -213,24 +244,41 @@ describe('council execution on a workspace', () => {
     }
   });
 
-  it('neither repeats nor skips an action when killed at any file operation and resumed', () => {
-    /** A port that dies (like a kill -9) before its `at`-th operation that changes a file. */
-    const dying = (files: CouncilFiles, at: number): CouncilFiles => {
-      let n = 0;
-      const guard =
-        <A extends unknown[], R>(f: (...a: A) => R) =>
-        (...a: A): R => {
-          if (++n === at) throw new Error('killed');
-          return f(...a);
-        };
-      return {
-        ...files,
-        write: guard(files.write),
-        restore: guard(files.restore),
-        remove: guard(files.remove),
-        move: guard(files.move),
+  /**
+   * A port that dies (like a kill -9) right after its `at`-th operation that changes a file: the
+   * operation is on disk, and the process never hears it returned. Every moment of an execution is
+   * one of these: after a journal entry and before the file operation it announces, after a file
+   * operation and before the journal records it done, after the journal and before the runner hears.
+   */
+  const dying = (files: CouncilFiles, at: number): CouncilFiles => {
+    let n = 0;
+    const guard =
+      <A extends unknown[], R>(f: (...a: A) => R) =>
+      (...a: A): R => {
+        const out = f(...a);
+        if (++n === at) throw new Error('killed');
+        return out;
       };
+    return { ...files, write: guard(files.write), restore: guard(files.restore), remove: guard(files.remove) };
+  };
+  /** The port with its changing operations counted. */
+  const counting = (files: CouncilFiles): { files: CouncilFiles; count: () => number } => {
+    let n = 0;
+    const counted =
+      <A extends unknown[], R>(f: (...a: A) => R) =>
+      (...a: A): R => {
+        n++;
+        return f(...a);
+      };
+    return {
+      files: { ...files, write: counted(files.write), restore: counted(files.restore), remove: counted(files.remove) },
+      count: () => n,
     };
+  };
+  // One id for every new idea, so a plan made twice (killed before it was journalled) reads the same.
+  const fixedIds = (files: CouncilFiles): CouncilFiles => ({ ...files, newId: () => '01FIXEDID' });
+
+  it('neither repeats nor skips an action when killed after any file operation or journal entry and resumed', () => {
     /** Runs every action as a runner would: an action whose result came back is never asked again. */
     const runAll = (files: CouncilFiles, killAt: number | null, root: string) => {
       const results: boolean[] = [];
@@ -248,27 +296,15 @@ describe('council execution on a workspace', () => {
       }
       return { results, kills, tree: tree(root) };
     };
-    // One id for every new idea, so a plan made twice (killed before it was journalled) reads the same.
-    const fixedIds = (files: CouncilFiles): CouncilFiles => ({ ...files, newId: () => '01FIXEDID' });
     const clean = councilWorkspace();
-    let operations = 0;
-    const counted = fixedIds(clean.files);
-    const counting: CouncilFiles = {
-      ...counted,
-      write(...a) {
-        operations++;
-        return counted.write(...a);
-      },
-      remove(...a) {
-        operations++;
-        return counted.remove(...a);
-      },
-    };
-    const expected = runAll(counting, null, clean.root);
+    const counted = counting(fixedIds(clean.files));
+    const expected = runAll(counted.files, null, clean.root);
+    const operations = counted.count();
     clean.cleanup();
-    // Each of the 7 actions writes its journal before and after its one file operation; a kill
-    // before each of the 21 is tried.
-    expect([expected.results.every(Boolean), operations]).toEqual([true, 21]);
+    // Each action writes its journal before and after its file operations: 8 actions with one
+    // operation (3 each), the merge with two (4), the rename with two moves of two halves each (a
+    // copy placed, the original removed), the new README and the old one's removal (8): 36 moments.
+    expect([expected.results.every(Boolean), operations]).toEqual([true, 36]);
     for (let at = 1; at <= operations; at++) {
       const { root, files, cleanup } = councilWorkspace();
       try {
@@ -282,6 +318,60 @@ describe('council execution on a workspace', () => {
       } finally {
         cleanup();
       }
+    }
+  });
+
+  it('reverts the same bytes when the revert is killed after any of its operations and run again', () => {
+    // Executed once; each trial reverts a copy of that folder.
+    const template = councilWorkspace();
+    const before = tree(template.root);
+    for (const [i, action] of EVERYTHING.entries()) executeAction(fixedIds(template.files), 'V-p1', i, action);
+    const copy = () => {
+      const { root, cleanup } = councilWorkspace();
+      rmSync(join(root, 'ideas'), { recursive: true });
+      cpSync(template.root, root, { recursive: true });
+      return { root, files: nodeCouncilFiles(root, { stages: [...loadTaxonomy(null).stageIds] }), cleanup };
+    };
+    const clean = copy();
+    const counted = counting(clean.files);
+    const expected = revertExecution(counted.files, 'V-p1');
+    const operations = counted.count();
+    expect([tree(clean.root), expected.conflicts, operations > 20]).toEqual([before, [], true]);
+    clean.cleanup();
+    try {
+      for (let at = 1; at <= operations; at++) {
+        const { root, files, cleanup } = copy();
+        try {
+          expect(() => revertExecution(dying(files, at), 'V-p1')).toThrow('killed');
+          const again = revertExecution(files, 'V-p1');
+          expect({ at, tree: tree(root), again }).toEqual({ at, tree: before, again: expected });
+        } finally {
+          cleanup();
+        }
+      }
+    } finally {
+      template.cleanup();
+    }
+  });
+
+  it('keeps an edit made after the execution when reverting: the version from before goes beside it', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const readme = join(root, SOIL, 'README.md');
+      const original = readFileSync(readme);
+      executeAction(files, 'E-p1', 0, { tool: 'set_stage', args: { idea: 'soil-moisture-lora', stage: 'RESEARCH' } });
+      const theirs = `${readFileSync(readme, 'utf8')}\nA line the researcher wrote after the council.\n`;
+      writeFileSync(readme, theirs);
+      const out = revertExecution(files, 'E-p1');
+      const copies = readdirSync(join(root, SOIL)).filter((n) => n.startsWith('README.conflict-'));
+      expect({
+        changes: out.changes,
+        conflicts: out.conflicts.length,
+        kept: readFileSync(readme, 'utf8') === theirs,
+        copies: copies.map((c) => readFileSync(join(root, SOIL, c)).equals(original)),
+      }).toEqual({ changes: [], conflicts: 1, kept: true, copies: [true] });
+    } finally {
+      cleanup();
     }
   });
 });

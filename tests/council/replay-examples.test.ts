@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,16 @@ describe('council replay examples', () => {
       ['high', 'low', 'medium'],
       [0, 1, 2, 3, 4],
     ]);
+  });
+
+  it('holds the shared example as the shared folder has it, where that folder is beside the checkout', () => {
+    const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'examples');
+    const names = existsSync(shared) ? readdirSync(shared).filter((f) => f.startsWith('council-')) : [];
+    expect(
+      names.filter(
+        (f) => !existsSync(join(COUNCIL_FIXTURES, f)) || read(f, '') !== readFileSync(join(shared, f), 'utf8'),
+      ),
+    ).toEqual([]);
   });
 
   for (const name of examples) {

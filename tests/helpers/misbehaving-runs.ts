@@ -56,7 +56,7 @@ export interface SlipRun extends SlipFigures {
 /** Answers a request in place of the simulator (a fixture), or passes the simulator's answer on. */
 export type Respond = (request: FakeRequest, simulated: FakeStep) => FakeStep;
 
-interface RunOptions {
+export interface RunOptions {
   seed: number;
   /** Share of answers with a slip (0: none). */
   rate: number;
@@ -65,7 +65,7 @@ interface RunOptions {
   latencyMs?: number;
 }
 
-function fakeFor(options: RunOptions): FakeAnthropic {
+export function fakeFor(options: RunOptions): FakeAnthropic {
   const simulated = simulatorResponder(options.seed);
   const respond = options.respond;
   return new FakeAnthropic({
@@ -88,7 +88,7 @@ const DEBATERS = [
 ];
 
 /** An `Llm` that keeps every call record, those of failed calls included. */
-function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; failed: number }): Llm {
+export function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; failed: number }): Llm {
   return {
     provider: llm.provider,
     async call(request) {
@@ -106,7 +106,7 @@ function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; f
   };
 }
 
-function figures(
+export function figures(
   fake: FakeAnthropic,
   meter: { calls: LlmCallRecord[]; structured: number; failed: number },
   end: { ended: string; reason: string | null; exception: string | null },
@@ -131,7 +131,7 @@ function figures(
   };
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

@@ -1,7 +1,7 @@
 // Memory shared by every protocol (COUNCIL-PROTOCOL.md, "Memory"): a completed crux debate writes
 // its episode to council/memory/episodes.jsonl, and the next evaluation of the same idea carries it
 // in every request's shared head; a workspace with no episode sends exactly what it always did.
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../../core/node/app-root';
@@ -13,6 +13,7 @@ import { Workspace } from '../../core/node/workspace/workspace';
 import { parseEpisodes } from '../../core/memory/episode';
 import { episodeText } from '../../core/memory/relevance';
 import type { LlmRequest } from '../../core/ports/llm';
+import { cli } from '../helpers/run-cli';
 import { tempWorkspace } from '../helpers/temp-workspace';
 
 const IDEA = 'community-solar-coop';
@@ -114,6 +115,61 @@ describe('memory shared by every protocol', () => {
       evaluationIdea: IDEA,
     });
   });
+
+  it("puts an evaluation's episode in the next crux debate's brief and the next arena's for the same idea", async () => {
+    const memory = workspaceMemory(root);
+    memory.record('evaluation', 'earlier', {
+      task: 'Evaluate the solar co-op',
+      idea: IDEA,
+      outcome: 'PURSUE 7.4',
+      cruxes: ['Will the school let us use its roof for twenty years?'],
+      keyLearnings: ['Weakness: the roof lease is unsigned.'],
+    });
+    const [episode] = episodesOnDisk();
+    const line = episodeText(episode as never);
+    const rec = recording();
+    await new DebateService(ws, rec.providers).start({
+      ideaSlug: IDEA,
+      agents: ['ethicist', 'investor'],
+      provider: 'simulated',
+      seed: 7,
+    });
+    const debateRequests = rec.sent();
+    ws.close();
+    // The arena keeps its context brief in its log's header: what every agent reads first.
+    const arena = cli([
+      'arena',
+      '--idea',
+      IDEA,
+      '--agents',
+      'investor,ethicist',
+      '--judge',
+      'judge',
+      '--provider',
+      'simulated',
+      '--seed',
+      '1',
+      '--workspace',
+      root,
+      '--json',
+    ]);
+    ws = Workspace.open(root);
+    const logs = join(root, 'ideas', IDEA, 'arenas');
+    const header = JSON.parse(
+      readFileSync(join(logs, readdirSync(logs)[0] as string), 'utf8').split('\n')[0] as string,
+    );
+    expect({
+      debateRequests: debateRequests.length > 0,
+      debateWithEpisode: debateRequests.filter((t) => t.includes(HEADING) && t.includes(line)).length,
+      arena: arena.code,
+      arenaBrief: [header.header.setup.context.includes(HEADING), header.header.setup.context.includes(line)],
+    }).toEqual({
+      debateRequests: true,
+      debateWithEpisode: debateRequests.length,
+      arena: 0,
+      arenaBrief: [true, true],
+    });
+  }, 120_000);
 
   it('writes one line per run however often the run finishes, and keeps every line of two writers', () => {
     const memory = workspaceMemory(root);

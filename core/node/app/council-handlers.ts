@@ -1,7 +1,5 @@
 import type { councilChannels } from '../../contract';
 import { CouncilInputError } from '../../council/errors';
-import { lastVersion } from '../../council/state';
-import { findProposal } from '../../council/recorder';
 import { nodeCouncilFiles } from '../council/council-files';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
@@ -71,14 +69,15 @@ export function councilHandlers(ctx: AppContext): AreaHandlers<keyof typeof coun
       },
       'council:preview': ({ id }) => {
         open();
-        const found = findProposal(files, id);
-        if (!found) throw new UserError(`no council proposal "${id}" (see: npm run cli -- council list)`);
-        const p = found.record.proposal;
-        if (found.record.reverted || EXECUTED.has(p.status) || p.executed)
+        // The version the council voted on, as its run log has it: what an approval executes, even
+        // when the proposal's file was edited by hand.
+        const p = councils.reads.proposal(id);
+        if (p.reverted || EXECUTED.has(p.status) || p.executed)
           throw new UserError(
-            `${id} has been executed: what it did is in its results${found.record.reverted ? ', and it was reverted' : ''}`,
+            `${id} has been executed: what it did is in its results${p.reverted ? ', and it was reverted' : ''}`,
           );
-        const last = lastVersion(p);
+        const last = p.versions[p.versions.length - 1];
+        if (!last) throw new UserError(`${id} has no version to preview`);
         return previewActions(files, id, last.n, last.output.actions);
       },
       'council:approve': ({ id, note }) => {

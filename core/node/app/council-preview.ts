@@ -37,7 +37,7 @@ function metaOf(text: string): IdeaMetaView {
 
 /**
  * The file port seen through an overlay: reads come from what the planned operations left, falling
- * back to the real files; every write, removal and move lands in the overlay only. Nothing here
+ * back to the real files; every write and removal lands in the overlay only. Nothing here
  * touches the disk but to read.
  */
 export function overlayFiles(base: CouncilFiles): { files: CouncilFiles; overlay: Map<string, string | null> } {
@@ -96,13 +96,6 @@ export function overlayFiles(base: CouncilFiles): { files: CouncilFiles; overlay
       overlay.set(path, null);
       return { removed: true };
     },
-    move(from, to, expected) {
-      const found = read(from);
-      if (!found || found.hash !== expected || read(to) !== null) return { moved: false };
-      overlay.set(to, found.text);
-      overlay.set(from, null);
-      return { moved: true };
-    },
   };
   return { files, overlay };
 }
@@ -110,7 +103,11 @@ export function overlayFiles(base: CouncilFiles): { files: CouncilFiles; overlay
 function applyOp(files: CouncilFiles, op: FileOp): void {
   if (op.kind === 'write') files.write(op.path, op.content, op.expected);
   else if (op.kind === 'remove') files.remove(op.path, op.expected);
-  else files.move(op.from, op.to, op.expected);
+  else {
+    // As execution moves a file: a copy placed at `to`, then the original removed.
+    files.restore(op.to, files.snapshot(op.from) ?? '', null);
+    files.remove(op.from, op.expected);
+  }
 }
 
 const clip = (text: string | null) =>

@@ -19,7 +19,7 @@ import {
 } from '../../council/recorder';
 import { proposalFileId } from '../../council/replay';
 import { statusOf, votesOf } from '../../council/result';
-import { type Awaiting, type CouncilState, lastVersion, } from '../../council/state';
+import { type Awaiting, type CouncilState, lastVersion } from '../../council/state';
 import {
   COUNCIL_AGENTS,
   type CouncilAgent,
@@ -84,7 +84,6 @@ function waitsForWords(awaiting: Awaiting | null): string | null {
       return 'the verifier’s review of the outcome';
   }
 }
-
 
 export const changesOf = (changes: unknown[]): CouncilFileChange[] =>
   changes.flatMap((c) => {
@@ -355,14 +354,18 @@ export class CouncilReads {
     return found;
   }
 
-  /** The inbox: every proposal waiting for the researcher whose decision is not already under way, oldest first. */
+  /**
+   * The inbox: every proposal waiting for the researcher whose decision is not already under way,
+   * oldest first — as its task's run log has it (what an approval acts on), not as its file says.
+   */
   approvals(): CouncilProposalView[] {
-    const waiting = this.listProposals().filter(
+    const candidates = this.listProposals().filter(
       ({ record }) => record.proposal.status === 'AWAITING_RESEARCHER' && !record.reverted,
     );
-    return waiting
-      .map(({ record }) => proposalView(record, this.live))
-      .filter((p) => !p.deciding)
+    // A file naming a proposal its task's log does not have waits for nothing.
+    return candidates
+      .flatMap(({ record }) => this.get(record.taskId).proposals.filter((p) => p.id === record.id))
+      .filter((p) => p.status === 'AWAITING_RESEARCHER' && !p.deciding)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 

@@ -158,8 +158,10 @@ export class LiveCouncils {
     const found = findProposal(this.reader.files, fileId);
     if (!found) throw new UserError(`no council proposal "${fileId}" (see: npm run cli -- council list)`);
     const { record } = found;
-    if (record.proposal.status !== 'AWAITING_RESEARCHER' || record.reverted)
-      throw new UserError(`${fileId} does not wait for your decision (it is ${record.proposal.status})`);
+    // Where the proposal stands as its task's log has it (its file may have been edited by hand).
+    const status = this.reads.proposal(fileId).status;
+    if (status !== 'AWAITING_RESEARCHER')
+      throw new UserError(`${fileId} does not wait for your decision (it is ${status})`);
     if (this.deciding.has(fileId)) throw new UserError(`your decision on ${fileId} is already being carried out`);
     this.deciding.add(fileId);
     this.errors.delete(record.taskId);

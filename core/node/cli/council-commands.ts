@@ -103,6 +103,26 @@ function replay(args: ParsedArgs, io: CliIo): number {
   return 0;
 }
 
+/**
+ * `runs pause|resume|stop ID` for a council task: it resumes through its own host (which executes
+ * and asks the researcher); it is never paused or stopped from outside — it stops by itself where
+ * it needs the researcher, as in the app.
+ */
+export async function controlCouncil(
+  args: ParsedArgs,
+  io: CliIo,
+  action: 'pause' | 'resume' | 'stop',
+  id: string,
+): Promise<number> {
+  if (action !== 'resume')
+    throw new UserError(
+      `a council task is not ${action === 'pause' ? 'paused' : 'stopped'}: it stops by itself where it needs you (council reject ID ends it)`,
+    );
+  const report = await withWorkspace(args, (ws) => new CouncilRuns(ws).resume(id));
+  printRun(io, args, report);
+  return 0;
+}
+
 /** `council …`: the council of executor, verifier and integrator acting on the workspace. */
 export const councilCommands: Command[] = [
   {

@@ -6,6 +6,7 @@ import { UserError, Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
 import { jsonOption, runStatusOption, workspaceDir, workspaceOption } from './common';
+import { controlCouncil } from './council-commands';
 import { controlDebate } from './debate-control';
 import { controlEvaluation } from './evaluations-commands';
 import type { CliIo } from './io';
@@ -44,6 +45,7 @@ function controlRun(args: ParsedArgs, io: CliIo, action: Exclude<Action, 'list' 
   const protocol = protocolOf(args, id);
   if (protocol === 'crux') return controlDebate(args, io, action, id);
   if (protocol === 'evaluation') return controlEvaluation(args, io, action === 'resume' ? 'resume' : 'stop', id);
+  if (protocol === 'council') return controlCouncil(args, io, action, id);
   return controlProtocolRun(args, io, action, id);
 }
 

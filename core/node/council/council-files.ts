@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { CouncilFiles, IdeaMetaView } from '../../council/files-port';
@@ -15,6 +15,7 @@ import { parseMarkdown } from '../markdown';
  * The council's file port on a real workspace. Every write goes through `safeWrite` (atomic, and
  * never over a file changed since it was read: ours goes to a conflict copy); a removal takes the
  * file out of the way under a hidden name first and puts it back if it turns out to have changed.
+ * A move is the council's own two halves (a copy placed, the original removed; core/council/execution.ts).
  */
 export interface NodeCouncilFilesOptions {
   stages: readonly string[];
@@ -63,7 +64,23 @@ export function nodeCouncilFiles(root: string, options: NodeCouncilFilesOptions)
     }
     rmSync(keep, { force: true });
     changed(path);
+    pruneEmptied(path);
     return { removed: true };
+  }
+
+  /**
+   * The folders inside an idea that a removal left empty, deepest first, the idea's own folder
+   * included: a renamed idea leaves no folder under its old name, and a revert of a file the council
+   * created leaves none of the folders made for it. A folder holding anything stays.
+   */
+  function pruneEmptied(path: string): void {
+    for (let dir = dirname(path); dir.startsWith(`${IDEAS_DIR}/`); dir = dirname(dir)) {
+      try {
+        rmdirSync(abs(dir));
+      } catch {
+        return;
+      }
+    }
   }
 
   function listFiles(dir: string): string[] | null {
@@ -139,26 +156,6 @@ export function nodeCouncilFiles(root: string, options: NodeCouncilFilesOptions)
       return { path: outcome.path, conflict: outcome.conflict };
     },
     remove,
-    move(from, to, expected) {
-      let bytes: Buffer;
-      try {
-        bytes = readInside(root, from);
-      } catch {
-        return { moved: false };
-      }
-      if (sha256(bytes) !== expected) return { moved: false };
-      const placed = safeWrite(root, to, bytes, null, clock.now());
-      if (placed.conflict) {
-        rmSync(abs(placed.path), { force: true });
-        return { moved: false };
-      }
-      changed(to);
-      if (!remove(from, expected).removed) {
-        rmSync(abs(to), { force: true });
-        return { moved: false };
-      }
-      return { moved: true };
-    },
     today: () => clock.now().toISOString().slice(0, 10),
     now: () => clock.now().toISOString(),
     newId: () => ids.newId(),

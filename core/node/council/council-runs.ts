@@ -22,11 +22,13 @@ import type { DebateRecord, RunHeader } from '../../engine/debate-record';
 import type { RunRecord, RunStatus } from '../../engine/protocol';
 import { type RunControl, type RunLimits, Runner } from '../../engine/runner';
 import { type ProviderFactory, type ProviderName, providerFor } from '../debates/providers';
-import { DebateJournal } from '../debates/journal';
+import { DebateJournal, readDebateLog } from '../debates/journal';
 import { ulid } from '../ids';
 import { claimRun } from '../runs/run-control';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { workspaceResources } from '../runs/run-resources';
+import { foldRun } from '../runs/run-service';
+import type { AnyProtocolEntry } from '../../engine/registry';
 import { nodeCouncilFiles } from './council-files';
 import { councilMirror } from './council-mirror';
 
@@ -136,9 +138,29 @@ export class CouncilRuns {
   async decide(fileId: string, decision: 'approve' | 'reject', note: string): Promise<CouncilRunReport> {
     const found = findProposal(this.files, fileId);
     if (!found) throw new UserError(`no council proposal "${fileId}" (see: npm run cli -- council list)`);
-    if (found.record.proposal.status !== 'AWAITING_RESEARCHER')
-      throw new UserError(`${fileId} does not wait for the researcher (it is ${found.record.proposal.status})`);
-    return this.resume(found.record.taskId, { proposal: found.record.proposal.id, decision, note });
+    // Whether it waits is the log's word, not the file's (a file may have been edited by hand).
+    const { taskId, proposal } = found.record;
+    const state = this.logState(taskId);
+    const now = need(state);
+    if (now.kind === 'researcher' && now.proposal === proposal.id)
+      return this.resume(taskId, { proposal: proposal.id, decision, note });
+    // The same decision, already in the log (the process carrying it out was killed before the
+    // file caught up): it is carried on.
+    const logged = state.proposals.find((p) => p.id === proposal.id);
+    const same = decision === 'approve' ? 'approved' : 'rejected';
+    if (logged?.decidedBy === 'researcher' && logged.decision === same && now.kind !== 'done')
+      return this.resume(taskId);
+    throw new UserError(`${fileId} does not wait for the researcher (its task waits for ${describeNeed(now)})`);
+  }
+
+  /** A task's state as its run log has it (folded, nothing run). */
+  private logState(id: string): CouncilState {
+    const { records } = readDebateLog(this.ws.root, this.find(id));
+    const first = records[0];
+    if (first?.type !== 'run_created')
+      throw new UserError(`the log of council task ${id} does not start with a run header`);
+    return foldRun(councilEntry as unknown as AnyProtocolEntry, first.header, records, workspaceResources(this.ws))
+      .currentState as CouncilState;
   }
 
   revert(fileId: string, note = ''): { changes: unknown[]; conflicts: string[] } {
