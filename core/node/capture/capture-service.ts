@@ -66,8 +66,8 @@ export class CaptureService {
 
   /** Every idea of the library with its terms and the identities its README records. */
   library(): PlacedIdea[] {
-    let cache = readIdeas.get(this.ws);
-    if (!cache) readIdeas.set(this.ws, (cache = new Map()));
+    const cache = readIdeas.get(this.ws) ?? new Map<string, { hash: string; idea: PlacedIdea }>();
+    readIdeas.set(this.ws, cache);
     const rows = this.ws.list();
     const seen = new Set<string>();
     const out: PlacedIdea[] = [];
