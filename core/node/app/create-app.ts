@@ -19,6 +19,7 @@ import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
 import { arenasHandlers } from './arenas-handlers';
+import { capturesHandlers } from './captures-handlers';
 import { councilHandlers } from './council-handlers';
 import { memoryHandlers } from './memory-handlers';
 import { debatesHandlers } from './debates-handlers';
@@ -219,6 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...arenasHandlers(ctx, { startRun: areas.runs.start, ledger: () => areas.ledger.impl['ledger:list']({}) }).impl,
     ...areas.council.impl,
     ...memoryHandlers(ctx).impl,
+    ...capturesHandlers(ctx).impl,
   };
 
   const handlers = Object.fromEntries(
