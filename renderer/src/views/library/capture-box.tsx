@@ -69,7 +69,7 @@ export function CaptureBox({
     text: string;
   } | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
-  const choices = useRef<HTMLDivElement>(null);
+  const choices = useRef<HTMLFieldSetElement>(null);
 
   const place = useAction(async (captured: { title: string; text: string }, as: CapturePlacementView) => {
     const result = await client.invoke('captures:place', {
@@ -155,7 +155,7 @@ export function CaptureBox({
         rows={3}
       />
       {pending && (
-        <div className="capture-choice" role="group" aria-label="Where does it belong?" ref={choices}>
+        <fieldset className="capture-choice" aria-label="Where does it belong?" ref={choices}>
           <p className="capture-verdict">
             <span className={`capture-decision decision-${pending.classification.decision.toLowerCase()}`}>
               {pending.classification.duplicateOf ? 'Captured before' : pending.classification.decision.toLowerCase()}
@@ -188,7 +188,7 @@ export function CaptureBox({
               Cancel
             </button>
           </div>
-        </div>
+        </fieldset>
       )}
       <div className="row">
         <button type="submit" className="primary" disabled={title.trim() === '' || busy || pending !== null}>
