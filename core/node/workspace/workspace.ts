@@ -2,7 +2,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'n
 import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstLine } from '../../idea/first-line';
-import { firstHeading, normalizeDate } from '../../idea/frontmatter';
+import { normalizeDate } from '../../idea/frontmatter';
+import { firstHeading, firstParagraph } from '../../idea/headings';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { identitiesIn, identityMarker } from '../../capture/identity';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
@@ -724,8 +725,9 @@ export interface TextIdea {
 
 /**
  * Reads a markdown or text file's contents as an idea. The title is the frontmatter's `title`, else
- * the first `#` heading, else (plain text) the first line, else the file name; the summary is the
- * first paragraph. `where` names the file in the error a broken frontmatter gives.
+ * the first level-1 heading (core/idea/headings.ts), else (plain text) the first line, else the file
+ * name; the summary is the frontmatter's `description`, else the first paragraph of prose. `where`
+ * names the file in the error a broken frontmatter gives.
  */
 export function textIdea(raw: string, name: string, where: string): TextIdea {
   const ext = extname(name).toLowerCase();
@@ -749,13 +751,10 @@ export function textIdea(raw: string, name: string, where: string): TextIdea {
     firstHeading(body) ||
     lead?.title ||
     stem.replace(/[-_]+/g, ' ');
-  const firstParagraph =
-    (lead?.rest || body)
-      .replace(/^#.*$/m, '')
-      .trim()
-      .split(/\n\s*\n/)[0]
-      ?.replace(/\s+/g, ' ') ?? '';
-  return { data, body, title, summary: firstParagraph.slice(0, 200) };
+  // A vault's own one-line `description` (Obsidian's, a static site's) is the summary it meant.
+  const description = typeof data.description === 'string' ? data.description.trim() : '';
+  const summary = description || firstParagraph(plain ? (lead?.rest ?? '') : body);
+  return { data, body, title, summary: summary.slice(0, 200) };
 }
 
 function mebibytes(size: number): string {
