@@ -9,4 +9,8 @@ describe('captureTerms', () => {
       ),
     ).toEqual(['cafe', 'battery', 'abcd', 'roof', '土壌', '壌水', '水分', 'と', 'obsidian', 'の設', '設定']);
   });
+
+  it('keeps the marks of kana (ガス is not カス) and reads half-width kana as full-width', () => {
+    expect([captureTerms('ガス'), captureTerms('ｶﾞｽ'), captureTerms('カス')]).toEqual([['ガス'], ['ガス'], ['カス']]);
+  });
 });
