@@ -72,6 +72,27 @@ describe('classifying a capture', () => {
   });
 });
 
+describe('the model’s call', () => {
+  it('is refused before it is made when its worst case is over what a capture may spend', async () => {
+    let calls = 0;
+    const costly = new CaptureService(ws, () => ({
+      llm: {
+        provider: 'costly',
+        call: async () => {
+          calls++;
+          throw new Error('never called');
+        },
+      },
+      estimate: () => 0.12,
+      likely: () => 0.01,
+    }));
+    await expect(costly.classify(BORDERLINE, { provider: 'anthropic' })).rejects.toThrow(
+      'placing this capture with a model could cost up to $0.1200, over the $0.05 a capture may spend (see the tiers in models.md); capture it without --provider',
+    );
+    expect(calls).toBe(0);
+  });
+});
+
 describe('placing a capture', () => {
   it('adds an EXISTING capture to the end of the README, changing nothing above it, and knows it the second time', async () => {
     const service = new CaptureService(ws);

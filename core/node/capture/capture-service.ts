@@ -24,6 +24,9 @@ import { type CaptureResult, UserError, type Workspace } from '../workspace/work
  * decides; with one, a model call decides from the lexical measure's best candidates.
  */
 
+/** The most one capture's model call may cost, worst case (a fast-tier call costs about a tenth of a cent). */
+export const CAPTURE_BUDGET_USD = 0.05;
+
 /** What was captured: a title and text, or a file on this computer. */
 export type CaptureSource =
   | { kind: 'text'; title: string; text: string; tags?: string[]; type?: string; stage?: string }
@@ -153,6 +156,14 @@ export class CaptureService {
       .map((c) => ({ ...c, summary: summaries.get(c.slug) ?? '' }));
     const request = placementRequest(persona, text, shown, lexical.classification.terms);
     const provider = this.providers(options.provider, this.ws.root, options.seed ?? 1);
+    // One small call; its worst case is checked before it is made, like every model call's.
+    const { check: _check, ...priced } = request;
+    const worst = provider.estimate(priced);
+    if (worst > CAPTURE_BUDGET_USD) {
+      throw new UserError(
+        `placing this capture with a model could cost up to $${worst.toFixed(4)}, over the $${CAPTURE_BUDGET_USD.toFixed(2)} a capture may spend (see the tiers in models.md); capture it without --provider`,
+      );
+    }
     const result = await provider.llm.call(options.signal ? { ...request, signal: options.signal } : request);
     return {
       classification: classificationFromPlacement(result.value, lexical.ranked, lexical.classification),
