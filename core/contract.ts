@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { arenasChannels } from './contract/arenas-channels';
+import { capturesChannels } from './contract/captures-channels';
 import { councilChannels, councilPushEvents } from './contract/council-channels';
 import { debatesChannels, debatesPushEvents } from './contract/debates-channels';
 import { evaluationsChannels, evaluationsPushEvents } from './contract/evaluations-channels';
@@ -31,6 +32,7 @@ import { workspaceChannels, workspacePushEvents } from './contract/workspace-cha
  */
 
 export * from './contract/arenas-channels';
+export * from './contract/captures-channels';
 export * from './contract/council-channels';
 export * from './contract/crux';
 export * from './contract/debates-channels';
@@ -53,6 +55,7 @@ export * from './contract/workspace-channels';
 
 export const channels = {
   ...ideasChannels,
+  ...capturesChannels,
   ...workspaceChannels,
   ...taxonomyChannels,
   ...personasChannels,

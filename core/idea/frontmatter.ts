@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import type { Taxonomy } from '../taxonomy/taxonomy';
 import { issuePath } from '../text/zod-issues';
+import { firstHeading } from './headings';
 import { RELATIONSHIP_TYPES, type Relationship } from './relationships';
+
+/** The title when the frontmatter has none (core/idea/headings.ts). */
+export { firstHeading };
 
 /**
  * The README frontmatter as the researcher may write it. We are strict about types (a number where
@@ -64,12 +68,6 @@ export function normalizeDate(value: string | Date | null | undefined): string |
   }
   const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
-}
-
-/** The first level-1 heading of a markdown body, used as the title when the frontmatter has none. */
-export function firstHeading(body: string): string | null {
-  const match = /^#\s+(.+?)\s*#*\s*$/m.exec(body);
-  return match?.[1]?.trim() || null;
 }
 
 function normalizeTags(tags: string[] | string | null | undefined): string[] {

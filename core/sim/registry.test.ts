@@ -38,6 +38,7 @@ describe('the simulator registry', () => {
       ['council', ['proposal', 'review', 'revision', 'compromise', 'outcome', 'episode']],
       ['development', ['questions']],
       ['classification', ['classify']],
+      ['capture', ['placement']],
     ]);
   });
 

@@ -1,10 +1,11 @@
+import { captureSimulator } from '../capture/simulator';
 import { classificationSimulator } from '../classification/simulator';
 import { developmentSimulator } from '../development/simulator';
 import { protocols } from '../protocols';
 import type { ProtocolSimulator } from './registry';
 
 /** The simulators of agent calls that belong to no run (developing an idea, classifying one), one line each. */
-const OUTSIDE_RUNS: readonly ProtocolSimulator[] = [developmentSimulator, classificationSimulator];
+const OUTSIDE_RUNS: readonly ProtocolSimulator[] = [developmentSimulator, classificationSimulator, captureSimulator];
 
 /**
  * Every simulator: each registered protocol's (core/protocols.ts, where a protocol's entry brings its

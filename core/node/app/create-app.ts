@@ -19,6 +19,7 @@ import { type WatchOptions, WorkspaceWatcher } from '../workspace/watcher';
 import { Workspace } from '../workspace/workspace';
 import type { AppContext } from './app-context';
 import { arenasHandlers } from './arenas-handlers';
+import { capturesHandlers } from './captures-handlers';
 import { councilHandlers } from './council-handlers';
 import { memoryHandlers } from './memory-handlers';
 import { debatesHandlers } from './debates-handlers';
@@ -222,6 +223,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...areas.council.impl,
     ...memoryHandlers(ctx).impl,
     ...areas.pipeline.impl,
+    ...capturesHandlers(ctx).impl,
   };
 
   const handlers = Object.fromEntries(

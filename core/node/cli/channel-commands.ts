@@ -79,6 +79,8 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'ideas:answer': { command: 'develop SLUG --answer N' },
   'ideas:import': { command: 'import DIR' },
   'ideas:compare': { command: 'compare SLUGS' },
+  'captures:classify': { command: 'capture --title T --check' },
+  'captures:place': { command: 'capture --title T --as PLACE' },
   'arenas:estimate': {
     command: 'arena --estimate --idea SLUG --topic T --ideas a,b,c --agents a,b,c --judge ID --provider P',
   },

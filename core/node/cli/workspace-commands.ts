@@ -4,8 +4,9 @@ import { initWorkspace } from '../workspace/init-workspace';
 import type { SyncReport } from '../workspace/sync-pass';
 import { WorkspaceWatcher } from '../workspace/watcher';
 import { DebateService } from '../debates/debate-service';
-import { UserError, Workspace } from '../workspace/workspace';
+import { Workspace } from '../workspace/workspace';
 import type { CommandSpec, ParsedArgs } from './args';
+import { captureCommand } from './capture-command';
 import { jsonOption, workspaceDir, workspaceOption } from './common';
 import type { CliIo } from './io';
 
@@ -151,61 +152,7 @@ export const workspaceCommands: Command[] = [
       return 0;
     },
   },
-  {
-    spec: {
-      name: 'capture',
-      summary: 'Create an idea from a title and text, or from a markdown/text (or any) file.',
-      usage:
-        'capture --workspace DIR (--title T [--text X] | --file F) [--type TYPE] [--stage STAGE] [--tags a,b] [--json]',
-      positionals: [],
-      options: {
-        workspace: workspaceOption,
-        title: { type: 'string', value: 'T', description: 'the idea title' },
-        text: { type: 'string', value: 'X', description: 'the idea text (markdown)' },
-        file: { type: 'string', value: 'F', description: 'a file to turn into an idea (.md/.txt become the README)' },
-        type: { type: 'string', value: 'TYPE', description: 'idea type (default research)' },
-        stage: { type: 'string', value: 'STAGE', description: 'lifecycle stage (default SPARK)' },
-        tags: { type: 'string', value: 'a,b', description: 'comma-separated tags' },
-        json,
-      },
-    },
-    run(args, io) {
-      const { title, text, file, type, stage, tags } = args.options as Record<string, string | undefined>;
-      if ((title === undefined) === (file === undefined)) {
-        throw new UserError('capture: give either --title (with optional --text) or --file');
-      }
-      if (file !== undefined && text !== undefined)
-        throw new UserError('capture: --text goes with --title, not --file');
-      return withWorkspace(args, (ws) => {
-        const result =
-          file !== undefined
-            ? ws.captureFile(resolve(file), { ...(type ? { type } : {}), ...(stage ? { stage } : {}) })
-            : ws.capture({
-                title: title as string,
-                ...(text !== undefined ? { text } : {}),
-                ...(type ? { type } : {}),
-                ...(stage ? { stage } : {}),
-                ...(tags
-                  ? {
-                      tags: tags
-                        .split(',')
-                        .map((t) => t.trim())
-                        .filter(Boolean),
-                    }
-                  : {}),
-              });
-        if (args.options.json)
-          printJson(io, {
-            slug: result.slug,
-            path: result.path,
-            conflict: result.conflict,
-            idea: result.idea && listJson(result.idea),
-          });
-        else io.out(`Captured "${result.idea?.title ?? result.slug}" as ${result.path}`);
-        return 0;
-      });
-    },
-  },
+  captureCommand,
   {
     spec: {
       name: 'attach',

@@ -1,4 +1,14 @@
-import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,6 +30,78 @@ function snapshot(dir: string): Record<string, string> {
     out[relative(dir, path)] = `${stat.mtimeMs} ${stat.size} ${bytes}`;
   }
   return out;
+}
+
+/** How wide a text is shown: a CJK character takes two columns. */
+function columns(text: string): number {
+  let n = 0;
+  for (const ch of text) n += /[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1;
+  return n;
+}
+
+interface GeneratedNote {
+  file: string;
+  kind: 'english' | 'plain' | 'setext' | 'fenced' | 'japanese' | 'nameless' | 'broken';
+  /** The title the import must give it; null for a note that must be reported instead. */
+  title: string | null;
+}
+
+/**
+ * A vault of `count` notes in folders three deep, written the ways vaults are: frontmatter with a
+ * title, none at all, a heading underlined, a shell comment in a code block above the heading,
+ * Japanese with long unspaced paragraphs, no heading (titled by its file name), and a broken
+ * frontmatter every twentieth note; wiki links throughout; pictures, canvases and `.obsidian/`
+ * beside them.
+ */
+function generateVault(root: string, count: number): GeneratedNote[] {
+  const kinds: GeneratedNote['kind'][] = ['english', 'plain', 'setext', 'fenced', 'japanese', 'nameless'];
+  const notes: GeneratedNote[] = [];
+  mkdirSync(join(root, '.obsidian'), { recursive: true });
+  writeFileSync(join(root, '.obsidian', 'app.json'), '{}');
+  for (let i = 0; i < count; i++) {
+    const folder = join(`area-${i % 3}`, `topic-${i % 5}`, i % 2 ? 'deep' : '');
+    mkdirSync(join(root, folder), { recursive: true });
+    const kind: GeneratedNote['kind'] = i % 20 === 19 ? 'broken' : (kinds[i % kinds.length] as GeneratedNote['kind']);
+    const link = `[[Note ${(i + 1) % count}]] and [[Note ${(i + 7) % count}|a neighbour]]`;
+    const name = kind === 'japanese' ? `水分計-${i}.md` : `note-${i}.md`;
+    const file = join(folder, name).split('\\').join('/');
+    let text: string;
+    let title: string | null;
+    switch (kind) {
+      case 'english':
+        title = `Note ${i}: field notes`;
+        text = `---\ntitle: "${title}"\ntags: [vault]\n---\nBody of note ${i}, linking ${link}.\n`;
+        break;
+      case 'plain':
+        title = `Note ${i} without frontmatter`;
+        text = `# ${title}\n\nPlain note ${i}, linking ${link}.\n`;
+        break;
+      case 'setext':
+        title = `Underlined note ${i}`;
+        text = `${title}\n${'='.repeat(title.length)}\n\nA note from an older editor, linking ${link}.\n`;
+        break;
+      case 'fenced':
+        title = `Setup note ${i}`;
+        text = `\`\`\`sh\n# install the sensors\nnpm install\n\`\`\`\n\n# ${title}\n\nCommands first, linking ${link}.\n`;
+        break;
+      case 'japanese':
+        title = `水分計の校正 ${i}`;
+        text = `# ${title}\n\n安価な静電容量センサーは季節ごとに校正が必要です。\n\n${'畑の区画ごとに測った値を一年分まとめて、'.repeat(6)}土壌水分${'の変化を基準のプローブと比べ、数パーセント以内に収まるかを確かめる。'.repeat(6)}${link}\n`;
+        break;
+      case 'nameless':
+        title = `note ${i}`;
+        text = `Just a line of thought ${i}, no heading, linking ${link}.\n`;
+        break;
+      default:
+        title = null;
+        text = `---\ntitle: [unclosed\n---\nBroken ${i}.\n`;
+    }
+    writeFileSync(join(root, file), text);
+    if (i % 10 === 0) writeFileSync(join(root, folder, `picture-${i}.png`), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    if (i % 20 === 0) writeFileSync(join(root, folder, `board-${i}.canvas`), '{"nodes":[]}');
+    notes.push({ file, kind, title });
+  }
+  return notes;
 }
 
 describe('importing a folder of notes', () => {
@@ -121,6 +203,48 @@ describe('importing a folder of notes', () => {
     expect(second.skipped[0]?.reason).toBe('already imported as "home-of-the-vault"; left as it is');
     expect(second.errors.map((e) => e.file)).toEqual(first.errors.map((e) => e.file));
     expect(ws.list()).toHaveLength(1 + first.created.length + 1);
+  });
+
+  it('imports a generated vault: every note an idea or reported by path, titles from the first heading, the folder untouched, CJK snippets cut', () => {
+    const generated = join(scratch, 'generated');
+    const notes = generateVault(generated, 120);
+    const before = snapshot(generated);
+    const report = importNotes(ws, generated);
+    const after = snapshot(generated);
+
+    const accounted = [...report.created, ...report.skipped, ...report.errors].map((n) => n.file).sort();
+    const titles = Object.fromEntries(report.created.map((c) => [c.file, c.title]));
+    const japanese = ws.search('土壌水分');
+    const widths = japanese.map((h) => columns(h.snippet));
+    const summaries = new Map(ws.list().map((i) => [i.title, i.summary]));
+    expect({
+      untouched: after,
+      accounted,
+      titles,
+      errors: [...report.errors].sort((a, b) => (a.file < b.file ? -1 : 1)),
+      ignored: report.ignored,
+      japaneseHits: japanese.length,
+      widest: Math.max(...widths) <= 160,
+      marked: japanese.every((h) => h.snippet.includes('[土壌水分]')),
+      summary: summaries.get('水分計の校正 4'),
+    }).toEqual({
+      untouched: before,
+      accounted: notes.map((n) => n.file).sort(),
+      titles: Object.fromEntries(notes.filter((n) => n.title !== null).map((n) => [n.file, n.title])),
+      errors: notes
+        .filter((n) => n.title === null)
+        .map((n) => ({
+          file: n.file,
+          reason: 'bad YAML frontmatter at line 3: unexpected end of the stream within a flow collection',
+        }))
+        .sort((a, b) => (a.file < b.file ? -1 : 1)),
+      // The vault's settings folder, its pictures and its canvas files.
+      ignored: 1 + notes.length / 10 + notes.length / 20,
+      japaneseHits: notes.filter((n) => n.kind === 'japanese').length,
+      widest: true,
+      marked: true,
+      summary: '安価な静電容量センサーは季節ごとに校正が必要です。',
+    });
   });
 
   it('refuses a folder that is not one, or that overlaps the workspace', () => {

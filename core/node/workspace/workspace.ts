@@ -2,10 +2,13 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'n
 import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstLine } from '../../idea/first-line';
-import { firstHeading, normalizeDate } from '../../idea/frontmatter';
+import { normalizeDate } from '../../idea/frontmatter';
+import { firstHeading, firstParagraph } from '../../idea/headings';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
+import { identitiesIn, identityMarker } from '../../capture/identity';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
 import { IDEAS_DIR, INDEX_FILE, ideaFile, MAX_MARKDOWN_BYTES } from '../../idea/layout';
+import type { RelationshipType } from '../../idea/relationships';
 import { uniqueSlug } from '../../idea/slug';
 import type { Clock } from '../../ports/clock';
 import type { Ids } from '../../ports/ids';
@@ -59,6 +62,30 @@ export interface CaptureResult {
   path: string;
   idea: IdeaListRow | null;
   conflict: boolean;
+}
+
+/** What a capture placed by the orchestrator adds to a new idea (core/node/capture/capture-service.ts). */
+export interface CaptureExtras {
+  /** Recorded in the README beside the text (`<!-- captured: … -->`), so the same text is recognised later. */
+  identity?: string;
+  /** Links the new idea starts with (`inspired_by` the idea it grew from), as its frontmatter lists them. */
+  relationships?: NewLink[];
+}
+
+export interface NewLink {
+  target: string;
+  type: RelationshipType;
+  strength?: number;
+  reason?: string;
+}
+
+export interface AppendResult {
+  idea: IdeaListRow | null;
+  /** The README, or the conflict copy beside it when the README changed meanwhile. */
+  path: string;
+  conflict: boolean;
+  /** False when the README already records this text (nothing was written). */
+  appended: boolean;
 }
 
 const systemClock: Clock = { now: () => new Date() };
@@ -431,14 +458,16 @@ export class Workspace {
   }
 
   /** A new idea from a title and some text, written from `templates/idea.md`. */
-  capture(input: {
-    title: string;
-    text?: string;
-    type?: string;
-    stage?: string;
-    tags?: string[];
-    summary?: string;
-  }): CaptureResult {
+  capture(
+    input: {
+      title: string;
+      text?: string;
+      type?: string;
+      stage?: string;
+      tags?: string[];
+      summary?: string;
+    } & CaptureExtras,
+  ): CaptureResult {
     const title = input.title.trim();
     if (title === '') throw new UserError('an idea needs a title (--title "…")');
     const type = this.checkType(input.type);
@@ -447,14 +476,19 @@ export class Workspace {
     const text = (input.text ?? '').trim();
     const summary = (input.summary ?? text.split(/\n/)[0] ?? '').trim().slice(0, 200);
     const today = this.today();
-    const content = renderTemplate(
+    const marked = input.identity ? `${text}${text ? '\n\n' : ''}${identityMarker(input.identity)}` : text;
+    let content = renderTemplate(
       this.templates.idea.text,
-      { id: this.ids.newId(), slug, title, summary, text },
+      { id: this.ids.newId(), slug, title, summary, text: marked },
       {
         file: this.templates.idea.file,
         raw: { type, stage, tags: JSON.stringify(input.tags ?? []), created: today, updated: today },
       },
     );
+    if (input.relationships?.length) {
+      this.checkTargets(input.relationships);
+      content = setFrontmatterField(content, 'relationships', JSON.stringify(input.relationships));
+    }
     return this.finishCapture(slug, this.write(ideaFile(slug, 'README.md'), content, null));
   }
 
@@ -462,30 +496,95 @@ export class Workspace {
    * A new idea from a dropped file. Markdown and text become the README, their frontmatter kept and
    * completed with what is missing; any other file becomes the idea's first asset.
    */
-  captureFile(path: string, options: { type?: string; stage?: string } = {}): CaptureResult {
+  captureFile(path: string, options: { type?: string; stage?: string } & CaptureExtras = {}): CaptureResult {
     if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`no file at ${path}`);
+    const { identity, relationships, ...kind } = options;
     const ext = extname(path).toLowerCase();
     const stem = basename(path, extname(path));
     if (!TEXT_EXTENSIONS.has(ext)) {
       const result = this.capture({
         title: stem.replace(/[-_]+/g, ' '),
         text: `Captured from the file \`${basename(path)}\`, kept in \`assets/\`.`,
-        ...options,
+        ...kind,
+        ...(relationships ? { relationships } : {}),
       });
       this.attach(result.slug, path);
       return { ...result, idea: getIdea(this.db, result.slug) };
     }
     // The text becomes the README, which sync reads only up to MAX_MARKDOWN_BYTES: a bigger file is
     // refused before it is read (a huge one would not even fit in a string).
+    const parsed = this.readTextFile(path);
+    const slug = uniqueSlug(parsed.title, this.existingSlugs());
+    let marked = parsed;
+    if (identity) marked = { ...marked, body: `${marked.body.replace(/\s*$/, '')}\n\n${identityMarker(identity)}\n` };
+    if (relationships?.length) {
+      this.checkTargets(relationships);
+      // The note's own links stay; the new one is added after them.
+      const own = Array.isArray(parsed.data.relationships) ? parsed.data.relationships : [];
+      marked = { ...marked, data: { ...marked.data, relationships: [...own, ...relationships] } };
+    }
+    return this.finishCapture(slug, this.writeTextIdea(marked, slug, kind));
+  }
+
+  /**
+   * A markdown or text file read as a new idea would be (`textIdea`), refused when it is not one: a
+   * file of another kind, or one too big for a README (refused by its size, before it is read).
+   */
+  readTextFile(path: string): TextIdea {
+    if (!existsSync(path) || !statSync(path).isFile()) throw new UserError(`no file at ${path}`);
+    if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
+      throw new UserError(`${path} is not a markdown or text file (${[...TEXT_EXTENSIONS].join(', ')})`);
+    }
     const size = statSync(path).size;
     if (size > MAX_MARKDOWN_BYTES) {
       throw new UserError(
         `${path} is ${mebibytes(size)}: a captured text file becomes the idea's README, which holds at most ${mebibytes(MAX_MARKDOWN_BYTES)} (attach it to an idea instead)`,
       );
     }
-    const parsed = textIdea(readFileSync(path, 'utf8'), basename(path), path);
-    const slug = uniqueSlug(parsed.title, this.existingSlugs());
-    return this.finishCapture(slug, this.writeTextIdea(parsed, slug, options));
+    return textIdea(readFileSync(path, 'utf8'), basename(path), path);
+  }
+
+  /** Every idea a new one links to must be in the library. */
+  private checkTargets(relationships: readonly NewLink[]): void {
+    for (const r of relationships) {
+      if (!getIdea(this.db, r.target))
+        throw new UserError(`no idea "${r.target}" to link to (see: npm run cli -- list)`);
+    }
+  }
+
+  /**
+   * Adds a captured text to the end of an idea's README, under a heading with the day (and the
+   * capture's title), its identity recorded beside it, and moves `updated:`. Nothing the researcher
+   * wrote is changed: the README is read and written back as one compare-and-swap, so one edited
+   * meanwhile is kept and this version goes beside it as a conflict copy.
+   */
+  appendCapture(slug: string, capture: { title?: string; text: string; identity: string }): AppendResult {
+    const idea = getIdea(this.db, slug);
+    if (!idea) throw new UserError(`no idea "${slug}" to add to (see: npm run cli -- list)`);
+    const rel = ideaFile(slug, 'README.md');
+    const before = readReadmeForEdit(join(this.root, rel), rel, idea.id);
+    if (identitiesIn(before.text).includes(capture.identity)) {
+      return { idea, path: rel, conflict: false, appended: false };
+    }
+    const title = capture.title?.trim();
+    let text = capture.text.trim();
+    // The capture's own title heading is the section's heading now, not a second title of the idea.
+    const heading = firstHeading(text);
+    if (title && heading === title) text = text.replace(/^#\s+.*\n*/m, '').trim();
+    const newline = before.text.includes('\r\n') ? '\r\n' : '\n';
+    const block = [
+      `## Captured ${this.today()}${title ? `: ${title}` : ''}`,
+      '',
+      identityMarker(capture.identity),
+      text,
+    ]
+      .join('\n')
+      .trimEnd();
+    const updated = setFrontmatterField(before.text, 'updated', this.today());
+    const content = `${updated.replace(/\s*$/, '')}\n\n${block}\n`.replace(/\r?\n/g, newline);
+    const outcome = this.write(rel, content, before.hash);
+    this.syncSlugs([slug]);
+    return { idea: getIdea(this.db, slug), path: outcome.path, conflict: outcome.conflict, appended: true };
   }
 
   /**
@@ -626,8 +725,9 @@ export interface TextIdea {
 
 /**
  * Reads a markdown or text file's contents as an idea. The title is the frontmatter's `title`, else
- * the first `#` heading, else (plain text) the first line, else the file name; the summary is the
- * first paragraph. `where` names the file in the error a broken frontmatter gives.
+ * the first level-1 heading (core/idea/headings.ts), else (plain text) the first line, else the file
+ * name; the summary is the frontmatter's `description`, else the first paragraph of prose. `where`
+ * names the file in the error a broken frontmatter gives.
  */
 export function textIdea(raw: string, name: string, where: string): TextIdea {
   const ext = extname(name).toLowerCase();
@@ -651,13 +751,10 @@ export function textIdea(raw: string, name: string, where: string): TextIdea {
     firstHeading(body) ||
     lead?.title ||
     stem.replace(/[-_]+/g, ' ');
-  const firstParagraph =
-    (lead?.rest || body)
-      .replace(/^#.*$/m, '')
-      .trim()
-      .split(/\n\s*\n/)[0]
-      ?.replace(/\s+/g, ' ') ?? '';
-  return { data, body, title, summary: firstParagraph.slice(0, 200) };
+  // A vault's own one-line `description` (Obsidian's, a static site's) is the summary it meant.
+  const description = typeof data.description === 'string' ? data.description.trim() : '';
+  const summary = description || firstParagraph(plain ? (lead?.rest ?? '') : body);
+  return { data, body, title, summary: summary.slice(0, 200) };
 }
 
 function mebibytes(size: number): string {
