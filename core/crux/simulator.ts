@@ -110,9 +110,11 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       };
     }
     case 'PROPOSE_CRUX': {
-      // A thread spawned with its question keeps it; otherwise the simulator frames one.
+      // A thread spawned with its question keeps it; a thread without one takes up the open question
+      // the agenda puts forward; otherwise the simulator frames one.
+      const agenda = brief.agenda && brief.agenda.source !== 'topic' ? brief.agenda.question : null;
       const question = (
-        brief.thread.binaryQuestion ?? `Will ${subject} meet its stated target within 18 months?`
+        brief.thread.binaryQuestion ?? agenda ?? `Will ${subject} meet its stated target within 18 months?`
       ).replace(/\?$/, '');
       // A question without its "?" is refused as invalidMove; the re-ask fixes it.
       return {

@@ -1,3 +1,4 @@
+import type { AgendaItem } from './agenda';
 import type { CruxConfig } from './config';
 import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
@@ -175,6 +176,8 @@ export interface CruxState {
   coalitionsHold: boolean;
   /** The coalitions were labelled (a `coalition_labels` input arrived), so a live debate asks no more. */
   coalitionsLabelled: boolean;
+  /** The agenda manager's current pick for each open thread (./agenda.ts). */
+  agenda: Record<string, AgendaItem>;
 }
 
 export interface DebateSetup {
@@ -205,6 +208,7 @@ export function createState(setup: DebateSetup): CruxState {
     coalitionsChangedAt: 0,
     coalitionsHold: false,
     coalitionsLabelled: false,
+    agenda: {},
   };
 }
 

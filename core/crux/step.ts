@@ -1,3 +1,4 @@
+import { updateAgenda } from './agenda';
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
 import { recordPositionChange } from './conformity';
@@ -97,6 +98,8 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       emit(ctx, { type: 'debate_stopped', reason: input.reason });
       break;
   }
+  // Whatever the input changed, the agenda follows: every pick is an event in the log.
+  updateAgenda(ctx);
   return ctx;
 }
 

@@ -1,4 +1,5 @@
 import type { LlmBrief, LlmMessage, LlmRequest } from '../../ports/llm';
+import type { AgendaItem } from '../agenda';
 import type { AnalysisOutput } from '../analysis';
 import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
@@ -48,6 +49,8 @@ export interface TurnBrief extends LlmBrief {
   others: { id: string; name: string; side: 'YES' | 'NO' | 'UNCERTAIN' | null }[];
   /** Ids of the last few accepted messages, so a reply can name one. */
   recent: { id: string; author: string | null; move: Move | null }[];
+  /** The open question the agenda manager has this thread work on next (core/crux/agenda.ts). */
+  agenda: AgendaItem | null;
 }
 
 export interface AnalysisBrief extends LlmBrief {
@@ -95,7 +98,17 @@ export function briefOf(state: CruxState, thread: ThreadState, turn: Turn, today
       .filter((m) => m.thread === thread.id && m.accepted)
       .slice(-6)
       .map((m) => ({ id: m.id, author: m.author, move: m.move })),
+    agenda: state.agenda[thread.id] ?? null,
   };
+}
+
+/**
+ * The agenda in words, said only when it asks for more than the thread's own question or topic
+ * (which the turn already names), so a debate without open questions reads as it did.
+ */
+function agendaInWords(agenda: AgendaItem | null): string {
+  if (!agenda || agenda.source === 'thread' || agenda.source === 'topic') return '';
+  return `\nAgenda: the open question this thread should take up next is ${quoted(agenda.question)} (${agenda.reason}).`;
 }
 
 function quoted(text: string): string {
@@ -107,10 +120,14 @@ function askInWords(state: CruxState, thread: ThreadState, ask: Ask, context: Tu
   switch (ask.kind) {
     case 'DISCUSS':
       return 'Move the discovery forward on the idea itself: a CLAIM, a CHALLENGE of a specific message (replyTo), a CLARIFY, or a REFRAME.';
-    case 'PROPOSE_CRUX':
+    case 'PROPOSE_CRUX': {
+      const agenda = state.agenda[thread.id];
+      if (!thread.binaryQuestion && agenda && agenda.source !== 'topic' && agenda.source !== 'thread')
+        return `Propose the crux: PROPOSE_CRUX with meta.question. The agenda puts ${quoted(agenda.question)} forward; propose it (or a sharper wording) if it is the crux here, or the yes/no question about the idea you would put instead, ending in "?".`;
       return thread.binaryQuestion
         ? `The thread's question so far is ${quoted(thread.binaryQuestion)}. If it is the crux, PROPOSE_CRUX it (or a sharper wording) in meta.question to move to the lock; if not, propose the question you would put instead.`
         : 'Propose the crux: PROPOSE_CRUX with meta.question, one yes/no question about the idea ending in "?" whose answer would change what the researcher does.';
+    }
     case 'COMMIT_POSITION':
       return `Commit: COMMIT_POSITION with meta.side, meta.confidence, meta.horizon and, unless UNCERTAIN, meta.falsifier with a deadline after ${context.today}.`;
     case 'DECLARE_FALSIFIER':
@@ -249,7 +266,7 @@ export function agentTurnRequest(
     `Today is ${context.today}.\n${rosterLines(state, thread, turn.agent)}\n\n` +
     `You are ${brief.agent.name} [${brief.agent.id}]. Thread ${thread.id} is in ${brief.thread.stage} ` +
     `(${brief.thread.messagesInStage} of ${brief.thread.budget} messages used). ` +
-    `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}\n` +
+    `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}${agendaInWords(brief.agenda)}\n` +
     `Allowed moves: ${brief.allowedMoves.join(', ')}.\n` +
     `What is needed from you now: ${askInWords(state, thread, turn.ask, context)}${block}`;
   const systemParts = debaterSystemParts(context.subject, persona.systemPrompt);
