@@ -29,6 +29,12 @@ export interface CruxConfig {
    * no thread spawned, in `coalitionsStable`. See ./honesty.ts.
    */
   stopRules: { noNewCrux: number; coalitionsStable: number };
+  /**
+   * An agent reads a message of a thread when its relevance to the agent reaches this (seed 000's
+   * 0.6); messages addressed to it and the thread of a crux it committed on are always read. 0: every
+   * agent reads everything. See ./attention.ts.
+   */
+  attentionThreshold: number;
 }
 
 export const DEFAULT_CONFIG: CruxConfig = {
@@ -46,6 +52,7 @@ export const DEFAULT_CONFIG: CruxConfig = {
   coalitions: { minCruxes: 2, minPositions: 2, threshold: 0.7 },
   devilsAdvocateAfter: 20,
   stopRules: { noNewCrux: 50, coalitionsStable: 30 },
+  attentionThreshold: 0.6,
 };
 
 const count = z.number().int().nonnegative();
@@ -76,6 +83,7 @@ function overridesSchema(strict: boolean) {
       .optional(),
     devilsAdvocateAfter: count.optional(),
     stopRules: object({ noNewCrux: count, coalitionsStable: count }).partial().optional(),
+    attentionThreshold: z.number().min(0).max(1).optional(),
   });
 }
 export const configOverridesSchema = overridesSchema(false);
@@ -100,5 +108,6 @@ export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {
     coalitions: { ...d.coalitions, ...overrides.coalitions },
     devilsAdvocateAfter: overrides.devilsAdvocateAfter ?? d.devilsAdvocateAfter,
     stopRules: { ...d.stopRules, ...overrides.stopRules },
+    attentionThreshold: overrides.attentionThreshold ?? d.attentionThreshold,
   };
 }

@@ -58,7 +58,10 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
   const subject = topicWords(brief.thread.topic || brief.topic);
   const fact = pick(rng, FACTS);
   const firstTry = brief.attempt === 0;
-  const lastOther = [...brief.recent].reverse().find((r) => r.author !== null && r.author !== brief.agent.id);
+  // Only a message the agent's attention took in is one it answers (core/crux/attention.ts).
+  const lastOther = [...brief.recent]
+    .reverse()
+    .find((r) => r.author !== null && r.author !== brief.agent.id && r.seen !== false);
   const side = brief.agent.side ?? brief.topClaim?.side ?? (brief.agent.id.length % 2 === 0 ? 'YES' : 'NO');
   const horizon = (brief.defaultHorizon ?? '5y') as AgentMove['meta']['horizon'];
   const falsifier = {

@@ -39,6 +39,8 @@ export interface AgentProfile {
   role?: 'devils-advocate';
   topClaim?: { statement: string; side: Side; confidence: number };
   defaultHorizon?: Horizon;
+  /** Keywords of what the agent cares about (its persona's, or the script's): what its attention follows (./attention.ts). */
+  interests?: string[];
 }
 
 export interface TranscriptEntry {

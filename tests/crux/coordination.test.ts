@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayScript } from '../../core/crux';
+import { attentionOf } from '../../core/crux/attention';
+import { agentTurnRequest } from '../../core/crux/live/brief';
 
 // Replay scripts of the coordination mechanics (issue 19, item 4): the agenda manager's picks, the
 // attention filter, two threads on one crux merged, and a thread gone stale. What each script must
@@ -31,6 +33,75 @@ describe('crux-agenda: the agenda manager', () => {
         ['t2', 'thread', 't2', null, 0, LOANS],
       ],
       final: LOANS,
+    });
+  });
+});
+
+describe('crux-attention: what each agent reads', () => {
+  const run = replay('crux-attention');
+  const read = (agent: string) => attentionOf(run.state, 't1', agent).map((a) => [a.entry.id, a.score, a.why]);
+
+  it('scores every message for every agent as of when it was posted, against the threshold of 0.6', () => {
+    expect({ ana: read('ana'), ben: read('ben'), cy: read('cy'), dan: read('dan') }).toEqual({
+      // m2 names none of ana's interests: 0.3 (she had posted) + 0.2·0.7 (a claim) = 0.44, passed over.
+      ana: [
+        ['m1', 1, 'own'],
+        ['m2', 0.44, 'below'],
+        ['m3', 1, 'addressed'],
+        ['m4', 0.88, 'relevant'],
+        ['m5', 1, 'own'],
+        ['m6', 0.75, 'relevant'],
+        ['m7', 1, 'own'],
+        ['m8', 1, 'own'],
+      ],
+      // After his commitment (m6) ben reads everything of the crux he committed on.
+      ben: [
+        ['m1', 0.14, 'below'],
+        ['m2', 1, 'own'],
+        ['m3', 0.5, 'below'],
+        ['m4', 1, 'own'],
+        ['m5', 1, 'proposal'],
+        ['m6', 1, 'own'],
+        ['m7', 1, 'committed'],
+        ['m8', 1, 'committed'],
+      ],
+      // Nothing here is about tariffs or exports; m5 proposes the crux, put to everyone; m8 is a
+      // steelman of cy, addressed to it.
+      cy: [
+        ['m1', 0.14, 'below'],
+        ['m2', 0.14, 'below'],
+        ['m3', 1, 'own'],
+        ['m4', 0.38, 'below'],
+        ['m5', 1, 'proposal'],
+        ['m6', 0.5, 'below'],
+        ['m7', 0.38, 'below'],
+        ['m8', 1, 'addressed'],
+      ],
+      // No interests, nothing to filter by.
+      dan: ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'].map((id) => [
+        id,
+        1,
+        id === 'm5' ? 'proposal' : 'unfiltered',
+      ]),
+    });
+  });
+
+  it("leaves what an agent's attention passes over out of its turn, and says how much", () => {
+    const request = agentTurnRequest(
+      run.state,
+      run.state.threads[0] as never,
+      { thread: 't1', agent: 'cy', ask: { kind: 'COMMIT_POSITION' }, attempt: 0 },
+      { systemPrompt: 'You are Cy.', tier: 'fast' },
+      { subject: { kind: 'topic', text: 'A rooftop solar co-op' }, today: '2026-03-01' },
+    );
+    const ids = request.messages.flatMap((m) => m.content.match(/^\[(m\d+)\]/)?.[1] ?? []);
+    const last = request.messages[request.messages.length - 1]?.content ?? '';
+    expect({
+      ids,
+      unseen: last.match(/\d+ messages of this thread outside your interests are not shown/)?.[0],
+    }).toEqual({
+      ids: ['m3', 'm5', 'm8'],
+      unseen: '5 messages of this thread outside your interests are not shown',
     });
   });
 });
