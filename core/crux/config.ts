@@ -35,6 +35,11 @@ export interface CruxConfig {
    * agent reads everything. See ./attention.ts.
    */
   attentionThreshold: number;
+  /**
+   * A thread with no accepted message while the debate takes this many turns (agent messages, refused
+   * ones included) goes STALE (0: never). Counted in agent messages, so it grows with the agents. See ./staleness.ts.
+   */
+  staleAfter: number;
 }
 
 export const DEFAULT_CONFIG: CruxConfig = {
@@ -53,6 +58,7 @@ export const DEFAULT_CONFIG: CruxConfig = {
   devilsAdvocateAfter: 20,
   stopRules: { noNewCrux: 50, coalitionsStable: 30 },
   attentionThreshold: 0.6,
+  staleAfter: 40,
 };
 
 const count = z.number().int().nonnegative();
@@ -84,6 +90,7 @@ function overridesSchema(strict: boolean) {
     devilsAdvocateAfter: count.optional(),
     stopRules: object({ noNewCrux: count, coalitionsStable: count }).partial().optional(),
     attentionThreshold: z.number().min(0).max(1).optional(),
+    staleAfter: count.optional(),
   });
 }
 export const configOverridesSchema = overridesSchema(false);
@@ -109,5 +116,6 @@ export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {
     devilsAdvocateAfter: overrides.devilsAdvocateAfter ?? d.devilsAdvocateAfter,
     stopRules: { ...d.stopRules, ...overrides.stopRules },
     attentionThreshold: overrides.attentionThreshold ?? d.attentionThreshold,
+    staleAfter: overrides.staleAfter ?? d.staleAfter,
   };
 }

@@ -11,6 +11,7 @@ import type {
   InterventionKind,
   Move,
   Side,
+  Stage,
   SteelmanGrade,
   ThreadStatus,
 } from './vocabulary';
@@ -138,8 +139,17 @@ export interface ThreadState {
   /** A challenge of the crystallized crux waits for the crystallizer's review. */
   awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
-  /** Set when the cross-thread analysis found this thread's crux a duplicate of another's (status MERGED). */
+  /**
+   * Set on a MERGED thread: the thread it was merged into, because the cross-thread analysis found its
+   * crux a duplicate (./relations.ts) or because it came to work on the same crux while open (./thread-merge.ts).
+   */
   mergedInto?: string;
+  /** Threads merged into this one while open, in order (./thread-merge.ts). */
+  absorbed?: string[];
+  /** messageSeq when the thread last had an accepted message, opened or came back: its inactivity clock (./staleness.ts). */
+  lastActiveAt: number;
+  /** On a thread gone STALE for inactivity: the stage it goes back to when something addresses it again. */
+  staleFrom?: Stage;
   /**
    * The version of the crux (its number of reviews) a live debate last asked an agent to check, so
    * each version is put to an agent once (./crux-review.ts, `pendingCruxChecks`).
@@ -249,6 +259,7 @@ export function newThread(
     awaitingAnalysis: false,
     awaitingReview: null,
     crux: null,
+    lastActiveAt: 0,
   };
 }
 

@@ -182,6 +182,8 @@ describe('config', () => {
       stopRules: { noNewCrux: 50, coalitionsStable: 30 },
       // Seed 000's attention threshold (docs/crux-protocol.md, "Agenda, attention, merging and staleness").
       attentionThreshold: 0.6,
+      // Turns before an idle thread goes stale, grown with the agents like the budgets.
+      staleAfter: 40,
     });
   });
 

@@ -4,13 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { replayScript } from '../../core/crux';
 import { attentionOf } from '../../core/crux/attention';
 import { agentTurnRequest } from '../../core/crux/live/brief';
+import { nextTurns } from '../../core/crux/live/scheduler';
+import { mismatches } from './expected-match';
 
 // Replay scripts of the coordination mechanics (issue 19, item 4): the agenda manager's picks, the
 // attention filter, two threads on one crux merged, and a thread gone stale. What each script must
 // show is computed by hand in docs/crux-protocol.md ("Agenda, attention, merging and staleness").
 
 const DIR = join(import.meta.dirname, 'scripts');
-const replay = (name: string) => replayScript(readFileSync(join(DIR, `${name}.jsonl`), 'utf8'));
+const text = (name: string) => readFileSync(join(DIR, `${name}.jsonl`), 'utf8');
+const replay = (name: string, lines?: number) =>
+  replayScript(lines === undefined ? text(name) : text(name).split('\n').slice(0, lines).join('\n'));
+const expected = (name: string): unknown => JSON.parse(readFileSync(join(DIR, `${name}.expected.json`), 'utf8'));
+/** The thread-manager decisions among a run's events: merges, threads closed, threads revived. */
+const decisions = (run: ReturnType<typeof replay>) =>
+  run.events.flatMap((e) =>
+    e.type === 'threads_merged' || e.type === 'thread_closed' || e.type === 'thread_revived' ? [e] : [],
+  );
 
 describe('crux-agenda: the agenda manager', () => {
   it('records each pick, and moves a thread without a question to the most relevant open question', () => {
@@ -102,6 +112,69 @@ describe('crux-attention: what each agent reads', () => {
     }).toEqual({
       ids: ['m3', 'm5', 'm8'],
       unseen: '5 messages of this thread outside your interests are not shown',
+    });
+  });
+});
+
+describe('crux-merge: two threads working on the same crux', () => {
+  it('merges the less advanced into the other, keeps its history, and refuses it further messages', () => {
+    const run = replay('crux-merge');
+    expect({
+      result: mismatches(run.result, expected('crux-merge')),
+      decisions: decisions(run),
+      // The merged thread's messages stay in the transcript, m11 refused there.
+      kept: run.state.transcript.filter((m) => m.thread === 't1').map((m) => [m.id, m.accepted]),
+      absorbed: run.state.threads.find((t) => t.id === 't2')?.absorbed,
+    }).toEqual({
+      result: [],
+      decisions: [
+        // m10 gives t1 the question t2 has been locked on (the same keywords: similarity 1); t2 is in
+        // EVIDENCE, t1 only in CRUX_LOCK, so t1 is the absorbed side although it is the older thread.
+        {
+          type: 'thread_closed',
+          thread: 't1',
+          status: 'MERGED',
+          reason: 'working on the same crux as t2 (keyword similarity 1)',
+        },
+        { type: 'threads_merged', thread: 't1', into: 't2', similarity: 1, messageId: 'm10' },
+      ],
+      kept: [
+        ['m9', true],
+        ['m10', true],
+        ['m11', false],
+      ],
+      absorbed: ['t1'],
+    });
+  });
+});
+
+describe('crux-stale: a thread idle for staleAfter turns', () => {
+  it('goes stale after 4 turns without a message, leaves the schedule, and comes back when addressed', () => {
+    const run = replay('crux-stale');
+    // After m6 (the script's first 9 lines): t2 has been idle since m2.
+    const idle = replay('crux-stale', 9).state;
+    const scheduled = (state: typeof idle) =>
+      nextTurns(state, { degraded: new Set(), interests: new Map() }).map((t) => t.thread);
+    expect({
+      result: mismatches(run.result, expected('crux-stale')),
+      decisions: decisions(run),
+      scheduled: [scheduled(idle), scheduled(run.state)],
+    }).toEqual({
+      result: [],
+      decisions: [
+        { type: 'thread_closed', thread: 't2', status: 'STALE', reason: 'no message in the last 4 turns' },
+        // m7, ben's commitment in t2, is refused (threadClosed) but is a turn all the same; m9 in t1
+        // replies to m1, a message of t2: it addresses t2 again, and there is room for it.
+        {
+          type: 'thread_revived',
+          thread: 't2',
+          status: 'CRUX_LOCK',
+          by: 'cy',
+          messageId: 'm9',
+          reason: 'm9 replies to m1',
+        },
+      ],
+      scheduled: [['t1'], ['t1', 't2']],
     });
   });
 });

@@ -173,6 +173,7 @@ describe('a simulated crux debate', () => {
           evidenceStability: { minMessages: 16, window: 12 },
           threadHardCap: 80,
           devilsAdvocateAfter: 40,
+          staleAfter: 80,
           stopRules: { noNewCrux: 100, coalitionsStable: 60 },
         },
       },
