@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agendaItemSchema } from '../crux/agenda';
 import { coalitionSchema } from '../crux/coalitions';
 import { llmUsageSchema } from '../crux/counters';
 import { falsifierSchema } from '../crux/falsifier';
@@ -66,6 +67,8 @@ export const threadProgressSchema = z.strictObject({
     }),
   ),
   steelmans: z.array(strictCopy(steelmanPairSchema)),
+  /** The open question the agenda manager has an open thread work on next; null once it is closed. */
+  agenda: strictCopy(agendaItemSchema).nullable(),
 });
 export type ThreadProgress = z.infer<typeof threadProgressSchema>;
 

@@ -295,7 +295,8 @@ describe('steelmanRequired', () => {
         debate(['ana', 'ben', 'cal', 'dan']),
         thread('t1'),
         thread('t2'),
-        quickDiscovery('t2', 'ana', 'cal'), // m1-m6
+        // Its own question: two open threads on one question would be merged (./thread-merge.ts).
+        quickDiscovery('t2', 'ana', 'cal', 'Do the pilot firms keep the policy after a year?'), // m1-m6
         m('t2', 'cal', 'STEELMAN', { steelmanTarget: 'ana' }), // m7 (in t2 only)
         m('t2', 'ana', 'GRADE_STEELMAN', { steelmanGrade: 'ACCURATE' }), // m8
         quickDiscovery('t1', 'ana', 'ben'), // m9-m14

@@ -29,6 +29,17 @@ export interface CruxConfig {
    * no thread spawned, in `coalitionsStable`. See ./honesty.ts.
    */
   stopRules: { noNewCrux: number; coalitionsStable: number };
+  /**
+   * An agent reads a message of a thread when its relevance to the agent reaches this (seed 000's
+   * 0.6); messages addressed to it and the thread of a crux it committed on are always read. 0: every
+   * agent reads everything. See ./attention.ts.
+   */
+  attentionThreshold: number;
+  /**
+   * A thread with no accepted message while the debate takes this many turns (agent messages, refused
+   * ones included) goes STALE (0: never). Counted in agent messages, so it grows with the agents. See ./staleness.ts.
+   */
+  staleAfter: number;
 }
 
 export const DEFAULT_CONFIG: CruxConfig = {
@@ -46,6 +57,8 @@ export const DEFAULT_CONFIG: CruxConfig = {
   coalitions: { minCruxes: 2, minPositions: 2, threshold: 0.7 },
   devilsAdvocateAfter: 20,
   stopRules: { noNewCrux: 50, coalitionsStable: 30 },
+  attentionThreshold: 0.6,
+  staleAfter: 40,
 };
 
 const count = z.number().int().nonnegative();
@@ -76,6 +89,8 @@ function overridesSchema(strict: boolean) {
       .optional(),
     devilsAdvocateAfter: count.optional(),
     stopRules: object({ noNewCrux: count, coalitionsStable: count }).partial().optional(),
+    attentionThreshold: z.number().min(0).max(1).optional(),
+    staleAfter: count.optional(),
   });
 }
 export const configOverridesSchema = overridesSchema(false);
@@ -100,5 +115,7 @@ export function resolveConfig(overrides: CruxConfigOverrides = {}): CruxConfig {
     coalitions: { ...d.coalitions, ...overrides.coalitions },
     devilsAdvocateAfter: overrides.devilsAdvocateAfter ?? d.devilsAdvocateAfter,
     stopRules: { ...d.stopRules, ...overrides.stopRules },
+    attentionThreshold: overrides.attentionThreshold ?? d.attentionThreshold,
+    staleAfter: overrides.staleAfter ?? d.staleAfter,
   };
 }

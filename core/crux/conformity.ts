@@ -63,8 +63,8 @@ function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Whether `text` names the agent by id or name, as a whole word. */
-function names(text: string, id: string, name: string): boolean {
+/** Whether `text` names the agent by id or name, as a whole word (also the attention filter's "addressed"). */
+export function names(text: string, id: string, name: string): boolean {
   return [id, name].some(
     (n) => n !== '' && new RegExp(`(^|[^\\p{L}\\p{N}])${escaped(n)}($|[^\\p{L}\\p{N}])`, 'iu').test(text),
   );

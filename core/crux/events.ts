@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agendaItemSchema } from './agenda';
 import { falsifierSchema } from './falsifier';
 import { coalitionLabelSchema, cruxRecordSchema, cruxRelationSchema, lockedCruxSchema } from './record-schemas';
 import { count } from './schema-parts';
@@ -107,6 +108,12 @@ export const cruxEventSchema = z.discriminatedUnion('type', [
   event('crux_merged', { thread, into: z.string() }),
   /** No crux was proposed by the configured count: a devil's advocate joins the debate (./honesty.ts). */
   event('devils_advocate_joined', { agent: z.string(), afterMessages: count, thread }),
+  /** Two open threads came to work on the same crux: `thread` is merged into `into` (./thread-merge.ts). */
+  event('threads_merged', { thread, into: z.string(), similarity: z.number(), messageId: z.string() }),
+  /** A thread gone stale for inactivity was addressed again and is back in `status` (./staleness.ts). */
+  event('thread_revived', { thread, status: stage, by: z.string(), messageId: z.string(), reason: z.string() }),
+  /** The agenda manager picked the open question a thread works on next (./agenda.ts). */
+  event('agenda_set', { thread, item: agendaItemSchema }),
   event('debate_stopped', { reason: z.string() }),
 ]);
 export type CruxEvent = z.infer<typeof cruxEventSchema>;

@@ -19,6 +19,7 @@ export const agentSchema = z.object({
     .object({ statement: z.string(), side: z.enum(SIDES), confidence: z.number().min(0).max(1) })
     .optional(),
   defaultHorizon: z.enum(HORIZONS).optional(),
+  interests: z.array(z.string().trim().min(1)).optional(),
 });
 
 export const debateLineSchema = z.object({

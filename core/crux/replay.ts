@@ -38,6 +38,7 @@ export function replayScript(scriptText: string): ReplayRun {
     name: a.name ?? a.id,
     ...(a.topClaim ? { topClaim: a.topClaim } : {}),
     ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
+    ...(a.interests && a.interests.length > 0 ? { interests: [...a.interests] } : {}),
   }));
   let state = createState({ topic: debate.entry.topic, agents, config: resolveConfig(debate.entry.config) });
   const events: CruxEvent[] = [];

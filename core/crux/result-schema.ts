@@ -29,7 +29,10 @@ export const threadResultSchema = z.object({
   }),
   lockFailures: z.array(z.string()),
   crux: cruxSummarySchema.nullable(),
-  /** Only on a MERGED thread whose crux was a confirmed duplicate: the thread it was merged into. */
+  /**
+   * Only on a MERGED thread: the thread it was merged into (its crux a confirmed duplicate, or the
+   * same crux while both were open).
+   */
   mergedInto: z.string().optional(),
 });
 export type ThreadResult = z.infer<typeof threadResultSchema>;

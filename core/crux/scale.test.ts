@@ -25,6 +25,7 @@ describe('config for the number of agents', () => {
       threadHardCap: 120,
       devilsAdvocateAfter: 60,
       stopRules: { noNewCrux: 150, coalitionsStable: 90 },
+      staleAfter: 120,
     });
   });
 

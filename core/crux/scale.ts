@@ -26,8 +26,8 @@ function setKeys<T extends object>(group: T | undefined): Partial<T> {
  * N + 4·max(#YES, #NO) lock messages, against a lock stage of 8 + 4 + 4 at most. With four agents a
  * lock fits in the second attempt; with six it no longer fits at all, and every thread failed.
  *
- * The devil's advocate's threshold and the debate-wide stop rules are counted in agent messages too
- * and grow the same way. Counts that are not agent messages (extensions, lock attempts, active
+ * The devil's advocate's threshold, the debate-wide stop rules and the turns before an idle thread
+ * goes stale are counted in agent messages too and grow the same way. Counts that are not agent messages (extensions, lock attempts, active
  * threads, replies, the coalition rule) do not grow. What a debate was given is used as given. The result is written
  * into a new debate's header, so its log reads the same whatever the defaults become, and a log or
  * a replay script without these keys still reads the design page's defaults.
@@ -56,6 +56,8 @@ export function configForAgents(agents: number, overrides: CruxConfigOverrides =
     // Counted in agent messages too: a debate of twelve reaches its first crux proposal, and runs
     // between two new cruxes, about three times as long as a debate of four.
     devilsAdvocateAfter: overrides.devilsAdvocateAfter ?? g(d.devilsAdvocateAfter),
+    // A thread's idle turns: with more agents each round takes more turns elsewhere.
+    staleAfter: overrides.staleAfter ?? g(d.staleAfter),
     stopRules: {
       noNewCrux: g(d.stopRules.noNewCrux),
       coalitionsStable: g(d.stopRules.coalitionsStable),

@@ -58,7 +58,10 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
   const subject = topicWords(brief.thread.topic || brief.topic);
   const fact = pick(rng, FACTS);
   const firstTry = brief.attempt === 0;
-  const lastOther = [...brief.recent].reverse().find((r) => r.author !== null && r.author !== brief.agent.id);
+  // Only a message the agent's attention took in is one it answers (core/crux/attention.ts).
+  const lastOther = [...brief.recent]
+    .reverse()
+    .find((r) => r.author !== null && r.author !== brief.agent.id && r.seen !== false);
   const side = brief.agent.side ?? brief.topClaim?.side ?? (brief.agent.id.length % 2 === 0 ? 'YES' : 'NO');
   const horizon = (brief.defaultHorizon ?? '5y') as AgentMove['meta']['horizon'];
   const falsifier = {
@@ -110,9 +113,11 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
       };
     }
     case 'PROPOSE_CRUX': {
-      // A thread spawned with its question keeps it; otherwise the simulator frames one.
+      // A thread spawned with its question keeps it; a thread without one takes up the open question
+      // the agenda puts forward; otherwise the simulator frames one.
+      const agenda = brief.agenda && brief.agenda.source !== 'topic' ? brief.agenda.question : null;
       const question = (
-        brief.thread.binaryQuestion ?? `Will ${subject} meet its stated target within 18 months?`
+        brief.thread.binaryQuestion ?? agenda ?? `Will ${subject} meet its stated target within 18 months?`
       ).replace(/\?$/, '');
       // A question without its "?" is refused as invalidMove; the re-ask fixes it.
       return {

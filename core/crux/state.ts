@@ -1,3 +1,4 @@
+import type { AgendaItem } from './agenda';
 import type { CruxConfig } from './config';
 import type { PositionChange } from './conformity';
 import { type CruxCounters, emptyCounters } from './counters';
@@ -10,6 +11,7 @@ import type {
   InterventionKind,
   Move,
   Side,
+  Stage,
   SteelmanGrade,
   ThreadStatus,
 } from './vocabulary';
@@ -38,6 +40,8 @@ export interface AgentProfile {
   role?: 'devils-advocate';
   topClaim?: { statement: string; side: Side; confidence: number };
   defaultHorizon?: Horizon;
+  /** Keywords of what the agent cares about (its persona's, or the script's): what its attention follows (./attention.ts). */
+  interests?: string[];
 }
 
 export interface TranscriptEntry {
@@ -135,8 +139,17 @@ export interface ThreadState {
   /** A challenge of the crystallized crux waits for the crystallizer's review. */
   awaitingReview: { messageId: string; agent: string; challenge: CruxChallenge } | null;
   crux: CruxRecord | null;
-  /** Set when the cross-thread analysis found this thread's crux a duplicate of another's (status MERGED). */
+  /**
+   * Set on a MERGED thread: the thread it was merged into, because the cross-thread analysis found its
+   * crux a duplicate (./relations.ts) or because it came to work on the same crux while open (./thread-merge.ts).
+   */
   mergedInto?: string;
+  /** Threads merged into this one while open, in order (./thread-merge.ts). */
+  absorbed?: string[];
+  /** messageSeq when the thread last had an accepted message, opened or came back: its inactivity clock (./staleness.ts). */
+  lastActiveAt: number;
+  /** On a thread gone STALE for inactivity: the stage it goes back to when something addresses it again. */
+  staleFrom?: Stage;
   /**
    * The version of the crux (its number of reviews) a live debate last asked an agent to check, so
    * each version is put to an agent once (./crux-review.ts, `pendingCruxChecks`).
@@ -175,6 +188,8 @@ export interface CruxState {
   coalitionsHold: boolean;
   /** The coalitions were labelled (a `coalition_labels` input arrived), so a live debate asks no more. */
   coalitionsLabelled: boolean;
+  /** The agenda manager's current pick for each open thread (./agenda.ts). */
+  agenda: Record<string, AgendaItem>;
 }
 
 export interface DebateSetup {
@@ -205,6 +220,7 @@ export function createState(setup: DebateSetup): CruxState {
     coalitionsChangedAt: 0,
     coalitionsHold: false,
     coalitionsLabelled: false,
+    agenda: {},
   };
 }
 
@@ -243,6 +259,7 @@ export function newThread(
     awaitingAnalysis: false,
     awaitingReview: null,
     crux: null,
+    lastActiveAt: 0,
   };
 }
 

@@ -180,6 +180,10 @@ describe('config', () => {
       // Beyond the design page, from seed 000 (docs/crux-protocol.md, "Keeping debates honest").
       devilsAdvocateAfter: 20,
       stopRules: { noNewCrux: 50, coalitionsStable: 30 },
+      // Seed 000's attention threshold (docs/crux-protocol.md, "Agenda, attention, merging and staleness").
+      attentionThreshold: 0.6,
+      // Turns before an idle thread goes stale, grown with the agents like the budgets.
+      staleAfter: 40,
     });
   });
 

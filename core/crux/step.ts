@@ -1,3 +1,4 @@
+import { updateAgenda } from './agenda';
 import { applyMove } from './apply-move';
 import { checkMessage } from './checks';
 import { recordPositionChange } from './conformity';
@@ -16,6 +17,8 @@ import type { CruxState, ThreadState, TranscriptEntry } from './state';
 import { findThread, isAgent, isOpen, totalMessages } from './state';
 import { afterAcceptedMessage, noteCruxChange, noteNewCrux } from './honesty';
 import { applyRelation, applyRelationCheck, requestRelations } from './relations';
+import { markStale, reviveAddressed } from './staleness';
+import { mergeSameCrux } from './thread-merge';
 import { openThread, proposeThread } from './threads';
 import type { Stage } from './vocabulary';
 
@@ -97,6 +100,8 @@ export function advance(state: CruxState, input: CruxInput): StepResult {
       emit(ctx, { type: 'debate_stopped', reason: input.reason });
       break;
   }
+  // Whatever the input changed, the agenda follows: every pick is an event in the log.
+  updateAgenda(ctx);
   return ctx;
 }
 
@@ -144,11 +149,14 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
     state.counters.reasonsBlocked[check.reason] += 1;
     emit(ctx, { type: 'message_blocked', ...base, reason: check.reason, detail: check.detail });
     if (check.reason === 'vagueFalsifier') intervene(ctx, thread, 'FALSIFIER_REQUEST', input.agent);
+    // A refused move is still a turn the debate took: other threads idle on.
+    markStale(ctx);
     return;
   }
 
   if (check.parsed.move === 'CHALLENGE_CRUX') {
     acceptChallenge(ctx, thread, entry, check.parsed.challenge);
+    markStale(ctx);
     return;
   }
 
@@ -183,4 +191,10 @@ function handleMessage(ctx: StepContext, input: Extract<CruxInput, { kind: 'mess
   }
   // Then what keeps the debate as a whole honest: a new crux noted, a devil's advocate when none came.
   afterAcceptedMessage(ctx, thread, input.move);
+  // And the thread manager: this thread is active; a stale thread it addresses comes back; a thread
+  // it now shares its crux with is merged; threads idle for too long go stale.
+  thread.lastActiveAt = state.messageSeq;
+  reviveAddressed(ctx, thread, entry);
+  if (input.move === 'PROPOSE_CRUX' && stage === 'DISCOVERY') mergeSameCrux(ctx, thread, id);
+  markStale(ctx);
 }

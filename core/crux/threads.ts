@@ -17,7 +17,10 @@ function assertNewId(state: CruxState, id: string): void {
 export function openThread(ctx: StepContext, id: string, topic: string, binaryQuestion?: string): void {
   assertNewId(ctx.state, id);
   const question = binaryQuestion?.trim() ? binaryQuestion.trim() : null;
-  ctx.state.threads.push(newThread(id, topic, question, ctx.state.config, 'script'));
+  const thread = newThread(id, topic, question, ctx.state.config, 'script');
+  // Its inactivity clock starts now, not at the debate's start (./staleness.ts).
+  thread.lastActiveAt = ctx.state.messageSeq;
+  ctx.state.threads.push(thread);
   emit(ctx, { type: 'thread_opened', thread: id, topic, binaryQuestion: question });
 }
 
@@ -75,6 +78,7 @@ export function proposeThread(ctx: StepContext, p: ThreadProposal): ThreadState 
   const thread = newThread(p.id, p.topic, gate.question, state.config, 'spawn');
   thread.proposedBy = p.by;
   thread.supporters = [...new Set(p.supporters)];
+  thread.lastActiveAt = state.messageSeq;
   state.threads.push(thread);
   state.counters.threadsSpawned += 1;
   // A spawned thread's question is a new crux, and a new thread keeps the coalitions from being stable.

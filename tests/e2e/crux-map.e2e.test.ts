@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, sessionPerFile } from './harness';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOFTOP_SHARE, runRelatedDebates, TARIFF } from '../helpers/related-debates';
+import { chromiumPath, openSession, type Session, sampleWorkspace, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -15,6 +17,40 @@ interface Drawn {
   selected: string[];
 }
 
+/** The graph cytoscape drew on the page. */
+const drawnOn = (page: Page): Promise<Drawn> =>
+  page.evaluate(() => {
+    // biome-ignore lint/suspicious/noExplicitAny: cytoscape's own registry on its container
+    const element = document.querySelector('[data-testid="crux-graph"]') as any;
+    const cy = element._cyreg.cy;
+    const bb = cy.elements().renderedBoundingBox({ includeLabels: true });
+    return {
+      layout: element.dataset.layout,
+      canvas: { w: cy.width(), h: cy.height() },
+      box: { x1: bb.x1, x2: bb.x2, y1: bb.y1, y2: bb.y2 },
+      // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+      nodes: cy.nodes().map((n: any) => ({
+        id: n.id(),
+        type: n.data('type'),
+        lean: n.data('lean') ?? null,
+        x: n.renderedPosition().x,
+        y: n.renderedPosition().y,
+        label: n.style('label'),
+        colour: n.style('background-color'),
+      })),
+      // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+      edges: cy.edges().map((e: any) => ({
+        source: e.source().id(),
+        target: e.target().id(),
+        side: e.data('side') ?? null,
+        label: e.style('label'),
+        colour: e.style('line-color'),
+      })),
+      // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
+      selected: cy.$(':selected').map((n: any) => n.id()),
+    };
+  });
+
 /**
  * The crux map of issue 22: laid out by side (YES agents left, NO right, the undecided below),
  * every line labelled, the full question on hover and selection, fitted to its canvas, and a
@@ -23,38 +59,7 @@ interface Drawn {
 describe.skipIf(!chromiumPath)('the crux map', () => {
   const { s, ws, go } = sessionPerFile();
   let debateId = '';
-  const drawn = (): Promise<Drawn> =>
-    s.page.evaluate(() => {
-      // biome-ignore lint/suspicious/noExplicitAny: cytoscape's own registry on its container
-      const element = document.querySelector('[data-testid="crux-graph"]') as any;
-      const cy = element._cyreg.cy;
-      const bb = cy.elements().renderedBoundingBox({ includeLabels: true });
-      return {
-        layout: element.dataset.layout,
-        canvas: { w: cy.width(), h: cy.height() },
-        box: { x1: bb.x1, x2: bb.x2, y1: bb.y1, y2: bb.y2 },
-        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
-        nodes: cy.nodes().map((n: any) => ({
-          id: n.id(),
-          type: n.data('type'),
-          lean: n.data('lean') ?? null,
-          x: n.renderedPosition().x,
-          y: n.renderedPosition().y,
-          label: n.style('label'),
-          colour: n.style('background-color'),
-        })),
-        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
-        edges: cy.edges().map((e: any) => ({
-          source: e.source().id(),
-          target: e.target().id(),
-          side: e.data('side') ?? null,
-          label: e.style('label'),
-          colour: e.style('line-color'),
-        })),
-        // biome-ignore lint/suspicious/noExplicitAny: cytoscape elements
-        selected: cy.$(':selected').map((n: any) => n.id()),
-      };
-    });
+  const drawn = () => drawnOn(s.page);
   /** Colours compared without spaces: cytoscape writes `rgb(1,2,3)`, the page `rgb(1, 2, 3)`. */
   const flat = (colour: string | undefined) => (colour ?? '').replace(/\s+/g, '');
   /** A theme colour as the canvas gets it (`rgb(…)`). */
@@ -234,4 +239,98 @@ describe.skipIf(!chromiumPath)('the crux map', () => {
     await page.getByTestId('crux-detail').getByRole('heading', { name: member.question }).waitFor();
     expect(s.problems).toEqual([]);
   }, 60_000);
+});
+
+/**
+ * The workspace crux map over three simulated debates on related ideas whose cruxes meet
+ * (tests/helpers/related-debates.ts): within the solar co-op's debate a duplicate confirmed by a
+ * second call, across the three ideas the same tariff question in other words, and a dependency (the
+ * bike workshop's rooftop question, which the tariff question rests on). Through the handlers, then
+ * in the browser.
+ */
+describe.skipIf(!chromiumPath)('the workspace crux map over three debates on related ideas', () => {
+  const ws = sampleWorkspace();
+  let session: Session | null = null;
+  const s = () => session as Session;
+  beforeAll(async () => {
+    // The debates run before the app opens the workspace, which takes them from their logs.
+    expect(await runRelatedDebates(ws.root)).toEqual(['completed', 'completed', 'completed']);
+    session = await openSession(ws.root);
+  }, 180_000);
+  afterAll(async () => {
+    await session?.close();
+    ws.cleanup();
+  });
+
+  it('shows the merged duplicates and the dependency, through the handlers and in the browser', async () => {
+    const graph = await s().app.client.invoke('cruxes:graph', {});
+    const [solar, bikes, soil] = graph.debates.map((d) => d.id);
+    const tariff = graph.nodes.find((n) => n.question === TARIFF);
+    const rooftop = graph.nodes.find((n) => n.question === ROOFTOP_SHARE);
+    if (!tariff || !rooftop) throw new Error('the graph lacks the tariff or the rooftop crux');
+    expect({
+      merges: graph.merges.map((m) => [m.from, m.into, m.via]),
+      edges: graph.edges.map((e) => [e.kind, e.from, e.to]),
+      members: tariff.members.map((m) => [m.debateId, m.thread, m.mergedInto]),
+    }).toEqual({
+      merges: [
+        [`${solar}/t2`, `${solar}/t1`, 'confirmed'],
+        [`${bikes}/t1`, `${solar}/t1`, 'wording'],
+        [`${soil}/t1`, `${solar}/t1`, 'wording'],
+      ],
+      edges: [['SUPPORTS', rooftop.id, tariff.id]],
+      members: [
+        [solar, 't1', null],
+        [solar, 't2', 't1'],
+        [bikes, 't1', null],
+        [soil, 't1', null],
+      ],
+    });
+
+    const { page } = s();
+    await page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, '#/crux-map');
+    const view = page.getByTestId('workspace-crux-map');
+    await view.waitFor();
+    await page.locator('[data-testid="crux-graph"][data-layout]').waitFor();
+    // The head counts them; the drawing has one node per global crux (the four tariff cruxes are
+    // one) and the dependency as a line from the deeper crux.
+    expect(await view.locator('header').textContent()).toContain(
+      `${graph.nodes.length} cruxes from 3 debates · 3 merged · 1 dependency`,
+    );
+    const d = await drawnOn(page);
+    expect({
+      nodes: d.nodes.map((n) => n.id).sort(),
+      edges: d.edges.map((e) => [e.source, e.target]),
+    }).toEqual({ nodes: graph.nodes.map((n) => n.id).sort(), edges: [[rooftop.id, tariff.id]] });
+
+    // The tariff crux's detail: the four debates' cruxes it stands for, its merged duplicates (one
+    // confirmed by a second call, two by their wording) and the crux it rests on.
+    await page.getByTestId('workspace-cruxes').getByRole('button', { name: TARIFF, exact: true }).click();
+    const detail = page.getByTestId('workspace-crux-detail');
+    await detail.getByRole('heading', { name: TARIFF }).waitFor();
+    const merged = await detail.getByTestId('merged-duplicates').locator('li').allTextContents();
+    const dependencies = await detail.getByTestId('dependencies').locator('li').allTextContents();
+    expect({
+      debatedIn: await detail.locator('h3:has-text("Debated in") + ul > li').count(),
+      merged: merged.map((m) => [
+        m.slice(0, m.indexOf(': ')),
+        m.includes('confirmed by a second call') ? 'confirmed' : 'wording',
+      ]),
+      dependencies: dependencies.map((t) => t.split(' — ')[0]),
+    }).toEqual({
+      debatedIn: 4,
+      merged: [
+        [`${solar}/t2 into ${solar}/t1`, 'confirmed'],
+        [`${bikes}/t1 into ${solar}/t1`, 'wording'],
+        [`${soil}/t1 into ${solar}/t1`, 'wording'],
+      ],
+      dependencies: [
+        `rests on \u201c${ROOFTOP_SHARE}\u201d (SUPPORTS, confidence ${graph.edges[0]?.confidence}, confirmed)`,
+      ],
+    });
+    await s().screenshot('crux-map-workspace-related');
+    expect(s().problems).toEqual([]);
+  }, 90_000);
 });

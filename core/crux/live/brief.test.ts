@@ -3,6 +3,8 @@ import { resolveConfig } from '../config';
 import { createState, newThread } from '../state';
 import { INTERVENTION_KINDS, MOVES, MOVES_BY_STAGE, type Move, STAGES } from '../vocabulary';
 import { intervene } from '../moderator';
+import { agendaOf } from '../agenda';
+import { simulateMove } from '../simulator';
 import { agentTurnRequest } from './brief';
 import type { Ask } from './scheduler';
 
@@ -83,5 +85,44 @@ describe("the moderator's lines and the asks of each stage", () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the agenda in a turn', () => {
+  it('puts the open question the agenda picked before an agent of a thread without one, and the simulator takes it up', () => {
+    const state = createState({
+      topic: 'Solar co-op',
+      agents: [
+        { id: 'a', name: 'Alice' },
+        { id: 'b', name: 'Bob' },
+      ],
+      config: resolveConfig({}),
+    });
+    const t1 = newThread('t1', 'Payback', 'Will the co-op pay back within 8 years?', state.config, 'script');
+    t1.status = 'EVIDENCE';
+    t1.stances = { a: { side: 'YES' }, b: { side: 'NO' } };
+    t1.candidateCruxes = [{ by: 'b', question: 'Will member loans cover 30% of the cost by 2027?', messageId: 'm9' }];
+    const t2 = newThread('t2', 'Financing', null, state.config, 'script');
+    state.threads.push(t1, t2);
+    state.agenda = agendaOf(state);
+    const request = agentTurnRequest(
+      state,
+      t2,
+      { thread: 't2', agent: 'a', ask: { kind: 'PROPOSE_CRUX' }, attempt: 0 },
+      { systemPrompt: 'You are Alice.', tier: 'fast' },
+      { subject: { kind: 'topic', text: 'Solar co-op' }, today: '2026-03-01' },
+    );
+    const words = request.messages[request.messages.length - 1]?.content ?? '';
+    const move = simulateMove(1, request.brief as Parameters<typeof simulateMove>[1]);
+    expect({
+      agenda: words.match(/Agenda: [^\n]*/)?.[0],
+      ask: words.includes('The agenda puts "Will member loans cover 30% of the cost by 2027?" forward'),
+      proposed: move.meta.question?.replace(/\?$/, ''),
+    }).toEqual({
+      agenda:
+        'Agenda: the open question this thread should take up next is "Will member loans cover 30% of the cost by 2027?" (a deeper crux b put forward in t1 (m9); 2 agents hold a side there).',
+      ask: true,
+      proposed: 'Will member loans cover 30% of the cost by 2027',
+    });
   });
 });

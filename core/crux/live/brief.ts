@@ -1,4 +1,6 @@
 import type { LlmBrief, LlmMessage, LlmRequest } from '../../ports/llm';
+import type { AgendaItem } from '../agenda';
+import { attentionOf } from '../attention';
 import type { AnalysisOutput } from '../analysis';
 import type { CruxState, ThreadState, TranscriptEntry } from '../state';
 import { MOVES_BY_STAGE, type Move, type Stage } from '../vocabulary';
@@ -46,8 +48,15 @@ export interface TurnBrief extends LlmBrief {
   lastBlock: { reason: string; detail: string; move: Move | null } | null;
   /** Other agents' current sides in this thread (for steelmans and challenges). */
   others: { id: string; name: string; side: 'YES' | 'NO' | 'UNCERTAIN' | null }[];
-  /** Ids of the last few accepted messages, so a reply can name one. */
-  recent: { id: string; author: string | null; move: Move | null }[];
+  /**
+   * The thread's last few accepted messages, and whether the agent's attention takes each in (a reply
+   * names one it read). The model reads the transcript, filtered the same way; the simulator reads this.
+   */
+  recent: { id: string; author: string | null; move: Move | null; seen: boolean }[];
+  /** Accepted messages of the thread below the agent's attention, left out of what it reads. */
+  unseen: number;
+  /** The open question the agenda manager has this thread work on next (core/crux/agenda.ts). */
+  agenda: AgendaItem | null;
 }
 
 export interface AnalysisBrief extends LlmBrief {
@@ -62,6 +71,7 @@ export interface AnalysisBrief extends LlmBrief {
 export function briefOf(state: CruxState, thread: ThreadState, turn: Turn, today?: string): TurnBrief {
   const profile = state.agents.find((a) => a.id === turn.agent);
   const stage = thread.status as Stage;
+  const read = attentionOf(state, thread.id, turn.agent);
   return {
     protocol: 'crux',
     kind: 'turn',
@@ -91,11 +101,25 @@ export function briefOf(state: CruxState, thread: ThreadState, turn: Turn, today
     others: state.agents
       .filter((a) => a.id !== turn.agent)
       .map((a) => ({ id: a.id, name: a.name, side: thread.stances[a.id]?.side ?? null })),
-    recent: state.transcript
-      .filter((m) => m.thread === thread.id && m.accepted)
-      .slice(-6)
-      .map((m) => ({ id: m.id, author: m.author, move: m.move })),
+    recent: read.slice(-6).map(({ entry: m, seen }) => ({ id: m.id, author: m.author, move: m.move, seen })),
+    unseen: read.filter((a) => !a.seen).length,
+    agenda: state.agenda[thread.id] ?? null,
   };
+}
+
+/** Said when the agent's attention left messages out, so it does not take the transcript for all there is. */
+function unseenInWords(unseen: number): string {
+  if (unseen === 0) return '';
+  return `${unseen} message${unseen === 1 ? '' : 's'} of this thread outside your interests ${unseen === 1 ? 'is' : 'are'} not shown; everything addressed to you is.\n`;
+}
+
+/**
+ * The agenda in words, said only when it asks for more than the thread's own question or topic
+ * (which the turn already names), so a debate without open questions reads as it did.
+ */
+function agendaInWords(agenda: AgendaItem | null): string {
+  if (!agenda || agenda.source === 'thread' || agenda.source === 'topic') return '';
+  return `\nAgenda: the open question this thread should take up next is ${quoted(agenda.question)} (${agenda.reason}).`;
 }
 
 function quoted(text: string): string {
@@ -107,10 +131,14 @@ function askInWords(state: CruxState, thread: ThreadState, ask: Ask, context: Tu
   switch (ask.kind) {
     case 'DISCUSS':
       return 'Move the discovery forward on the idea itself: a CLAIM, a CHALLENGE of a specific message (replyTo), a CLARIFY, or a REFRAME.';
-    case 'PROPOSE_CRUX':
+    case 'PROPOSE_CRUX': {
+      const agenda = state.agenda[thread.id];
+      if (!thread.binaryQuestion && agenda && agenda.source !== 'topic' && agenda.source !== 'thread')
+        return `Propose the crux: PROPOSE_CRUX with meta.question. The agenda puts ${quoted(agenda.question)} forward; propose it (or a sharper wording) if it is the crux here, or the yes/no question about the idea you would put instead, ending in "?".`;
       return thread.binaryQuestion
         ? `The thread's question so far is ${quoted(thread.binaryQuestion)}. If it is the crux, PROPOSE_CRUX it (or a sharper wording) in meta.question to move to the lock; if not, propose the question you would put instead.`
         : 'Propose the crux: PROPOSE_CRUX with meta.question, one yes/no question about the idea ending in "?" whose answer would change what the researcher does.';
+    }
     case 'COMMIT_POSITION':
       return `Commit: COMMIT_POSITION with meta.side, meta.confidence, meta.horizon and, unless UNCERTAIN, meta.falsifier with a deadline after ${context.today}.`;
     case 'DECLARE_FALSIFIER':
@@ -177,18 +205,23 @@ function entryLine(state: CruxState, thread: ThreadState, entry: TranscriptEntry
 }
 
 /**
- * The thread's accepted messages and moderator lines, one request message each: the transcript only
- * ever grows, so every earlier turn's messages are an exact prefix of this one's and are read from
- * the prompt cache.
+ * The thread's accepted messages and moderator lines, one request message each; for an agent's turn,
+ * only those its attention takes in (`reader`, core/crux/attention.ts). Either way the transcript
+ * only ever grows at its end, so every earlier turn's messages are an exact prefix of this one's and
+ * are read from the prompt cache.
  */
-export function transcriptMessages(state: CruxState, thread: ThreadState): LlmMessage[] {
+export function transcriptMessages(state: CruxState, thread: ThreadState, reader?: string): LlmMessage[] {
   const head: LlmMessage = {
     role: 'user',
     content: `Thread ${thread.id}: ${thread.topic}\nTranscript so far (agents as "Name [id]"):`,
   };
-  const lines = state.transcript
-    .filter((m) => m.thread === thread.id && m.accepted)
-    .map((m): LlmMessage => ({ role: 'user', content: entryLine(state, thread, m) }));
+  const entries =
+    reader === undefined
+      ? state.transcript.filter((m) => m.thread === thread.id && m.accepted)
+      : attentionOf(state, thread.id, reader)
+          .filter((a) => a.seen)
+          .map((a) => a.entry);
+  const lines = entries.map((m): LlmMessage => ({ role: 'user', content: entryLine(state, thread, m) }));
   return [head, ...lines];
 }
 
@@ -234,7 +267,7 @@ export function agentTurnRequest(
   context: TurnContext,
 ): LlmRequest<AgentMove> {
   const brief = briefOf(state, thread, turn, context.today);
-  const transcript = transcriptMessages(state, thread);
+  const transcript = transcriptMessages(state, thread, turn.agent);
   const stance = thread.stances[turn.agent];
   const sideLine = stance
     ? `Your current side: ${stance.side}${stance.confidence === undefined ? '' : ` (confidence ${stance.confidence})`}.`
@@ -249,8 +282,8 @@ export function agentTurnRequest(
     `Today is ${context.today}.\n${rosterLines(state, thread, turn.agent)}\n\n` +
     `You are ${brief.agent.name} [${brief.agent.id}]. Thread ${thread.id} is in ${brief.thread.stage} ` +
     `(${brief.thread.messagesInStage} of ${brief.thread.budget} messages used). ` +
-    `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}\n` +
-    `Allowed moves: ${brief.allowedMoves.join(', ')}.\n` +
+    `Binary question: ${brief.thread.binaryQuestion ?? 'none yet'}. ${sideLine}${claim}${agendaInWords(brief.agenda)}\n` +
+    `${unseenInWords(brief.unseen)}Allowed moves: ${brief.allowedMoves.join(', ')}.\n` +
     `What is needed from you now: ${askInWords(state, thread, turn.ask, context)}${block}`;
   const systemParts = debaterSystemParts(context.subject, persona.systemPrompt);
   return {

@@ -19,6 +19,8 @@ export function initialState(header: DebateHeader) {
       name: a.name,
       ...(a.topClaim ? { topClaim: a.topClaim } : {}),
       ...(a.defaultHorizon ? { defaultHorizon: a.defaultHorizon } : {}),
+      // The interests the debate started with (its persona's then): what each agent's attention follows.
+      ...(a.interests.length > 0 ? { interests: [...a.interests] } : {}),
     })),
     config: resolveConfig(header.config),
   });

@@ -27,6 +27,7 @@ export function progressOf(
     reason: outcome.reason,
     events,
     threads: state.threads.map((t) => {
+      const agenda = state.agenda[t.id];
       // Agents with a side: committed ones first (their commit carries horizon and confidence),
       // then any whose side came from a concession or update only.
       const agents = header.agents.map((a) => a.id).filter((a) => t.stances[a] || t.commitments[a]);
@@ -55,6 +56,7 @@ export function progressOf(
           };
         }),
         steelmans: t.steelmans.map((s) => ({ from: s.from, to: s.to, grade: s.grade, attempts: s.attempts })),
+        agenda: agenda ? { ...agenda } : null,
       };
     }),
     meter: {

@@ -165,6 +165,19 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
       case 'primary_crux_changed':
         notes.push({ key: `n${n}`, text: `The primary crux is now ${e.to}${e.from ? ` (was ${e.from})` : ''}.` });
         break;
+      case 'threads_merged':
+        note(e.thread, `n${n}`, `merged into ${e.into}: the same crux (${e.messageId})`, 'warn');
+        note(e.into, `n${n}m`, `${e.thread} merged into this thread: the same crux (${e.messageId})`);
+        break;
+      case 'thread_revived':
+        note(e.thread, `n${n}`, `back in ${e.status}: ${e.reason}`, 'ok');
+        break;
+      case 'agenda_set':
+        // The thread's own question and its topic are already in the column's head; a question taken
+        // up from elsewhere is a decision worth a line.
+        if (e.item.source !== 'thread' && e.item.source !== 'topic')
+          note(e.thread, `n${n}`, `agenda: take up “${e.item.question}” (${e.item.reason})`);
+        break;
       case 'debate_stopped':
         notes.push({ key: `n${n}`, text: `The debate stopped: ${e.reason}.` });
         break;

@@ -3,6 +3,7 @@ import type { ThreadProgress } from '../../../../core/contract';
 import { href } from '../../router';
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
+import { agendaWords } from './agenda-words';
 import type { Column, ColumnItem } from './columns';
 import { threadTone } from './format';
 
@@ -183,6 +184,16 @@ export function ThreadColumn(props: Props) {
           )}
         </div>
         <div className="small">{column.question ?? <span className="muted">{column.topic}</span>}</div>
+        {progress?.agenda && (
+          <div
+            className="small debate-agenda"
+            data-testid="agenda"
+            data-source={progress.agenda.source}
+            title={progress.agenda.reason}
+          >
+            <span className="muted">Agenda:</span> {agendaWords(progress.agenda)}
+          </div>
+        )}
         {progress && <Budget progress={progress} />}
       </header>
       {progress && (progress.commitments.length > 0 || progress.steelmans.length > 0) && (
