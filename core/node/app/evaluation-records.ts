@@ -17,7 +17,6 @@ import {
   ideaEvaluationState,
   indexedEvaluationFiles,
   slugsHoldingEvaluation,
-  slugsWithEvaluations,
 } from '../sqlite/evaluation-record-queries';
 import type { Workspace } from '../workspace/workspace';
 
@@ -149,11 +148,6 @@ export class EvaluationRecords {
     }
     this.fromIndex = { version, bySlug, keys };
     return this.fromIndex;
-  }
-
-  /** Ideas whose folder has an `evaluations/` folder, as the index knows them. */
-  slugs(): string[] {
-    return slugsWithEvaluations(this.ws.db);
   }
 
   /** Where an evaluation is kept: found through the index, else by looking in every idea folder. */

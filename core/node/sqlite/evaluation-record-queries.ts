@@ -2,13 +2,13 @@ import type Database from 'better-sqlite3';
 import { preparedPerDb } from './prepared';
 
 /**
- * What the reader of stored evaluations (core/node/app/evaluation-records.ts) asks the index: which
- * idea folders hold evaluation files, and an idea's content hash and current evaluation. The
- * folder stays the authority; these only say where to look first.
+ * What the reader of stored evaluations (core/node/app/evaluation-records.ts) asks the index: the
+ * files of every `evaluations/` folder, which folder holds an evaluation, and the ideas' content
+ * hashes and current evaluations. The folder stays the authority: the index follows it through the
+ * sync, and what is listed here is read from the folder.
  */
 
 const statements = preparedPerDb((db) => ({
-  slugsWithEvaluations: db.prepare("SELECT DISTINCT slug FROM files WHERE path LIKE 'ideas/%/evaluations/%'"),
   slugsHolding: db.prepare('SELECT DISTINCT slug FROM files WHERE path LIKE ? OR path LIKE ?'),
   ideaEvaluation: db.prepare('SELECT content_hash, evaluation_id FROM ideas WHERE slug = ?'),
   currentEvaluations: db.prepare(
@@ -25,11 +25,6 @@ const statements = preparedPerDb((db) => ({
     .raw(true),
   evaluationStates: db.prepare('SELECT slug, content_hash, evaluation_id FROM ideas').raw(true),
 }));
-
-/** Ideas whose folder has files in `evaluations/`, as the index knows them. */
-export function slugsWithEvaluations(db: Database.Database): string[] {
-  return (statements(db).slugsWithEvaluations.all() as { slug: string }[]).map((r) => r.slug);
-}
 
 /**
  * Ideas whose `evaluations/` folder holds the record (`<id>.json`) or the checkpoint
