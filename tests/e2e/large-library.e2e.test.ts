@@ -150,6 +150,39 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     expect(s.problems).toEqual([]);
   });
 
+  it('draws only the evaluation rows in view on the convergence list; one evaluation offers its idea’s evaluations', async () => {
+    const { page } = s;
+    await hash(s, '#/convergence');
+    const table = page.getByRole('table', { name: 'Evaluations' });
+    await table.locator('tbody tr a').first().waitFor({ timeout: 120_000 });
+    // Every idea's evaluation, and the header row; only some drawn.
+    expect(await table.getAttribute('aria-rowcount')).toBe(String(IDEAS + 1));
+    expect(await table.locator('tbody tr a').count()).toBeLessThan(80);
+    // The last row is drawn once scrolled to.
+    const { evaluations } = await s.app.client.invoke('evaluations:list', {});
+    const last = evaluations[evaluations.length - 1];
+    if (!last) throw new Error('no evaluation listed');
+    await page.locator('.evaluations-table').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await table.locator(`a[href="#/convergence/${last.id}"]`).waitFor();
+
+    // One evaluation's view: the list beside it holds that idea's evaluations, not the 700.
+    await hash(s, `#/convergence/${bench.evaluationId}`);
+    await page.locator('[data-testid="convergence-chart"] svg').first().waitFor({ timeout: 60_000 });
+    const own = (await s.app.client.invoke('evaluations:get', { id: bench.evaluationId })).slug;
+    const ofIdea = (await s.app.client.invoke('evaluations:list', { slug: own })).evaluations.map((e) => e.id);
+    const picker = page.getByRole('combobox', { name: 'Show' });
+    await expect
+      .poll(() =>
+        picker
+          .locator('optgroup[label^="Evaluations"] option')
+          .evaluateAll((o) => o.map((x) => x.getAttribute('value'))),
+      )
+      .toEqual(ofIdea);
+    expect(s.problems).toEqual([]);
+  });
+
   it('draws 20 cards a stage on the pipeline and shows more on request', async () => {
     const { page } = s;
     await hash(s, '#/pipeline');

@@ -1,6 +1,7 @@
 import type { EvaluationDetail, EvaluationEntry, EvaluationSummary } from '../../contract';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
+import { ideaEvaluationStates } from '../sqlite/evaluation-record-queries';
 import type { Workspace } from '../workspace/workspace';
 import { UserError } from '../workspace/workspace';
 import { EvaluationEntriesCache } from './evaluation-entries-cache';
@@ -16,6 +17,9 @@ import {
 } from './evaluation-views';
 import type { LiveEvaluation, LiveEvaluations } from './live-evaluations';
 
+/** An idea's content hash now and the id of its current evaluation. */
+type IdeaState = { contentHash: string; evaluationId: string | null };
+
 /** An evaluation's summary and its entries: what a transcript of it shows. */
 export interface EvaluationEntries {
   summary: EvaluationSummary;
@@ -25,6 +29,8 @@ export interface EvaluationEntries {
 /** An evaluation's summary, with its entries read only when asked for. */
 export interface EvaluationSource {
   summary: EvaluationSummary;
+  /** For a locked record listed from the index, the sizes and times of its files (see StoredEvaluation). */
+  key?: string | undefined;
   entries(): readonly EvaluationEntry[];
 }
 
@@ -86,29 +92,64 @@ export class EvaluationReader {
   /**
    * Every stored and running evaluation (of one idea when `slug`), newest first, each with its
    * entries on demand; one whose files cannot be read is left out.
+   *
+   * One idea's are listed from its folder. All of them: running ones from their track; the folders
+   * of ideas this app evaluated from the folder (the index may not have them yet); every other one
+   * as the index lists it, a locked record's summary kept until the index changes (10,000 records
+   * summed up again on every look took seconds), a checkpoint's read again when its file grows.
    */
   all(slug?: string): EvaluationSource[] {
     const out: EvaluationSource[] = this.live
       .all()
       .filter((r) => slug === undefined || r.slug === slug)
       .map((r) => ({ summary: summaryFromTrack(r.track, this.liveMeta(r)), entries: () => r.track.entries }));
-    const slugs = slug !== undefined ? [slug] : [...new Set([...this.records.slugs(), ...this.touched])];
-    for (const s of slugs) {
-      for (const stored of this.records.stored(s)) {
-        if (this.live.get(stored.id)) continue;
-        const source = this.source(stored);
-        if (source) out.push(source);
+    const add = (stored: StoredEvaluation) => {
+      if (this.live.get(stored.id)) return;
+      const source = this.source(stored);
+      if (source) out.push(source);
+    };
+    if (slug !== undefined) {
+      for (const stored of this.records.stored(slug)) add(stored);
+      return sortNewestFirst(out);
+    }
+    for (const s of this.touched) for (const stored of this.records.stored(s)) add(stored);
+    const listed = this.listed();
+    for (const stored of listed.checkpoints) if (!this.touched.has(stored.slug)) add(stored);
+    // The kept records are in order already: the few others are sorted and merged in (sorting
+    // 10,000 on every look took tens of milliseconds).
+    const locked = listed.locked.filter((s) => !this.touched.has(s.summary.slug) && !this.live.get(s.summary.id));
+    return mergeNewestFirst(sortNewestFirst(out), locked);
+  }
+
+  private kept: {
+    version: string;
+    locked: readonly EvaluationSource[];
+    checkpoints: readonly StoredEvaluation[];
+  } | null = null;
+
+  /**
+   * The locked records the index lists, as sources with their summaries made (a summary names the
+   * idea's staleness and current evaluation, which the index holds: kept while it stays as it
+   * is), and the checkpoints it lists.
+   */
+  private listed(): { locked: readonly EvaluationSource[]; checkpoints: readonly StoredEvaluation[] } {
+    const indexed = this.records.indexed();
+    if (this.kept?.version === indexed.version) return this.kept;
+    const states = ideaEvaluationStates(this.ws.db);
+    const locked: EvaluationSource[] = [];
+    const checkpoints: StoredEvaluation[] = [];
+    for (const list of indexed.bySlug.values()) {
+      for (const stored of list) {
+        if (stored.kind === 'checkpoint') {
+          checkpoints.push(stored);
+          continue;
+        }
+        const source = this.source(stored, states.get(stored.slug) ?? null);
+        if (source) locked.push(source);
       }
     }
-    return out.sort((a, b) =>
-      a.summary.startedAt < b.summary.startedAt
-        ? 1
-        : a.summary.startedAt > b.summary.startedAt
-          ? -1
-          : a.summary.id < b.summary.id
-            ? 1
-            : -1,
-    );
+    this.kept = { version: indexed.version, locked: sortNewestFirst(locked), checkpoints };
+    return this.kept;
   }
 
   /** Everything about one evaluation (`evaluations:get`). */
@@ -145,18 +186,19 @@ export class EvaluationReader {
    * entries cache, else by replaying its script (then cached). A record whose script no longer
    * replays has none.
    */
-  private source(stored: StoredEvaluation): EvaluationSource | null {
-    const found = this.stored(stored, false);
+  private source(stored: StoredEvaluation, known?: IdeaState | null): EvaluationSource | null {
+    const found = this.stored(stored, false, known);
     if (!found) return null;
     if (stored.kind === 'checkpoint') return { summary: found.view, entries: () => found.track?.entries ?? [] };
     return {
       summary: found.view,
+      key: stored.key,
       entries: () => {
-        const held = this.records.record(stored.slug, stored.id, false)?.track;
+        const held = this.records.record(stored.slug, stored.id, false, stored.key)?.track;
         if (held) return held.entries;
         const cached = this.cache.get(stored.slug, stored.id);
         if (cached) return cached;
-        const track = this.records.record(stored.slug, stored.id, true)?.track;
+        const track = this.records.record(stored.slug, stored.id, true, stored.key)?.track;
         if (!track) return [];
         this.cache.put(stored.slug, stored.id, track.entries);
         return track.entries;
@@ -166,12 +208,17 @@ export class EvaluationReader {
 
   /** A stored evaluation as the contract shows it (with the whole record when `detail`). */
   stored(stored: StoredEvaluation, detail: true): { view: EvaluationDetail; track: EvaluationTrack | null } | null;
-  stored(stored: StoredEvaluation, detail: false): { view: EvaluationSummary; track: EvaluationTrack | null } | null;
+  stored(
+    stored: StoredEvaluation,
+    detail: false,
+    known?: IdeaState | null,
+  ): { view: EvaluationSummary; track: EvaluationTrack | null } | null;
   stored(
     stored: StoredEvaluation,
     detail: boolean,
+    /** The idea's state when the caller has it (undefined: asked of the index). */
+    known: IdeaState | null = this.idea(stored.slug),
   ): { view: EvaluationDetail | EvaluationSummary; track: EvaluationTrack | null } | null {
-    const known = this.idea(stored.slug);
     const base = {
       id: stored.id,
       slug: stored.slug,
@@ -179,7 +226,7 @@ export class EvaluationReader {
       currentId: known?.evaluationId ?? null,
     };
     if (stored.kind === 'record') {
-      const record = this.records.record(stored.slug, stored.id, detail);
+      const record = this.records.record(stored.slug, stored.id, detail, stored.key);
       if (!record) return null;
       const answers = record.track?.answers ?? 0;
       const meta: EvaluationMeta = {
@@ -214,4 +261,36 @@ export class EvaluationReader {
     const track = checkpoint.track;
     return { view: detail ? detailFromTrack(track, meta) : summaryFromTrack(track, meta), track };
   }
+}
+
+/** Newest first (by start, then by id, so the order is the same every time). */
+function newerFirst(a: EvaluationSource, b: EvaluationSource): number {
+  return a.summary.startedAt < b.summary.startedAt
+    ? 1
+    : a.summary.startedAt > b.summary.startedAt
+      ? -1
+      : a.summary.id < b.summary.id
+        ? 1
+        : -1;
+}
+
+function sortNewestFirst(list: EvaluationSource[]): EvaluationSource[] {
+  return list.sort(newerFirst);
+}
+
+/** Two lists each newest first, as one. */
+function mergeNewestFirst(a: readonly EvaluationSource[], b: readonly EvaluationSource[]): EvaluationSource[] {
+  if (a.length === 0) return [...b];
+  const out: EvaluationSource[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length)
+    out.push(
+      newerFirst(a[i] as EvaluationSource, b[j] as EvaluationSource) <= 0
+        ? (a[i++] as EvaluationSource)
+        : (b[j++] as EvaluationSource),
+    );
+  while (i < a.length) out.push(a[i++] as EvaluationSource);
+  while (j < b.length) out.push(b[j++] as EvaluationSource);
+  return out;
 }

@@ -1,13 +1,23 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationInput, FinalSynthesisDocument } from '../../evaluation';
-import { LinkRefusedError, readTextInside } from '../fs/read-inside';
 import { finalSynthesisDocumentSchema, replayEvaluation } from '../../evaluation';
 import { ideaFile } from '../../idea/layout';
+import {
+  type EvaluationRunSetup,
+  evaluationLogPath,
+  readEvaluationLog,
+  type StopReason,
+} from '../evaluations/evaluation-log';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
-import { type EvaluationRunSetup, evaluationLogPath, readEvaluationLog, type StopReason } from '../evaluations/evaluation-log';
-import { ideaEvaluationState, slugsHoldingEvaluation, slugsWithEvaluations } from '../sqlite/evaluation-record-queries';
+import { LinkRefusedError, readTextInside } from '../fs/read-inside';
+import {
+  type IndexedEvaluationFile,
+  ideaEvaluationState,
+  indexedEvaluationFiles,
+  slugsHoldingEvaluation,
+} from '../sqlite/evaluation-record-queries';
 import type { Workspace } from '../workspace/workspace';
 
 /** An evaluation kept in an idea's `evaluations/` folder: a locked record or a checkpoint. */
@@ -15,10 +25,25 @@ export interface StoredEvaluation {
   id: string;
   slug: string;
   kind: 'record' | 'checkpoint';
+  /**
+   * The sizes and times of its files as the index last saw them (listed from the index): a record
+   * kept in memory is read again when they change. Absent when listed from the folder.
+   */
+  key?: string;
+}
+
+/** The evaluations of every idea as the index lists them, for one state of the index. */
+export interface IndexedEvaluations {
+  version: string;
+  bySlug: ReadonlyMap<string, readonly StoredEvaluation[]>;
+  /** A record's key (see StoredEvaluation) by its id. */
+  keys: ReadonlyMap<string, string>;
 }
 
 /** A locked record with what its script's first line adds (provider, cost, budget). */
 export interface LockedEvaluation {
+  /** What the index said of its files when it was read (see StoredEvaluation), if anything. */
+  key?: string | undefined;
   doc: FinalSynthesisDocument;
   provider: string | null;
   costUsd: number | null;
@@ -48,6 +73,7 @@ const CHECKPOINT = /^([a-z0-9][a-z0-9-]*)\.run\.jsonl$/;
 export class EvaluationRecords {
   private readonly locked = new Map<string, LockedEvaluation>();
   private readonly checkpoints = new Map<string, { key: string; value: CheckpointEvaluation }>();
+  private fromIndex: IndexedEvaluations | null = null;
 
   constructor(
     private readonly ws: Workspace,
@@ -82,9 +108,46 @@ export class EvaluationRecords {
     return out;
   }
 
-  /** Ideas whose folder has an `evaluations/` folder, as the index knows them. */
-  slugs(): string[] {
-    return slugsWithEvaluations(this.ws.db);
+  /**
+   * Every idea's stored evaluations as the index lists them (by the rules `stored` applies to a
+   * folder), kept while the index stays as it is (`Workspace.indexVersion`): listing 10,000 idea
+   * folders took a directory listing and two lstats each, seconds in all; the index has the same
+   * files in one query. The index follows the folder through the sync (the watcher), so an
+   * evaluation written by another process shows once its folder is synced; this app's own are
+   * looked for in their folders (EvaluationReader's `touched`).
+   */
+  indexed(): IndexedEvaluations {
+    const version = this.ws.indexVersion();
+    if (this.fromIndex?.version === version) return this.fromIndex;
+    const files = new Map<string, Map<string, IndexedEvaluationFile>>();
+    for (const file of indexedEvaluationFiles(this.ws.db)) {
+      const names = files.get(file.slug) ?? new Map<string, IndexedEvaluationFile>();
+      if (names.size === 0) files.set(file.slug, names);
+      names.set(file.name, file);
+    }
+    const stamp = (file: IndexedEvaluationFile | undefined) => (file ? `${file.size}:${file.mtimeMs}` : '-');
+    const bySlug = new Map<string, StoredEvaluation[]>();
+    const keys = new Map<string, string>();
+    for (const [slug, names] of files) {
+      const out: StoredEvaluation[] = [];
+      const records = new Set<string>();
+      for (const name of names.keys()) {
+        const id = RECORD.exec(name)?.[1];
+        if (!id) continue;
+        records.add(id);
+        // The record and its script: the script's first line gives the provider and cost.
+        const key = `${stamp(names.get(name))}/${stamp(names.get(`${id}.jsonl`))}`;
+        keys.set(id, key);
+        out.push({ id, slug, kind: 'record', key });
+      }
+      for (const name of names.keys()) {
+        const id = CHECKPOINT.exec(name)?.[1];
+        if (id && !records.has(id)) out.push({ id, slug, kind: 'checkpoint' });
+      }
+      if (out.length > 0) bySlug.set(slug, out);
+    }
+    this.fromIndex = { version, bySlug, keys };
+    return this.fromIndex;
   }
 
   /** Where an evaluation is kept: found through the index, else by looking in every idea folder. */
@@ -101,10 +164,7 @@ export class EvaluationRecords {
       return null;
     }
     for (const slug of slugs) {
-      if (
-        !existsSync(join(this.folder(slug), `${id}.json`)) &&
-        !existsSync(join(this.folder(slug), `${id}.run.jsonl`))
-      )
+      if (!existsSync(join(this.folder(slug), `${id}.json`)) && !existsSync(join(this.folder(slug), `${id}.run.jsonl`)))
         continue;
       const found = look(slug);
       if (found) return found;
@@ -112,9 +172,21 @@ export class EvaluationRecords {
     return null;
   }
 
-  /** A locked record, with the run rebuilt from its script when `withTrack`. */
-  record(slug: string, id: string, withTrack: boolean): LockedEvaluation | null {
+  /**
+   * A locked record, with the run rebuilt from its script when `withTrack`. Read once and kept, and
+   * read again when the index says its files changed (`key`, by default the index's).
+   */
+  record(
+    slug: string,
+    id: string,
+    withTrack: boolean,
+    key: string | undefined = this.indexed().keys.get(id),
+  ): LockedEvaluation | null {
     let entry = this.locked.get(id);
+    if (entry && key !== undefined && entry.key !== key) {
+      this.locked.delete(id);
+      entry = undefined;
+    }
     if (!entry) {
       const path = join(this.folder(slug), `${id}.json`);
       if (!existsSync(path)) return null;
@@ -133,6 +205,7 @@ export class EvaluationRecords {
       // says the same: the record reads whole from it.
       const log = head === null ? this.runLog(slug, id) : null;
       entry = {
+        key,
         doc: parsed.data,
         provider: typeof head?.provider === 'string' ? head.provider : (log?.run.provider ?? null),
         costUsd: typeof head?.costUsd === 'number' ? head.costUsd : (log?.spentUsd ?? null),

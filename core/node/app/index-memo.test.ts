@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { readme, tempWorkspace, writeFile } from '../../../tests/helpers/temp-workspace';
 import { Workspace } from '../workspace/workspace';
-import { IndexMemo, isKept, SameAnswer } from './index-memo';
+import { IndexMemo, isKept, SameRows } from './index-memo';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -65,13 +65,19 @@ it('serves a kept answer checked once and frozen, and a fresh one after a captur
   }
 });
 
-it('hands out the same object for an answer that says the same thing, a new one when it changes', () => {
-  const same = new SameAnswer<{ rows: number[] }>();
-  const first = same.of({ rows: [1, 2] });
+it('hands out the same object while the rows are the same (kept or equal field by field), a new one when one differs', () => {
+  type Row = { id: string; n?: number | undefined; m?: number | undefined };
+  const same = new SameRows<Row, { rows: Row[] }>();
+  const wrap = (rows: readonly Row[]) => ({ rows: [...rows] });
+  const kept: Row = { id: 'a', n: 1 };
+  const first = same.of([kept, { id: 'b', n: 2 }], wrap);
   expect(isKept(first)).toBe(true);
-  expect(same.of({ rows: [1, 2] })).toBe(first);
-  const changed = same.of({ rows: [1, 2, 3] });
-  expect(changed).not.toBe(first);
-  expect(changed).toEqual({ rows: [1, 2, 3] });
-  expect(same.of({ rows: [1, 2, 3] })).toBe(changed);
+  expect(same.of([kept, { id: 'b', n: 2 }], wrap)).toBe(first);
+  const changed = same.of([kept, { id: 'b', n: 3 }], wrap);
+  const longer = same.of([kept, { id: 'b', n: 3 }, { id: 'c', n: undefined }], wrap);
+  // Another field, undefined on both sides: still a different row.
+  const other = same.of([kept, { id: 'b', n: 3 }, { id: 'c', m: undefined }], wrap);
+  expect(new Set([first, changed, longer, other]).size).toBe(4);
+  expect(changed.rows).toEqual([kept, { id: 'b', n: 3 }]);
+  expect(same.of([...other.rows], wrap)).toBe(other);
 });

@@ -23,6 +23,7 @@ import { readTextInside } from '../fs/read-inside';
 import type { RenderedIndex } from '../fs/read-pool';
 import { ulidIds } from '../ids';
 import { parseMarkdown } from '../markdown';
+import { indexDataVersion } from '../sqlite/data-version';
 import {
   countIdeaMatches,
   getIdea,
@@ -101,6 +102,8 @@ export class Workspace {
   private readonly ownWrites = new Map<string, { size: number; mtimeMs: number; at: number }>();
   private readonly listeners = new Set<(report: SyncReport) => void>();
   private indexDirty = false;
+  /** Passes of this process that rewrote some folder's rows of files (see `indexVersion`). */
+  private filesRewritten = 0;
   private indexTimer: NodeJS.Timeout | null = null;
   /**
    * The text of `_index.md` that the last pass that changed the index brought with it (a first sync
@@ -257,6 +260,16 @@ export class Workspace {
     } else this.regenerateIndex();
   }
 
+  /**
+   * A value that changes whenever the index's rows may have changed: after a pass of this process
+   * that rewrote the rows of some folder's files (`onChange` is told only when an idea's row
+   * changed), or a commit by another process (the command line, a second window). What is kept
+   * from the index's files may be keyed on it.
+   */
+  indexVersion(): string {
+    return `${this.filesRewritten}:${indexDataVersion(this.db)}`;
+  }
+
   /** Called with the report of every pass that changed the index. */
   onChange(listener: (report: SyncReport) => void): () => void {
     this.listeners.add(listener);
@@ -305,6 +318,9 @@ export class Workspace {
     // and filled the index from the folder, which covers this pass too.
     if (this.unverified && tasks.length > 0 && this.checkFully() !== null) return this.pass(scope, thorough);
     let { plan, report, indexText } = runSyncPass(this.root, this.db, this.taxonomy, scope, now, input, tasks);
+    // A folder read is a folder whose files differed from their rows: those rows were rewritten,
+    // also when no idea's row changed (a new evaluation record, a checkpoint, a removed file).
+    if (tasks.length > 0) this.filesRewritten++;
     const retry = foldersToRetry(this.db, plan);
     if (retry.size > 0) {
       const again = runSyncPass(this.root, this.db, this.taxonomy, retry, now);

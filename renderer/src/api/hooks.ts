@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Channel, ChannelInput, ChannelOutput, PushEventName, PushPayload } from '../../../core/contract';
 import { useClient } from './client';
+import { keptAnswersOf } from './kept-answers';
 
 export interface Loaded<T> {
   data: T | null;
@@ -13,7 +14,8 @@ export interface Loaded<T> {
 /**
  * Calls a channel and keeps its answer; asks again when `key` (by default the input as JSON)
  * changes or `reload()` is called. An answer that arrives after a newer question is dropped.
- * `input === null` means "do not ask yet".
+ * `input === null` means "do not ask yet". An answer the page keeps until the index changes (see
+ * KeptAnswers) is drawn from at once, and asked for again only on `reload()`.
  */
 export function useChannel<C extends Channel>(
   channel: C,
@@ -21,14 +23,14 @@ export function useChannel<C extends Channel>(
   key?: string,
 ): Loaded<ChannelOutput<C>> {
   const client = useClient();
-  const [state, setState] = useState<{ data: ChannelOutput<C> | null; error: unknown; loading: boolean }>({
-    data: null,
-    error: null,
-    loading: input !== null,
+  const kept = keptAnswersOf(client);
+  const inputKey = key ?? JSON.stringify(input);
+  const [state, setState] = useState<{ data: ChannelOutput<C> | null; error: unknown; loading: boolean }>(() => {
+    const known = input === null ? undefined : kept.get(channel, inputKey);
+    return { data: known ?? null, error: null, loading: input !== null && known === undefined };
   });
   const [generation, setGeneration] = useState(0);
   const latest = useRef(0);
-  const inputKey = key ?? JSON.stringify(input);
   const inputRef = useRef(input);
   inputRef.current = input;
 
@@ -37,9 +39,19 @@ export function useChannel<C extends Channel>(
     const current = inputRef.current;
     if (current === null) return;
     const ticket = ++latest.current;
+    // Not a reload: an answer kept since the index last changed is the answer.
+    const known = generation === 0 ? kept.get(channel, inputKey) : undefined;
+    if (known !== undefined) {
+      setState((s) =>
+        s.data === known && !s.loading && s.error === null ? s : { data: known, error: null, loading: false },
+      );
+      return;
+    }
     setState((s) => ({ ...s, loading: true }));
+    const asked = kept.asked();
     client.invoke(channel, current).then(
       (data) => {
+        kept.put(channel, inputKey, data, asked);
         if (ticket === latest.current) setState({ data, error: null, loading: false });
       },
       (error: unknown) => {

@@ -1,15 +1,17 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
+import type { EvaluationSummary } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { useWindow } from '../../ui/use-window';
+import { statusBadge } from '../debate/format';
 import { score, statusClass, statusLabel } from '../evaluation/format';
 import { useEvaluation } from '../evaluation/use-evaluation';
 import { Checklist } from './checklist';
-import { statusBadge } from '../debate/format';
-import { DebateCourseView } from './debate-course';
 import { ConfidenceChart } from './confidence-chart';
 import { CriterionMultiples } from './criterion-multiples';
+import { DebateCourseView } from './debate-course';
 import { ScoreChart } from './score-chart';
 import './convergence.css';
 
@@ -19,42 +21,134 @@ const routeOf = (value: string) =>
     ? href('convergence', 'debate', value.slice('debate/'.length))
     : href('convergence', value);
 
+const ROW_HEIGHT = 34;
+const OVERSCAN = 10;
+
+const EvaluationRow = memo(function EvaluationRow({ e, index }: { e: EvaluationSummary; index: number }) {
+  return (
+    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }}>
+      <td>
+        <a href={href('convergence', e.id)} title={e.ideaTitle}>
+          {e.ideaTitle}
+        </a>
+        {e.scope === 'TARGETED' && <span className="muted small"> (dispute)</span>}
+      </td>
+      <td>{e.mode}</td>
+      <td>
+        <span className={statusClass(e)}>{statusLabel(e)}</span>{' '}
+        {e.lockReason && <span className="muted small">{e.lockReason}</span>}
+        {e.stale && <span className="badge warn">stale</span>}
+      </td>
+      <td className="num">{score(e.overallScore)}</td>
+      <td>
+        {e.round} of {e.roundLimit}
+      </td>
+      <td>{e.startedAt.slice(0, 16).replace('T', ' ')}</td>
+    </tr>
+  );
+});
+
+/**
+ * Every evaluation as a table whose rows are drawn only where visible: a library of 10,000
+ * evaluated ideas has 10,000 rows here, and drawing them all took seconds.
+ */
+function EvaluationTable({ evaluations }: { evaluations: readonly EvaluationSummary[] }) {
+  const { ref, first, last, onScroll } = useWindow<HTMLDivElement>(evaluations.length, ROW_HEIGHT, OVERSCAN);
+  return (
+    <div ref={ref} className="evaluations-table" onScroll={onScroll}>
+      <table className="data" aria-label="Evaluations" aria-rowcount={evaluations.length + 1}>
+        <colgroup>
+          <col />
+          <col style={{ width: '7em' }} />
+          <col style={{ width: '16em' }} />
+          <col style={{ width: '6em' }} />
+          <col style={{ width: '6em' }} />
+          <col style={{ width: '10em' }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Idea</th>
+            <th>Mode</th>
+            <th>Status</th>
+            <th className="num">Overall</th>
+            <th>Rounds</th>
+            <th>Started</th>
+          </tr>
+        </thead>
+        <tbody>
+          {first > 0 && (
+            <tr className="spacer" style={{ height: first * ROW_HEIGHT }}>
+              <td colSpan={6} />
+            </tr>
+          )}
+          {evaluations.slice(first, last).map((e, k) => (
+            <EvaluationRow key={e.id} e={e} index={first + k} />
+          ))}
+          {last < evaluations.length && (
+            <tr className="spacer" style={{ height: (evaluations.length - last) * ROW_HEIGHT }}>
+              <td colSpan={6} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The list to pick another evaluation or crux debate from, beside the one shown: the evaluations
+ * of its idea (`slug`; every evaluation of a large library was 10,000 options to draw for one
+ * list) and every crux debate.
+ */
+function PickerSelect({ current, slug }: { current: string; slug: string | null }) {
+  const list = useChannel('evaluations:list', slug === null ? null : { slug });
+  const debateList = useChannel('debates:list', {});
+  usePush('run:status', (p) => (p.protocol === 'evaluation' ? list : debateList).reload());
+  const evaluations = list.data?.evaluations ?? [];
+  const debates = debateList.data?.debates ?? [];
+  const known = evaluations.some((e) => e.id === current) || debates.some((d) => `debate/${d.id}` === current);
+  return (
+    <label className="row">
+      Show
+      <select value={current} onChange={(e) => navigate(routeOf(e.target.value))}>
+        {!known && <option value={current}>{current}</option>}
+        {evaluations.length > 0 && (
+          <optgroup label={`Evaluations of “${evaluations[0]?.ideaTitle ?? slug}”`}>
+            {evaluations.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.mode} · {e.startedAt.slice(0, 16).replace('T', ' ')} · {e.status}
+              </option>
+            ))}
+          </optgroup>
+        )}
+        {debates.length > 0 && (
+          <optgroup label="Crux debates">
+            {debates.map((d) => (
+              <option key={d.id} value={`debate/${d.id}`}>
+                {d.topic} · {d.createdAt.slice(0, 16).replace('T', ' ')} · {d.status}
+              </option>
+            ))}
+          </optgroup>
+        )}
+      </select>
+    </label>
+  );
+}
+
+/** The picker beside a crux debate's course: the evaluations of the debate's idea, and every debate. */
+function DebatePicker({ id }: { id: string }) {
+  const debateList = useChannel('debates:list', {});
+  const idea = debateList.data?.debates.find((d) => d.id === id)?.ideaSlug ?? null;
+  return <PickerSelect current={`debate/${id}`} slug={idea} />;
+}
+
 /** `#/convergence`: every evaluation and crux debate, newest first, to pick one. */
-function Picker({ current }: { current: string | null }) {
+function Picker() {
   const list = useChannel('evaluations:list', {});
   const debateList = useChannel('debates:list', {});
   usePush('run:status', (p) => (p.protocol === 'evaluation' ? list : debateList).reload());
   const evaluations = list.data?.evaluations ?? [];
   const debates = debateList.data?.debates ?? [];
-  if (current !== null) {
-    const known = evaluations.some((e) => e.id === current) || debates.some((d) => `debate/${d.id}` === current);
-    return (
-      <label className="row">
-        Show
-        <select value={current} onChange={(e) => navigate(routeOf(e.target.value))}>
-          {!known && <option value={current}>{current}</option>}
-          {evaluations.length > 0 && (
-            <optgroup label="Evaluations">
-              {evaluations.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.ideaTitle} · {e.mode} · {e.startedAt.slice(0, 16).replace('T', ' ')} · {e.status}
-                </option>
-              ))}
-            </optgroup>
-          )}
-          {debates.length > 0 && (
-            <optgroup label="Crux debates">
-              {debates.map((d) => (
-                <option key={d.id} value={`debate/${d.id}`}>
-                  {d.topic} · {d.createdAt.slice(0, 16).replace('T', ' ')} · {d.status}
-                </option>
-              ))}
-            </optgroup>
-          )}
-        </select>
-      </label>
-    );
-  }
   return (
     <div className="stack">
       <h2>Evaluations</h2>
@@ -64,41 +158,7 @@ function Picker({ current }: { current: string | null }) {
           No evaluation yet. Open an idea from the <a href={href('library')}>library</a> and evaluate it.
         </p>
       )}
-      {evaluations.length > 0 && (
-        <table className="data" aria-label="Evaluations">
-          <thead>
-            <tr>
-              <th>Idea</th>
-              <th>Mode</th>
-              <th>Status</th>
-              <th className="num">Overall</th>
-              <th>Rounds</th>
-              <th>Started</th>
-            </tr>
-          </thead>
-          <tbody>
-            {evaluations.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <a href={href('convergence', e.id)}>{e.ideaTitle}</a>
-                  {e.scope === 'TARGETED' && <span className="muted small"> (dispute)</span>}
-                </td>
-                <td>{e.mode}</td>
-                <td>
-                  <span className={statusClass(e)}>{statusLabel(e)}</span>{' '}
-                  {e.lockReason && <span className="muted small">{e.lockReason}</span>}
-                  {e.stale && <span className="badge warn">stale</span>}
-                </td>
-                <td className="num">{score(e.overallScore)}</td>
-                <td>
-                  {e.round} of {e.roundLimit}
-                </td>
-                <td>{e.startedAt.slice(0, 16).replace('T', ' ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {evaluations.length > 0 && <EvaluationTable evaluations={evaluations} />}
       <h2>Crux debates</h2>
       <ErrorNotice error={debateList.error} />
       {debateList.data && debates.length === 0 && (
@@ -145,7 +205,7 @@ export function ConvergenceView({ route }: { route: Route }) {
   // `#/convergence/debate/<id>`: a crux debate's DCG and positions (evaluation ids are never `debate`).
   if (route.params[0] === 'debate' && route.params[1]) {
     const id = route.params[1];
-    return <DebateCourseView key={id} id={id} picker={<Picker current={`debate/${id}`} />} />;
+    return <DebateCourseView key={id} id={id} picker={<DebatePicker id={id} />} />;
   }
   return <EvaluationConvergence route={route} />;
 }
@@ -186,7 +246,7 @@ function EvaluationConvergence({ route }: { route: Route }) {
           Pick an evaluation to see how its scores settled round by round, or a crux debate to see its DCG and positions
           message by message.
         </p>
-        <Picker current={null} />
+        <Picker />
       </section>
     );
   }
@@ -205,7 +265,7 @@ function EvaluationConvergence({ route }: { route: Route }) {
       </nav>
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1>Convergence{d ? ` of “${d.ideaTitle}”` : ''}</h1>
-        <Picker current={id} />
+        <PickerSelect current={id} slug={d?.slug ?? null} />
       </div>
       <ErrorNotice error={error} />
       {!d && !error && <p className="muted">Loading…</p>}

@@ -152,14 +152,22 @@ export function PipelineView({ route }: { route: Route }) {
     const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
     const byStage = new Map<string, IdeaSummary[]>(stages.map((s) => [s.id, []]));
     for (const idea of ideas.data?.ideas ?? []) {
-      const text = `${idea.title} ${idea.slug} ${idea.tags.join(' ')} ${idea.type ?? ''}`.toLowerCase();
-      if (!words.every((w) => text.includes(w))) continue;
+      if (words.length > 0) {
+        const text = `${idea.title} ${idea.slug} ${idea.tags.join(' ')} ${idea.type ?? ''}`.toLowerCase();
+        if (!words.every((w) => text.includes(w))) continue;
+      }
       const stage = pending.get(idea.slug) ?? idea.stage;
       const shown = pending.has(idea.slug) ? { ...idea, stage } : idea;
       if (!byStage.has(stage)) byStage.set(stage, []);
       byStage.get(stage)?.push(shown);
     }
-    for (const list of byStage.values()) list.sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
+    // Dates are ISO text: compared as text (a locale-aware comparison of 10,000 took ~100 ms).
+    const newer = (a: IdeaSummary, b: IdeaSummary) => {
+      const x = a.updated ?? '';
+      const y = b.updated ?? '';
+      return x < y ? 1 : x > y ? -1 : 0;
+    };
+    for (const list of byStage.values()) list.sort(newer);
     return byStage;
   }, [ideas.data, stages, filter, pending]);
   const empty = stages.filter((s) => (columns.get(s.id) ?? []).length === 0);

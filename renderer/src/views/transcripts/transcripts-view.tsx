@@ -1,11 +1,11 @@
 import { type FormEvent, memo, useEffect, useMemo, useState } from 'react';
 import {
   type ChannelInput,
-  type TranscriptSummary,
   EVALUATION_TRANSCRIPT_MOVES,
   TRANSCRIPT_KINDS,
   TRANSCRIPT_MOVES,
   type TranscriptKind,
+  type TranscriptSummary,
 } from '../../../../core/contract';
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
@@ -37,6 +37,8 @@ const KIND_WORDS: Record<TranscriptKind, string> = {
 const kindOf = (value: string | null): TranscriptKind | undefined =>
   (TRANSCRIPT_KINDS as readonly string[]).includes(value ?? '') ? (value as TranscriptKind) : undefined;
 
+/** Ideas offered under the idea field at once (those holding what is typed). */
+const IDEA_HINTS = 30;
 const ROW_HEIGHT = 34;
 const OVERSCAN = 10;
 
@@ -134,7 +136,10 @@ export function TranscriptsView({ route }: { route: Route }) {
   const list = useChannel('transcripts:list', {});
   usePush('run:status', () => list.reload());
   const shownKind = kindOf(route.query.get('kind'));
-  const transcripts = (list.data?.transcripts ?? []).filter((t) => shownKind === undefined || t.kind === shownKind);
+  const transcripts = useMemo(
+    () => (list.data?.transcripts ?? []).filter((t) => shownKind === undefined || t.kind === shownKind),
+    [list.data, shownKind],
+  );
   const search = useMemo(() => searchOf(route.query), [route.query]);
   const results = useChannel('transcripts:search', search);
   const words = (search?.text ?? '').toLocaleLowerCase().split(/\s+/).filter(Boolean);
@@ -144,7 +149,21 @@ export function TranscriptsView({ route }: { route: Route }) {
   // The kind links above the list change the address; the form follows them.
   const addressKind = route.query.get('kind') ?? '';
   useEffect(() => setForm((old) => (old.kind === addressKind ? old : { ...old, kind: addressKind })), [addressKind]);
-  const ideas = [...new Set((list.data?.transcripts ?? []).flatMap((t) => (t.ideaSlug ? [t.ideaSlug] : [])))].sort();
+  const ideas = useMemo(
+    () => [...new Set((list.data?.transcripts ?? []).flatMap((t) => (t.ideaSlug ? [t.ideaSlug] : [])))].sort(),
+    [list.data],
+  );
+  // The idea is typed, with the first ideas that hold those letters offered: a list of every idea
+  // with a transcript was 10,000 options to draw at each look at the page.
+  const ideaHints = useMemo(() => {
+    const typed = form.idea.trim().toLowerCase();
+    const out: string[] = [];
+    for (const slug of ideas) {
+      if (out.length >= IDEA_HINTS) break;
+      if (slug !== typed && slug.includes(typed)) out.push(slug);
+    }
+    return out;
+  }, [ideas, form.idea]);
   const set = (f: Field) => (e: { target: { value: string } }) => setForm((old) => ({ ...old, [f]: e.target.value }));
 
   const submit = (e: FormEvent) => {
@@ -200,14 +219,19 @@ export function TranscriptsView({ route }: { route: Route }) {
             </optgroup>
           )}
         </select>
-        <select aria-label="Idea" value={form.idea} onChange={set('idea')}>
-          <option value="">any idea</option>
-          {ideas.map((i) => (
-            <option key={i} value={i}>
-              {i}
-            </option>
+        <input
+          aria-label="Idea"
+          placeholder="Any idea"
+          list="transcript-idea-hints"
+          value={form.idea}
+          onChange={set('idea')}
+          style={{ width: '14em' }}
+        />
+        <datalist id="transcript-idea-hints">
+          {ideaHints.map((i) => (
+            <option key={i} value={i} />
           ))}
-        </select>
+        </datalist>
         <label>
           from <input type="date" aria-label="From" value={form.from} onChange={set('from')} />
         </label>
