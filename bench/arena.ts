@@ -5,6 +5,7 @@ import type { ArenaResult } from '../core/arena';
 import type { TokenTable } from '../core/engine/cost-plan';
 import { estimateCallCost, type ModelsConfig, modelFor } from '../core/llm/prices';
 import { appRoot } from '../core/node/app-root';
+import { paragraphsOf } from '../core/arena/revision-edits';
 import { arenaSetupFor } from '../core/node/arena/arena-setup';
 import type { Provider, ProviderFactory } from '../core/node/debates/providers';
 import { ANTHROPIC_PROVIDER, createAnthropicLlm } from '../core/node/llm/anthropic';
@@ -51,9 +52,13 @@ const progress = (message: string) => process.stderr.write(`[bench:arena] ${mess
 
 /** Words a capable model writes in each free-text field of an arena answer, where the simulator writes a line. */
 const bodyArg = process.argv.indexOf('--body-words');
+// `--body-words N` changes the proposal body's length, to see how the cost follows it.
+const BODY_WORDS = bodyArg >= 0 ? Number(process.argv[bodyArg + 1]) : 250;
+/** The simulator writes a body of five paragraphs of a sentence each; each grows to a fifth of the body. */
+const PARAGRAPH_WORDS = Math.round(BODY_WORDS / 5);
 const ARENA_WORDS: Readonly<Record<string, number>> = {
-  // `--body-words N` changes the proposal body's length, to see how the cost follows it.
-  body: bodyArg >= 0 ? Number(process.argv[bodyArg + 1]) : 250,
+  // A body grows paragraph by paragraph (see `responder`); a revision's new paragraph like one of them.
+  paragraph: PARAGRAPH_WORDS,
   summary: 40,
   text: 30,
   quote: 20,
@@ -76,6 +81,12 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
   const registry = simulatorRegistry(allSimulators());
   const original = new Map<string, string>();
   const grow = (value: unknown, key: string | null = null): unknown => {
+    // A body grows paragraph by paragraph, each seeded by its own text, so a revision that edits one
+    // paragraph changes one grown paragraph, as a model's edit would.
+    if (typeof value === 'string' && key === 'body')
+      return paragraphsOf(value)
+        .map((p) => grow(p, 'paragraph'))
+        .join('\n\n');
     if (typeof value === 'string' && key !== null && ARENA_WORDS[key] !== undefined) {
       const rng = new Prng(seedOf(`${key}\u0000${value}`));
       let text = value;
@@ -88,11 +99,15 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, grow(v, k)]));
     return value;
   };
-  const shrink = (value: unknown): unknown => {
+  const shrink = (value: unknown, key: string | null = null): unknown => {
+    if (typeof value === 'string' && key === 'body')
+      return paragraphsOf(value)
+        .map((p) => original.get(p) ?? p)
+        .join('\n\n');
     if (typeof value === 'string') return original.get(value) ?? value;
-    if (Array.isArray(value)) return value.map(shrink);
+    if (Array.isArray(value)) return value.map((v) => shrink(v));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v, k)]));
     return value;
   };
   return (request) => {
@@ -322,7 +337,7 @@ async function main(): Promise<void> {
       costUsd: headline.costUsd <= TARGETS.costUsd,
     },
     agents: AGENTS.length,
-    bodyWords: ARENA_WORDS.body,
+    bodyWords: BODY_WORDS,
     prices: `every tier as ${SONNET}`,
     runs,
     node: process.version,

@@ -7,6 +7,7 @@ import type {
   TricksterAnswer,
   VoteAnswer,
 } from './answers';
+import { applyRevisionEdits, type RevisionEdits } from './revision-edits';
 import { pairsOf } from './similarity';
 import { type ArenaState, agentIds, currentProposal, lastVote } from './state';
 
@@ -68,6 +69,14 @@ export function revisionProblems(state: ArenaState, agent: string, answer: Revis
       problems.push(`addressed[${i}]: ${id} is a critique of ${critique.target}'s proposal, not yours`);
   });
   return problems;
+}
+
+/** A live revision (edits to the agent's current version): what keeps the edits from applying, or the revision they make from counting. */
+export function revisionEditsProblems(state: ArenaState, agent: string, edits: RevisionEdits): string[] {
+  const current = currentProposal(state, agent);
+  if (!current) return [`${agent} has no proposal to revise`];
+  const applied = applyRevisionEdits(current, edits);
+  return applied.ok ? revisionProblems(state, agent, applied.value) : applied.problems;
 }
 
 export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {

@@ -5,7 +5,9 @@ import { ArenaInputError } from '../errors';
 import { type ArenaAsk, type ArenaInput, describeAsk } from '../inputs';
 import { arenaResult } from '../result';
 import { simulatorForArena } from '../simulator';
-import { type ArenaState, createArena } from '../state';
+import type { RevisionAnswer } from '../answers';
+import { applyRevisionEdits, type RevisionEdits } from '../revision-edits';
+import { type ArenaState, createArena, currentProposal } from '../state';
 import { arenaAsks, arenaDone, step } from '../step';
 import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
@@ -40,6 +42,21 @@ function askName(setup: ArenaSetup, ask: ArenaAsk): string {
   if (ask.kind === 'similarity' && setup.config.similarity === 'embedding')
     return `the embedding similarity of round ${ask.round}`;
   return describeAsk(ask);
+}
+
+/**
+ * The whole revised proposal a live revision's edits make. The request's check has applied them
+ * already (a model's edits that do not apply are put back to it), so they apply here; the log keeps
+ * the whole proposal, as a replay script gives it.
+ */
+function revised(state: ArenaState, agent: string, edits: unknown): RevisionAnswer {
+  const current = currentProposal(state, agent);
+  const applied = current ? applyRevisionEdits(current, edits as RevisionEdits) : null;
+  if (!applied?.ok)
+    throw new Error(
+      `${agent}'s revision does not apply to its current version: ${applied ? applied.problems.join('; ') : 'it has none'}`,
+    );
+  return applied.value;
 }
 
 const key = (p: PlannedCall) => `${p.kind}|${p.thread}|${p.agent ?? ''}`;
@@ -80,10 +97,12 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     },
     describe,
     request: (state, ask) => arenaRequest(setup, state, ask),
-    answer(_state, ask, value) {
+    answer(state, ask, value) {
       switch (ask.kind) {
         case 'revision':
-          return { kind: 'revision', agent: ask.agent, round: ask.round, output: value } as ArenaInput;
+          return { kind: 'revision', agent: ask.agent, round: ask.round, output: revised(state, ask.agent, value) };
+        case 'refinement':
+          return { kind: 'refinement', agent: ask.agent, output: revised(state, ask.agent, value) };
         case 'similarity':
           return { kind: 'similarity', round: ask.round, output: value } as ArenaInput;
         case 'trickster':

@@ -5,7 +5,6 @@ import {
   critiqueAnswerSchema,
   judgeAnswerSchema,
   proposalAnswerSchema,
-  revisionAnswerSchema,
   similarityAnswerSchema,
   tricksterAnswerSchema,
   voteAnswerSchema,
@@ -14,12 +13,13 @@ import {
   critiqueProblems,
   judgeProblems,
   proposalProblems,
-  revisionProblems,
+  revisionEditsProblems,
   similarityProblems,
   tricksterProblems,
   voteProblems,
 } from '../checks';
 import type { ArenaAsk } from '../inputs';
+import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
 import { type ArenaState, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
 import { arenaBrief } from './briefs';
@@ -36,7 +36,7 @@ import type { ArenaPersona, ArenaSetup } from './setup';
 
 const RULES = `# How this arena works
 
-Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises, saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
+Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises by editing its current version (the paragraphs of every body are numbered for that), saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
 
 Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
@@ -44,7 +44,11 @@ export function arenaToolset(): LlmTool[] {
   return [
     { name: 'arena_proposal', description: 'Your proposal.', schema: proposalAnswerSchema },
     { name: 'arena_critiques', description: 'Your critiques of the other proposals.', schema: critiqueAnswerSchema },
-    { name: 'arena_revision', description: 'Your revised proposal.', schema: revisionAnswerSchema },
+    {
+      name: 'arena_revision',
+      description: 'Your revision: what changes against your current version.',
+      schema: revisionEditsSchema,
+    },
     { name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema },
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
     { name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema },
@@ -74,7 +78,7 @@ function proposalBlock(state: ArenaState, agent: string, p: ProposalVersion | un
       return `- ${c.id}: ${c.text} (${evidence})`;
     })
     .join('\n');
-  return `## ${nameOf(state, agent)}: ${p.title}\nSummary: ${p.summary}\n\n${p.body}\n\nClaims:\n${claims}\nConfidence: ${p.confidence}`;
+  return `## ${nameOf(state, agent)}: ${p.title}\nSummary: ${p.summary}\n\n${numberedBody(p.body)}\n\nClaims:\n${claims}\nConfidence: ${p.confidence}`;
 }
 
 function allProposals(state: ArenaState): string {
@@ -183,11 +187,11 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
               ? `Extended round ${ask.round}: the vote reached no consensus and the judge saw no clear lead; revise once more.`
               : `Round ${ask.round}, revision.`;
       return {
-        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nGive your revised proposal in full. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
-        schema: revisionAnswerSchema,
+        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nSend only what changes, not the proposal again: a title or summary only when it changes; bodyEdits that replace, insertAfter (at 0: before the first) or delete paragraphs by their ¶ number in your current version as shown above (the numbers do not shift as you edit); the claims that are new or changed, in full with their ids, and dropClaims for any you withdraw; your confidence now. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
+        schema: revisionEditsSchema,
         schemaName: 'arena_revision',
         maxTokens: 2000,
-        check: checked((v) => revisionProblems(state, ask.agent, v)),
+        check: checked((v) => revisionEditsProblems(state, ask.agent, v)),
       };
     }
     case 'similarity': {
