@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArenaResult } from '../core/arena';
 import type { TokenTable } from '../core/engine/cost-plan';
-import { estimateCallCost, type ModelsConfig, modelFor } from '../core/llm/prices';
+import { estimateCallCost, type ModelsConfig, modelFor, priceOf } from '../core/llm/prices';
 import { appRoot } from '../core/node/app-root';
 import { paragraphsOf } from '../core/arena/revision-edits';
 import { arenaSetupFor } from '../core/node/arena/arena-setup';
@@ -14,7 +14,14 @@ import { loadModelsConfig } from '../core/node/llm/prices-loader';
 import { RunService } from '../core/node/runs/run-service';
 import { Workspace } from '../core/node/workspace/workspace';
 import type { LlmBrief, LlmRequest } from '../core/ports/llm';
-import { FakeAnthropic, type FakeRequest, type FakeStep, modelLike } from '../tests/fakes/fake-anthropic';
+import {
+  answerToolOf,
+  FakeAnthropic,
+  type FakeRequest,
+  type FakeStep,
+  modelLike,
+  unreadCacheWrites,
+} from '../tests/fakes/fake-anthropic';
 import { briefOfRequest } from '../tests/fakes/simulator-responder';
 import { simulatorRegistry } from '../core/sim/registry';
 import { allSimulators } from '../core/sim/simulators';
@@ -39,6 +46,8 @@ import { sentence } from './lib/text';
  * - cacheReadShare: input tokens read from the prompt cache over all input tokens;
  * - costUsd: the arena's metered cost;
  * - calls: requests the fake server answered (re-asks included).
+ * Each run also lists its tokens and cost by phase (`byKind`) and the cache writes nobody read;
+ * `--breakdown` prints the median run's phases on stderr (the table mode always does).
  */
 
 const json = process.argv.includes('--json');
@@ -112,7 +121,7 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
   };
   return (request) => {
     const brief = shrink(briefOfRequest(request)) as LlmBrief;
-    return { kind: 'answer', input: grow(registry.answer(seed, brief, String(request.body?.tool_choice?.name))) };
+    return { kind: 'answer', input: grow(registry.answer(seed, brief, String(answerToolOf(request)))) };
   };
 }
 
@@ -142,8 +151,13 @@ interface ArenaRun {
   outcome: string | null;
   convergence: { round: number; score: number }[];
   tokens: { uncached: number; cacheRead: number; cacheWrite: number; output: number };
-  /** The same by answer shape: calls, and tokens per call. */
-  byKind: Record<string, { calls: number; uncached: number; cacheRead: number; cacheWrite: number; output: number }>;
+  /** The same by answer shape (the arena's phases): calls, tokens per call, and what the phase cost. */
+  byKind: Record<
+    string,
+    { calls: number; uncached: number; cacheRead: number; cacheWrite: number; output: number; costUsd: number }
+  >;
+  /** Tokens written to the cache that no later request read (each costs a quarter more than plain input). */
+  unreadCacheWriteTokens: number;
 }
 
 async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<ArenaRun> {
@@ -207,20 +221,30 @@ async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<
     const inputTokens = uncached + cacheRead + cacheWrite;
     const result = report.summary as unknown as ArenaResult;
     const byKind: ArenaRun['byKind'] = {};
+    const price = priceOf(SONNET, models.prices);
+    if (!price) throw new Error(`the model table has no price for ${SONNET}`);
     for (const r of fake.requests) {
       const u = r.usage;
       if (!u) continue;
-      const kind = String(r.body?.tool_choice?.name ?? 'unknown');
-      const k = byKind[kind] ?? { calls: 0, uncached: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+      const kind = answerToolOf(r) ?? 'unknown';
+      const k = byKind[kind] ?? { calls: 0, uncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, costUsd: 0 };
       k.calls++;
       k.uncached += u.input_tokens;
       k.cacheRead += u.cache_read_input_tokens;
       k.cacheWrite += u.cache_creation_input_tokens;
       k.output += u.output_tokens;
+      k.costUsd +=
+        (u.input_tokens * price.inputPerMTok +
+          u.cache_read_input_tokens * price.cacheReadPerMTok +
+          u.cache_creation_input_tokens * price.cacheWritePerMTok +
+          u.output_tokens * price.outputPerMTok) /
+        1_000_000;
       byKind[kind] = k;
     }
-    for (const k of Object.values(byKind))
-      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = k[f] / k.calls;
+    for (const k of Object.values(byKind)) {
+      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = round(k[f] / k.calls, 1);
+      k.costUsd = round(k.costUsd, 4);
+    }
     return {
       seed,
       wallMs: round(wallMs, 1),
@@ -235,6 +259,7 @@ async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<
       convergence: (result.convergence ?? []).map((c) => ({ round: c.round, score: c.score })),
       tokens: { uncached, cacheRead, cacheWrite, output: usage.reduce((s, u) => s + u.output_tokens, 0) },
       byKind,
+      unreadCacheWriteTokens: unreadCacheWrites(fake.requests).reduce((sum, w) => sum + w.tokens, 0),
     };
   } finally {
     ws.close();
@@ -345,7 +370,15 @@ async function main(): Promise<void> {
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     console.table(headline);
-    console.table(runs.map(({ convergence: _c, tokens: _t, ...r }) => r));
+    console.table(runs.map(({ convergence: _c, tokens: _t, byKind: _k, ...r }) => r));
+  }
+  if (!json || process.argv.includes('--breakdown')) {
+    // Where the money goes, phase by phase, in the run whose cost is the median.
+    const mid = [...runs].sort((a, b) => a.costUsd - b.costUsd)[Math.floor((runs.length - 1) / 2)] as ArenaRun;
+    progress(`seed ${mid.seed} (the median cost, $${mid.costUsd}) by phase, tokens per call:`);
+    const table = Object.entries(mid.byKind).map(([phase, k]) => ({ phase, ...k }));
+    if (json) process.stderr.write(`${JSON.stringify(table, null, 1)}\n`);
+    else console.table(table);
   }
 }
 

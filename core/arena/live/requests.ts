@@ -27,16 +27,19 @@ import type { ArenaPersona, ArenaSetup } from './setup';
 
 /**
  * The model request of each ask, laid out from the most shared to the least, so a prompt cache keeps
- * each part once: the tools (every answer shape, one tool set), the system prompt (the arena's rules,
- * the question and its context brief: the same for every call of the arena), the materials of the
- * state the ask is made in (every proposal, every critique: the same for every call made in that
- * state), and last who answers (the persona) and what is asked. Every request carries its brief for
- * the simulator.
+ * each part once: the tools (every answer shape, one tool set, the choice among them left to the
+ * model so it is the same for every request), the system prompt (the arena's rules, the question
+ * and its context brief: the same for every call of the arena), the materials of the state the ask
+ * is made in (every proposal, every critique: the same for every call made in that state, whoever
+ * makes it), and last who answers (the persona) and what is asked. Every request carries its brief
+ * for the simulator.
  */
 
 const RULES = `# How this arena works
 
 Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises by editing its current version (the paragraphs of every body are numbered for that), saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
+
+How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give the claims that are new or changed in full, with their ids, and dropClaims for any you withdraw. Then your confidence now, every change with its reason, and the ids of the critiques of your proposal this version answers.
 
 Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
@@ -96,8 +99,8 @@ function answeredIds(state: ArenaState): Set<string> {
   );
 }
 
-function critiqueLine(c: ArenaState['critiques'][number], answered: boolean): string {
-  return `- ${c.id} from ${c.author} on ${c.target}'s proposal (${c.severity}${c.claim ? `, claim ${c.claim}` : ''})${answered ? ' [answered]' : ''}: ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`;
+function critiqueLine(c: ArenaState['critiques'][number]): string {
+  return `- ${c.id} from ${c.author} on ${c.target}'s proposal (${c.severity}${c.claim ? `, claim ${c.claim}` : ''}): ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`;
 }
 
 /** The critiques of `agent`'s proposal, by id (their text is in the materials above the ask). */
@@ -110,20 +113,33 @@ function critiqueIdsOf(state: ArenaState, agent: string): string {
 }
 
 /**
- * What every request made in one state reads, before its ask: every current proposal, then every
- * critique with whether its target has answered it. The text depends on the state alone, never on
- * who asks, so the requests of a round (and the judge's call that follows it, whose state the next
- * round starts from) share it as a cached prefix: one agent's call writes it, the others read it.
+ * What every request made in one state reads, before its ask: every current proposal, then the
+ * critiques. The text depends on the state alone, never on who asks or what is asked, so every
+ * request made in a state shares it as a cached prefix: the first one writes it (the judge's
+ * agreement call after a revision round, or the first agent of a round), the others read it. The
+ * proposals come first: the revision round after the critiques reads them as the critique round
+ * wrote them and writes only the critiques.
  */
 function materials(state: ArenaState): string[] {
   const ids = agentIds(state);
   if (!ids.some((a) => currentProposal(state, a))) return [];
   const parts = [`# The proposals as they stand\n\n${allProposals(state)}`];
-  if (state.critiques.length > 0) {
-    const answered = answeredIds(state);
-    parts.push(`# The critiques\n\n${state.critiques.map((c) => critiqueLine(c, answered.has(c.id))).join('\n')}`);
-  }
+  if (state.critiques.length > 0) parts.push(critiquesPart(state));
   return parts;
+}
+
+/**
+ * The critiques: those still open in full, those their targets have answered by id only. An answered
+ * critique's answer is in its target's proposal as it stands, and the rounds after the first
+ * revision mostly read answered ones: repeating each in full would be a third of what every later
+ * request reads (and of what each new state writes to the cache) for words already acted on.
+ */
+function critiquesPart(state: ArenaState): string {
+  const answered = answeredIds(state);
+  const open = state.critiques.filter((c) => !answered.has(c.id));
+  const lines = open.length ? open.map(critiqueLine).join('\n') : 'None: every critique has been answered.';
+  const done = state.critiques.filter((c) => answered.has(c.id)).map((c) => c.id);
+  return `# The critiques\n\n${done.length ? 'Open:\n' : ''}${lines}${done.length ? `\n\nAnswered by their targets: ${done.join(', ')}.` : ''}`;
 }
 
 function lastScore(state: ArenaState): string {
@@ -187,7 +203,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
               ? `Extended round ${ask.round}: the vote reached no consensus and the judge saw no clear lead; revise once more.`
               : `Round ${ask.round}, revision.`;
       return {
-        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nSend only what changes, not the proposal again: a title or summary only when it changes; bodyEdits that replace, insertAfter (at 0: before the first) or delete paragraphs by their ¶ number in your current version as shown above (the numbers do not shift as you edit); the claims that are new or changed, in full with their ids, and dropClaims for any you withdraw; your confidence now. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
+        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nRevise as the rules say: only what changes, every change with its reason.`,
         schema: revisionEditsSchema,
         schemaName: 'arena_revision',
         maxTokens: 2000,
@@ -289,13 +305,15 @@ export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk
       ...shared.map((content) => ({ role: 'user' as const, content })),
       {
         role: 'user',
-        content: `# Who you are\n\n${persona.systemPrompt.trim()}\n\n# What is asked of you\n\n${a.text}`,
+        content: `# Who you are\n\n${persona.systemPrompt.trim()}\n\n# What is asked of you\n\n${a.text}\n\nAnswer with the \`${a.schemaName}\` tool.`,
       },
     ],
-    // Marked for the cache only where a round asks every agent (the same tool for each): a single
-    // call (agreement, the challenge, the judgment) has no one after it to read it, since a change of
-    // forced tool leaves the messages uncached, and a write costs more than an uncached read.
-    stablePrefix: 'agent' in ask ? shared.length : 0,
+    // Every request leaves the choice of tool to the model (the ask names it), so the tool choice never
+    // changes and the materials of a state stay cached across shapes: the judge's agreement call after
+    // a revision round writes the new state's materials, and the next round's calls, the votes and
+    // the judgment read them instead of each round writing its own copy.
+    anyTool: true,
+    stablePrefix: shared.length,
     schema: a.schema,
     schemaName: a.schemaName,
     tier: persona.tier,
