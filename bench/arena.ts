@@ -28,7 +28,9 @@ import { allSimulators } from '../core/sim/simulators';
 import { jitteredLatency } from './engine/latency';
 import { RoundTimer } from './engine/round-timer';
 import { median, round } from './engine/stats';
+import { misbehavingArena } from '../tests/helpers/misbehaving-arena';
 import { Prng, seedOf } from './lib/prng';
+import { parseMisbehave, type SweepRow, summarise } from './lib/slip-sweep';
 import { sentence } from './lib/text';
 
 /**
@@ -48,6 +50,8 @@ import { sentence } from './lib/text';
  * - calls: requests the fake server answered (re-asks included).
  * Each run also lists its tokens and cost by phase (`byKind`) and the cache writes nobody read;
  * `--breakdown` prints the median run's phases on stderr (the table mode always does).
+ *
+ * `--misbehave RATE [--seeds N]` is a sweep instead: arenas against a fake that slips (see `sweep`).
  */
 
 const json = process.argv.includes('--json');
@@ -324,7 +328,47 @@ async function measure(): Promise<void> {
   progress(`wrote the arena rows of ${SHIPPED_CALL_TOKENS}`);
 }
 
+/**
+ * `--misbehave RATE [--seeds N]`: arenas of 2 agents (a tournament's meeting), 3 with the trickster
+ * and 5 (the benchmark's), judged similarity, seeds 1…N (default 10), against the fake slipping like
+ * a model on RATE of its answers (ids as display names, enums in another case, prose around the
+ * JSON, no tool call, max_tokens stops, ids not in play). One JSON object: how every arena ended
+ * (never an exception), the re-asks and repairs, and the share of the cost spent on rejected answers.
+ */
+async function sweep(rate: number, seeds: number): Promise<void> {
+  const rows: SweepRow[] = [];
+  const started = performance.now();
+  const shapes = [
+    { shape: '2 agents', agents: 2, trickster: false },
+    { shape: '3 agents, trickster', agents: 3, trickster: true },
+    { shape: '5 agents', agents: 5, trickster: false },
+  ];
+  for (let seed = 1; seed <= seeds; seed++) {
+    for (const { shape, agents, trickster } of shapes) {
+      const {
+        calls: _c,
+        requests: _r,
+        records: _l,
+        summary: _s,
+        ...run
+      } = await misbehavingArena({
+        agents,
+        trickster,
+        seed,
+        rate,
+      });
+      rows.push({ shape, seed, ...run });
+      progress(
+        `misbehave ${rate}: ${shape}, seed ${seed}: ${run.ended}${run.reason ? ` (${run.reason})` : ''}, ${run.reasks} re-asks${run.exception ? `, EXCEPTION ${run.exception}` : ''}`,
+      );
+    }
+  }
+  process.stdout.write(`${JSON.stringify(summarise(rate, rows, performance.now() - started))}\n`);
+}
+
 async function main(): Promise<void> {
+  const misbehave = parseMisbehave(process.argv.slice(2));
+  if (misbehave) return sweep(misbehave.rate, misbehave.seeds);
   if (process.argv.includes('--measure')) return measure();
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number of at least 1`);
   progress('warm-up arena (not counted)');

@@ -56,7 +56,7 @@ export interface SlipRun extends SlipFigures {
 /** Answers a request in place of the simulator (a fixture), or passes the simulator's answer on. */
 export type Respond = (request: FakeRequest, simulated: FakeStep) => FakeStep;
 
-interface RunOptions {
+export interface RunOptions {
   seed: number;
   /** Share of answers with a slip (0: none). */
   rate: number;
@@ -65,7 +65,7 @@ interface RunOptions {
   latencyMs?: number;
 }
 
-function fakeFor(options: RunOptions): FakeAnthropic {
+export function fakeFor(options: RunOptions): FakeAnthropic {
   const simulated = simulatorResponder(options.seed);
   const respond = options.respond;
   return new FakeAnthropic({
@@ -88,7 +88,7 @@ const DEBATERS = [
 ];
 
 /** An `Llm` that keeps every call record, those of failed calls included. */
-function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; failed: number }): Llm {
+export function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; failed: number }): Llm {
   return {
     provider: llm.provider,
     async call(request) {
@@ -106,7 +106,7 @@ function metered(llm: Llm, into: { calls: LlmCallRecord[]; structured: number; f
   };
 }
 
-function figures(
+export function figures(
   fake: FakeAnthropic,
   meter: { calls: LlmCallRecord[]; structured: number; failed: number },
   end: { ended: string; reason: string | null; exception: string | null },
@@ -131,7 +131,7 @@ function figures(
   };
 }
 
-function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
@@ -204,7 +204,7 @@ export async function misbehavingDebate(
       const outcome = await CruxEngine.start(header, deps, { topic }).run();
       return figures(fake, meter, { ended: outcome.status, reason: outcome.reason, exception: null }, records);
     } catch (error) {
-      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) }, records);
+      return figures(fake, meter, { ended: 'exception', reason: null, exception: describeError(error) }, records);
     }
   } finally {
     await fake.close();
@@ -256,7 +256,7 @@ export async function misbehavingEvaluation(options: RunOptions & { mode: Mode }
             : 'stopped';
       return figures(fake, meter, { ended: outcome.kind, reason, exception: null });
     } catch (error) {
-      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) });
+      return figures(fake, meter, { ended: 'exception', reason: null, exception: describeError(error) });
     }
   } finally {
     ws.close();

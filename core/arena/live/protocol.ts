@@ -86,6 +86,8 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     isRefusal: (error) => error instanceof ArenaInputError,
     done: arenaDone,
     finalStatus: (state): RunStatus => state.stopped?.status ?? 'completed',
+    // A failed arena's cause goes into its last status record, so `runs list` and `runs show` say it.
+    finalReason: (state) => state.stopped?.reason ?? null,
     asks(state, view) {
       const asks = arenaAsks(state);
       // A round logged but cut short is the same round: its remaining calls are not logged again.
