@@ -333,10 +333,12 @@ async function measure(): Promise<void> {
  * and 5 (the benchmark's), judged similarity, seeds 1…N (default 10), against the fake slipping like
  * a model on RATE of its answers (ids as display names, enums in another case, prose around the
  * JSON, no tool call, max_tokens stops, ids not in play). One JSON object: how every arena ended
- * (never an exception), the re-asks and repairs, and the share of the cost spent on rejected answers.
+ * (never an exception), the re-asks and repairs, the share of the cost spent on rejected answers,
+ * and the agents that left their arena (`agentsLeft`).
  */
 async function sweep(rate: number, seeds: number): Promise<void> {
   const rows: SweepRow[] = [];
+  const left: { shape: string; seed: number; agent: string; reason: string }[] = [];
   const started = performance.now();
   const shapes = [
     { shape: '2 agents', agents: 2, trickster: false },
@@ -349,7 +351,7 @@ async function sweep(rate: number, seeds: number): Promise<void> {
         calls: _c,
         requests: _r,
         records: _l,
-        summary: _s,
+        summary,
         ...run
       } = await misbehavingArena({
         agents,
@@ -358,12 +360,16 @@ async function sweep(rate: number, seeds: number): Promise<void> {
         rate,
       });
       rows.push({ shape, seed, ...run });
+      for (const [agent, reason] of Object.entries((summary.withdrawn ?? {}) as Record<string, string>))
+        left.push({ shape, seed, agent, reason });
       progress(
         `misbehave ${rate}: ${shape}, seed ${seed}: ${run.ended}${run.reason ? ` (${run.reason})` : ''}, ${run.reasks} re-asks${run.exception ? `, EXCEPTION ${run.exception}` : ''}`,
       );
     }
   }
-  process.stdout.write(`${JSON.stringify(summarise(rate, rows, performance.now() - started))}\n`);
+  // Agents that left their arena (an answer that could not be had), the arena going on without them.
+  const summary = summarise(rate, rows, performance.now() - started);
+  process.stdout.write(`${JSON.stringify({ ...summary, agentsLeft: left })}\n`);
 }
 
 async function main(): Promise<void> {

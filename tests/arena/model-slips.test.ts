@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ArenaBrief } from '../../core/arena/live/briefs';
-import type { FakeStep } from '../fakes/fake-anthropic';
+import type { ArenaResult } from '../../core/arena';
+import type { FakeRequest, FakeStep } from '../fakes/fake-anthropic';
 import { SLIP_KINDS } from '../fakes/model-slips';
 import { briefOfRequest } from '../fakes/simulator-responder';
 import { misbehavingArena } from '../helpers/misbehaving-arena';
 
 /**
  * Arenas against a fake server that answers like a model, slips included, through the real SDK and
- * the run service: slips are repaired or put back to the model, every arena ends itself, and an ask
- * that keeps failing fails its arena with the reason in the log's last status.
+ * the run service: slips are repaired or put back to the model, every arena ends itself, an agent
+ * whose answer cannot be had leaves and the others go on, and an arena that cannot go on fails with
+ * the reason in the log's last status.
  */
 
 describe('an arena whose model slips', () => {
@@ -45,38 +47,55 @@ describe('an arena whose model slips', () => {
     }).toEqual({ unended: [], everySlipMade: [], reasked: true, refusedByTheArena: true, results: true });
   });
 
-  it('fails the arena, naming the ask and why, when one agent’s revision is refused every time', {
+  it('goes on without an agent whose revision is refused every time, and fails when only one would be left', {
     timeout: 60_000,
   }, async () => {
     // The historian edits a paragraph its proposal does not have, whatever it is told.
-    const run = await misbehavingArena({
-      agents: 3,
-      seed: 2,
-      rate: 0,
-      respond: (request, simulated): FakeStep => {
-        const brief = briefOfRequest(request) as ArenaBrief | null;
-        if (brief?.kind !== 'revision' || brief.agent !== 'historian' || simulated.kind !== 'answer') return simulated;
-        const input = simulated.input as { bodyEdits: unknown[] };
-        return { kind: 'answer', input: { ...input, bodyEdits: [{ op: 'delete', at: 40 }] } };
-      },
-    });
-    const last = run.records.at(-1);
-    const reason =
+    const respond = (request: FakeRequest, simulated: FakeStep): FakeStep => {
+      const brief = briefOfRequest(request) as ArenaBrief | null;
+      if (brief?.kind !== 'revision' || brief.agent !== 'historian' || simulated.kind !== 'answer') return simulated;
+      const input = simulated.input as { bodyEdits: unknown[] };
+      return { kind: 'answer', input: { ...input, bodyEdits: [{ op: 'delete', at: 40 }] } };
+    };
+    const three = await misbehavingArena({ agents: 3, seed: 2, rate: 0, respond });
+    const two = await misbehavingArena({ agents: 2, seed: 2, rate: 0, respond });
+    const why =
       "historian's revision (round 3) failed: no valid arena_revision after 3 answers; the last one: - bodyEdits[0].at: your current version has 5 paragraph(s), no ¶40";
-    expect({
-      ended: [run.ended, run.reason, run.exception],
-      status: last?.type === 'status' ? [last.status, last.reason] : last?.type,
-      stopped: run.summary.stopped,
-      asked: run.requests.filter((q) => {
+    const result = three.summary as unknown as ArenaResult;
+    const asked = (run: typeof three) =>
+      run.requests.filter((q) => {
         const brief = briefOfRequest(q) as ArenaBrief | null;
         return brief?.kind === 'revision' && brief.agent === 'historian';
-      }).length,
+      }).length;
+    const last = two.records.at(-1);
+    const failed = `${why}; historian left the arena and one agent is left`;
+    expect({
+      three: {
+        ended: [three.ended, three.exception],
+        withdrawn: result.withdrawn,
+        // It is scored by no judge and plays no game: its rating stays as it was.
+        scored: Object.keys(result.judge.scores).sort(),
+        rating: [result.elo.before.historian, result.elo.after.historian],
+        // No one votes for it, and it casts no vote.
+        voters: Object.keys(result.voteBrier).sort(),
+        asked: asked(three),
+      },
+      two: {
+        ended: [two.ended, two.reason, two.exception],
+        status: last?.type === 'status' ? [last.status, last.reason] : last?.type,
+        asked: asked(two),
+      },
     }).toEqual({
-      ended: ['failed', reason, null],
-      status: ['failed', reason],
-      stopped: { status: 'failed', reason },
-      // Three asks, each with the provider's two re-asks.
-      asked: 9,
+      three: {
+        ended: ['completed', null],
+        withdrawn: { historian: why },
+        scored: ['investor', 'regulator'],
+        rating: [1500, 1500],
+        voters: ['investor', 'regulator'],
+        // Three asks, each with the provider's two re-asks; then it is asked nothing more.
+        asked: 9,
+      },
+      two: { ended: ['failed', failed, null], status: ['failed', failed], asked: 9 },
     });
   });
 });

@@ -17,9 +17,10 @@ import { arenaEpisode } from '../../memory/arena-episode';
 
 /**
  * The arena as a tenant of the one runner: its asks are `arenaAsks`, its inputs go through `step`,
- * and everything else (rounds, the pool, the meter, the log, resume) is the runner's. Every answer is
- * needed, so no agent is degraded: an ask that keeps failing fails the arena, visibly, and a failed
- * arena does not count for ratings.
+ * and everything else (rounds, the pool, the meter, the log, resume) is the runner's. An agent whose
+ * answer cannot be had (its ask failed three times) leaves the arena and the others go on without
+ * it; a judge's or the trickster's ask that keeps failing, or an arena left with fewer than two
+ * agents, fails the arena, visibly, and a failed arena does not count for ratings.
  */
 
 /** Times one ask is put to the model (each with the provider's own re-asks) before the arena fails. */
@@ -115,14 +116,16 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
       }
     },
     failed(_state, ask, failure) {
-      if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
-        return [{ kind: 'stop', status: 'failed', reason: `${askName(setup, ask)} failed: ${failure.message}` }];
       // Asked again in the next round: the ask is still due.
-      return [];
+      if (failure.fromModel && failure.attempts < ASK_ATTEMPTS) return [];
+      const reason = `${askName(setup, ask)} failed: ${failure.message}`;
+      // A model that cannot give an agent's answer takes that agent out, not the arena (a defect does).
+      if (failure.fromModel && 'agent' in ask) return [{ kind: 'withdraw', agent: ask.agent, reason }];
+      return [{ kind: 'stop', status: 'failed', reason }];
     },
     stop: (_state, cause) => ({ inputs: [{ kind: 'stop', status: 'partial', reason: cause.text }], after: 'partial' }),
     settles(input) {
-      if (input.kind === 'stop') return null;
+      if (input.kind === 'stop' || input.kind === 'withdraw') return null;
       const ask: ArenaAsk =
         input.kind === 'revision'
           ? { kind: 'revision', agent: input.agent, round: input.round }

@@ -21,7 +21,7 @@ import {
 import type { ArenaAsk } from '../inputs';
 import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
-import { type ArenaState, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
+import { type ArenaState, activeIds, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
 import { arenaBrief } from './briefs';
 import type { ArenaPersona, ArenaSetup } from './setup';
 
@@ -72,6 +72,9 @@ function nameOf(state: ArenaState, id: string): string {
 }
 
 function proposalBlock(state: ArenaState, agent: string, p: ProposalVersion | undefined): string {
+  const left = state.withdrawn?.[agent];
+  if (left !== undefined)
+    return `## ${nameOf(state, agent)} has left the arena (${left})${p ? `; its last proposal was "${p.title}"` : ''}`;
   if (!p) return `## ${nameOf(state, agent)}: no proposal yet`;
   const claims = p.claims
     .map((c) => {
@@ -136,7 +139,8 @@ function materials(state: ArenaState): string[] {
  */
 function critiquesPart(state: ArenaState): string {
   const answered = answeredIds(state);
-  const open = state.critiques.filter((c) => !answered.has(c.id));
+  // A critique of an agent that left can no longer be answered: it is no longer open.
+  const open = state.critiques.filter((c) => !answered.has(c.id) && !(c.target in (state.withdrawn ?? {})));
   const lines = open.length ? open.map(critiqueLine).join('\n') : 'None: every critique has been answered.';
   const done = state.critiques.filter((c) => answered.has(c.id)).map((c) => c.id);
   return `# The critiques\n\n${done.length ? 'Open:\n' : ''}${lines}${done.length ? `\n\nAnswered by their targets: ${done.join(', ')}.` : ''}`;
@@ -182,7 +186,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     case 'critique':
       return {
-        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once: target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
+        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left): target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
         schema: critiqueAnswerSchema,
         schemaName: 'arena_critiques',
         maxTokens: 1500,
@@ -211,7 +215,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     }
     case 'similarity': {
-      const pairs = pairsOf(agentIds(state))
+      const pairs = pairsOf(activeIds(state))
         .map(([a, b]) => `${a}–${b}`)
         .join(', ');
       return {
@@ -249,7 +253,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
         .map(([a, n]) => `${a} ${n}`)
         .join(', ');
       return {
-        text: `Judge the proposals above as they stand. The agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${agentIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
+        text: `Judge the proposals above as they stand. The agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${activeIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
         schema: judgeAnswerSchema,
         schemaName: 'arena_judgment',
         maxTokens: 1500,
@@ -272,7 +276,7 @@ function embeddingRequest(setup: ArenaSetup, state: ArenaState): LlmRequest<unkn
     protocol: 'embeddings',
     kind: 'pairwise-cosine',
     endpoint,
-    texts: agentIds(state).map((id) => {
+    texts: activeIds(state).map((id) => {
       const p = currentProposal(state, id);
       return { id, text: p ? proposalText(p) : '' };
     }),

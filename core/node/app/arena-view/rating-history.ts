@@ -1,6 +1,6 @@
 import { ELO_START, eloAfter } from '../../../arena/elo';
 import { foldRatings } from '../../../arena/ratings';
-import { agentIds, lastJudgment } from '../../../arena/state';
+import { activeIds, lastJudgment } from '../../../arena/state';
 import type { ArenaPersonaRating, ArenaRatings, RatingPoint } from '../../../contract';
 import { readArenaLogs } from '../../arena/arena-logs';
 import { completedArenas } from '../../arena/arena-setup';
@@ -30,7 +30,8 @@ export function ratingsWithHistory(root: string): ArenaRatings {
     const { state } = arena;
     const judgment = lastJudgment(state);
     if (state.outcome === null || !judgment) continue;
-    const ids = agentIds(state);
+    // An agent that left the arena played none of its games.
+    const ids = activeIds(state);
     const before = Object.fromEntries(ids.map((id) => [id, elo.get(id) ?? ELO_START]));
     const scores = Object.fromEntries(ids.map((id) => [id, judgment.scores[id]?.overall ?? 0]));
     const after = eloAfter(ids, scores, before, state.config.eloK);
