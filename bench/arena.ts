@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArenaResult } from '../core/arena';
 import type { TokenTable } from '../core/engine/cost-plan';
-import { estimateCallCost, type ModelsConfig, modelFor } from '../core/llm/prices';
+import { estimateCallCost, type ModelsConfig, modelFor, priceOf } from '../core/llm/prices';
 import { appRoot } from '../core/node/app-root';
+import { paragraphsOf } from '../core/arena/revision-edits';
 import { arenaSetupFor } from '../core/node/arena/arena-setup';
 import type { Provider, ProviderFactory } from '../core/node/debates/providers';
 import { ANTHROPIC_PROVIDER, createAnthropicLlm } from '../core/node/llm/anthropic';
@@ -13,14 +14,23 @@ import { loadModelsConfig } from '../core/node/llm/prices-loader';
 import { RunService } from '../core/node/runs/run-service';
 import { Workspace } from '../core/node/workspace/workspace';
 import type { LlmBrief, LlmRequest } from '../core/ports/llm';
-import { FakeAnthropic, type FakeRequest, type FakeStep, modelLike } from '../tests/fakes/fake-anthropic';
+import {
+  answerToolOf,
+  FakeAnthropic,
+  type FakeRequest,
+  type FakeStep,
+  modelLike,
+  unreadCacheWrites,
+} from '../tests/fakes/fake-anthropic';
 import { briefOfRequest } from '../tests/fakes/simulator-responder';
 import { simulatorRegistry } from '../core/sim/registry';
 import { allSimulators } from '../core/sim/simulators';
 import { jitteredLatency } from './engine/latency';
 import { RoundTimer } from './engine/round-timer';
 import { median, round } from './engine/stats';
+import { misbehavingArena } from '../tests/helpers/misbehaving-arena';
 import { Prng, seedOf } from './lib/prng';
+import { parseMisbehave, type SweepRow, summarise } from './lib/slip-sweep';
 import { sentence } from './lib/text';
 
 /**
@@ -38,6 +48,10 @@ import { sentence } from './lib/text';
  * - cacheReadShare: input tokens read from the prompt cache over all input tokens;
  * - costUsd: the arena's metered cost;
  * - calls: requests the fake server answered (re-asks included).
+ * Each run also lists its tokens and cost by phase (`byKind`) and the cache writes nobody read;
+ * `--breakdown` prints the median run's phases on stderr (the table mode always does).
+ *
+ * `--misbehave RATE [--seeds N]` is a sweep instead: arenas against a fake that slips (see `sweep`).
  */
 
 const json = process.argv.includes('--json');
@@ -51,9 +65,13 @@ const progress = (message: string) => process.stderr.write(`[bench:arena] ${mess
 
 /** Words a capable model writes in each free-text field of an arena answer, where the simulator writes a line. */
 const bodyArg = process.argv.indexOf('--body-words');
+// `--body-words N` changes the proposal body's length, to see how the cost follows it.
+const BODY_WORDS = bodyArg >= 0 ? Number(process.argv[bodyArg + 1]) : 250;
+/** The simulator writes a body of five paragraphs of a sentence each; each grows to a fifth of the body. */
+const PARAGRAPH_WORDS = Math.round(BODY_WORDS / 5);
 const ARENA_WORDS: Readonly<Record<string, number>> = {
-  // `--body-words N` changes the proposal body's length, to see how the cost follows it.
-  body: bodyArg >= 0 ? Number(process.argv[bodyArg + 1]) : 250,
+  // A body grows paragraph by paragraph (see `responder`); a revision's new paragraph like one of them.
+  paragraph: PARAGRAPH_WORDS,
   summary: 40,
   text: 30,
   quote: 20,
@@ -76,6 +94,12 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
   const registry = simulatorRegistry(allSimulators());
   const original = new Map<string, string>();
   const grow = (value: unknown, key: string | null = null): unknown => {
+    // A body grows paragraph by paragraph, each seeded by its own text, so a revision that edits one
+    // paragraph changes one grown paragraph, as a model's edit would.
+    if (typeof value === 'string' && key === 'body')
+      return paragraphsOf(value)
+        .map((p) => grow(p, 'paragraph'))
+        .join('\n\n');
     if (typeof value === 'string' && key !== null && ARENA_WORDS[key] !== undefined) {
       const rng = new Prng(seedOf(`${key}\u0000${value}`));
       let text = value;
@@ -88,16 +112,20 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, grow(v, k)]));
     return value;
   };
-  const shrink = (value: unknown): unknown => {
+  const shrink = (value: unknown, key: string | null = null): unknown => {
+    if (typeof value === 'string' && key === 'body')
+      return paragraphsOf(value)
+        .map((p) => original.get(p) ?? p)
+        .join('\n\n');
     if (typeof value === 'string') return original.get(value) ?? value;
-    if (Array.isArray(value)) return value.map(shrink);
+    if (Array.isArray(value)) return value.map((v) => shrink(v));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v, k)]));
     return value;
   };
   return (request) => {
     const brief = shrink(briefOfRequest(request)) as LlmBrief;
-    return { kind: 'answer', input: grow(registry.answer(seed, brief, String(request.body?.tool_choice?.name))) };
+    return { kind: 'answer', input: grow(registry.answer(seed, brief, String(answerToolOf(request)))) };
   };
 }
 
@@ -127,8 +155,13 @@ interface ArenaRun {
   outcome: string | null;
   convergence: { round: number; score: number }[];
   tokens: { uncached: number; cacheRead: number; cacheWrite: number; output: number };
-  /** The same by answer shape: calls, and tokens per call. */
-  byKind: Record<string, { calls: number; uncached: number; cacheRead: number; cacheWrite: number; output: number }>;
+  /** The same by answer shape (the arena's phases): calls, tokens per call, and what the phase cost. */
+  byKind: Record<
+    string,
+    { calls: number; uncached: number; cacheRead: number; cacheWrite: number; output: number; costUsd: number }
+  >;
+  /** Tokens written to the cache that no later request read (each costs a quarter more than plain input). */
+  unreadCacheWriteTokens: number;
 }
 
 async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<ArenaRun> {
@@ -192,20 +225,30 @@ async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<
     const inputTokens = uncached + cacheRead + cacheWrite;
     const result = report.summary as unknown as ArenaResult;
     const byKind: ArenaRun['byKind'] = {};
+    const price = priceOf(SONNET, models.prices);
+    if (!price) throw new Error(`the model table has no price for ${SONNET}`);
     for (const r of fake.requests) {
       const u = r.usage;
       if (!u) continue;
-      const kind = String(r.body?.tool_choice?.name ?? 'unknown');
-      const k = byKind[kind] ?? { calls: 0, uncached: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+      const kind = answerToolOf(r) ?? 'unknown';
+      const k = byKind[kind] ?? { calls: 0, uncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, costUsd: 0 };
       k.calls++;
       k.uncached += u.input_tokens;
       k.cacheRead += u.cache_read_input_tokens;
       k.cacheWrite += u.cache_creation_input_tokens;
       k.output += u.output_tokens;
+      k.costUsd +=
+        (u.input_tokens * price.inputPerMTok +
+          u.cache_read_input_tokens * price.cacheReadPerMTok +
+          u.cache_creation_input_tokens * price.cacheWritePerMTok +
+          u.output_tokens * price.outputPerMTok) /
+        1_000_000;
       byKind[kind] = k;
     }
-    for (const k of Object.values(byKind))
-      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = k[f] / k.calls;
+    for (const k of Object.values(byKind)) {
+      for (const f of ['uncached', 'cacheRead', 'cacheWrite', 'output'] as const) k[f] = round(k[f] / k.calls, 1);
+      k.costUsd = round(k.costUsd, 4);
+    }
     return {
       seed,
       wallMs: round(wallMs, 1),
@@ -220,6 +263,7 @@ async function arena(seed: number, agents: readonly string[] = AGENTS): Promise<
       convergence: (result.convergence ?? []).map((c) => ({ round: c.round, score: c.score })),
       tokens: { uncached, cacheRead, cacheWrite, output: usage.reduce((s, u) => s + u.output_tokens, 0) },
       byKind,
+      unreadCacheWriteTokens: unreadCacheWrites(fake.requests).reduce((sum, w) => sum + w.tokens, 0),
     };
   } finally {
     ws.close();
@@ -284,7 +328,53 @@ async function measure(): Promise<void> {
   progress(`wrote the arena rows of ${SHIPPED_CALL_TOKENS}`);
 }
 
+/**
+ * `--misbehave RATE [--seeds N]`: arenas of 2 agents (a tournament's meeting), 3 with the trickster
+ * and 5 (the benchmark's), judged similarity, seeds 1…N (default 10), against the fake slipping like
+ * a model on RATE of its answers (ids as display names, enums in another case, prose around the
+ * JSON, no tool call, max_tokens stops, ids not in play). One JSON object: how every arena ended
+ * (never an exception), the re-asks and repairs, the share of the cost spent on rejected answers,
+ * and the agents that left their arena (`agentsLeft`).
+ */
+async function sweep(rate: number, seeds: number): Promise<void> {
+  const rows: SweepRow[] = [];
+  const left: { shape: string; seed: number; agent: string; reason: string }[] = [];
+  const started = performance.now();
+  const shapes = [
+    { shape: '2 agents', agents: 2, trickster: false },
+    { shape: '3 agents, trickster', agents: 3, trickster: true },
+    { shape: '5 agents', agents: 5, trickster: false },
+  ];
+  for (let seed = 1; seed <= seeds; seed++) {
+    for (const { shape, agents, trickster } of shapes) {
+      const {
+        calls: _c,
+        requests: _r,
+        records: _l,
+        summary,
+        ...run
+      } = await misbehavingArena({
+        agents,
+        trickster,
+        seed,
+        rate,
+      });
+      rows.push({ shape, seed, ...run });
+      for (const [agent, reason] of Object.entries((summary.withdrawn ?? {}) as Record<string, string>))
+        left.push({ shape, seed, agent, reason });
+      progress(
+        `misbehave ${rate}: ${shape}, seed ${seed}: ${run.ended}${run.reason ? ` (${run.reason})` : ''}, ${run.reasks} re-asks${run.exception ? `, EXCEPTION ${run.exception}` : ''}`,
+      );
+    }
+  }
+  // Agents that left their arena (an answer that could not be had), the arena going on without them.
+  const summary = summarise(rate, rows, performance.now() - started);
+  process.stdout.write(`${JSON.stringify({ ...summary, agentsLeft: left })}\n`);
+}
+
 async function main(): Promise<void> {
+  const misbehave = parseMisbehave(process.argv.slice(2));
+  if (misbehave) return sweep(misbehave.rate, misbehave.seeds);
   if (process.argv.includes('--measure')) return measure();
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number of at least 1`);
   progress('warm-up arena (not counted)');
@@ -322,7 +412,7 @@ async function main(): Promise<void> {
       costUsd: headline.costUsd <= TARGETS.costUsd,
     },
     agents: AGENTS.length,
-    bodyWords: ARENA_WORDS.body,
+    bodyWords: BODY_WORDS,
     prices: `every tier as ${SONNET}`,
     runs,
     node: process.version,
@@ -330,7 +420,15 @@ async function main(): Promise<void> {
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     console.table(headline);
-    console.table(runs.map(({ convergence: _c, tokens: _t, ...r }) => r));
+    console.table(runs.map(({ convergence: _c, tokens: _t, byKind: _k, ...r }) => r));
+  }
+  if (!json || process.argv.includes('--breakdown')) {
+    // Where the money goes, phase by phase, in the run whose cost is the median.
+    const mid = [...runs].sort((a, b) => a.costUsd - b.costUsd)[Math.floor((runs.length - 1) / 2)] as ArenaRun;
+    progress(`seed ${mid.seed} (the median cost, $${mid.costUsd}) by phase, tokens per call:`);
+    const table = Object.entries(mid.byKind).map(([phase, k]) => ({ phase, ...k }));
+    if (json) process.stderr.write(`${JSON.stringify(table, null, 1)}\n`);
+    else console.table(table);
   }
 }
 

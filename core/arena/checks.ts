@@ -7,8 +7,9 @@ import type {
   TricksterAnswer,
   VoteAnswer,
 } from './answers';
+import { applyRevisionEdits, type RevisionEdits } from './revision-edits';
 import { pairsOf } from './similarity';
-import { type ArenaState, agentIds, currentProposal, lastVote } from './state';
+import { type ArenaState, activeIds, agentIds, currentProposal, lastVote } from './state';
 
 /**
  * What an answer's shape cannot say: the ids it names must exist, critiques must cover every other
@@ -29,6 +30,13 @@ function duplicateClaims(p: ProposalAnswer): string[] {
 
 const knownAgent = (state: ArenaState, id: string) => agentIds(state).includes(id);
 
+/** What is wrong with naming `id` as an agent still in the arena, or null. */
+function notInPlay(state: ArenaState, id: string): string | null {
+  if (!knownAgent(state, id)) return `unknown agent "${id}"`;
+  if (id in (state.withdrawn ?? {})) return `${id} has left the arena`;
+  return null;
+}
+
 export function proposalProblems(_state: ArenaState, _agent: string, answer: ProposalAnswer): string[] {
   return duplicateClaims(answer);
 }
@@ -37,13 +45,14 @@ export function critiqueProblems(state: ArenaState, author: string, answer: Crit
   const problems: string[] = [];
   answer.critiques.forEach((c, i) => {
     const where = `critiques[${i}]`;
+    const gone = notInPlay(state, c.target);
     if (c.target === author) problems.push(`${where}: a critique of your own proposal (target "${author}")`);
-    else if (!knownAgent(state, c.target)) problems.push(`${where}: unknown agent "${c.target}"`);
+    else if (gone) problems.push(`${where}: ${gone}`);
     else if (c.claim !== undefined && !currentProposal(state, c.target)?.claims.some((k) => k.id === c.claim))
       problems.push(`${where}: unknown claim id "${c.claim}" in ${c.target}'s proposal`);
   });
   const covered = new Set(answer.critiques.map((c) => c.target));
-  const missed = agentIds(state).filter((a) => a !== author && !covered.has(a));
+  const missed = activeIds(state).filter((a) => a !== author && !covered.has(a));
   if (missed.length > 0) problems.push(`no critique of ${missed.map((a) => `${a}'s`).join(', ')} proposal`);
   return problems;
 }
@@ -56,6 +65,7 @@ export function revisionProblems(state: ArenaState, agent: string, answer: Revis
     if ('critique' in because && !critiques.has(because.critique))
       problems.push(`changes[${i}].because: unknown critique id "${because.critique}"`);
     if ('adopted' in because) {
+      // An idea may be taken up from an agent that has since left: its proposal is still there.
       if (because.adopted === agent) problems.push(`changes[${i}].because: adopted from yourself`);
       else if (!knownAgent(state, because.adopted))
         problems.push(`changes[${i}].because: unknown agent "${because.adopted}"`);
@@ -70,41 +80,53 @@ export function revisionProblems(state: ArenaState, agent: string, answer: Revis
   return problems;
 }
 
+/** A live revision (edits to the agent's current version): what keeps the edits from applying, or the revision they make from counting. */
+export function revisionEditsProblems(state: ArenaState, agent: string, edits: RevisionEdits): string[] {
+  const current = currentProposal(state, agent);
+  if (!current) return [`${agent} has no proposal to revise`];
+  const applied = applyRevisionEdits(current, edits);
+  return applied.ok ? revisionProblems(state, agent, applied.value) : applied.problems;
+}
+
 export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
   const problems: string[] = [];
   const key = (a: string, b: string) => [a, b].sort().join(' ');
   const seen = new Set<string>();
   answer.pairs.forEach((p, i) => {
-    if (!knownAgent(state, p.a)) problems.push(`pairs[${i}].a: unknown agent "${p.a}"`);
-    else if (!knownAgent(state, p.b)) problems.push(`pairs[${i}].b: unknown agent "${p.b}"`);
+    const a = notInPlay(state, p.a);
+    const b = notInPlay(state, p.b);
+    if (a) problems.push(`pairs[${i}].a: ${a}`);
+    else if (b) problems.push(`pairs[${i}].b: ${b}`);
     else if (p.a === p.b) problems.push(`pairs[${i}]: a proposal paired with itself`);
     else if (seen.has(key(p.a, p.b))) problems.push(`pairs[${i}]: the pair ${p.a}–${p.b} twice`);
     seen.add(key(p.a, p.b));
   });
-  const missing = pairsOf(agentIds(state)).filter(([a, b]) => !seen.has(key(a, b)));
+  const missing = pairsOf(activeIds(state)).filter(([a, b]) => !seen.has(key(a, b)));
   if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => `${a}–${b}`).join(', ')}`);
   return problems;
 }
 
 export function voteProblems(state: ArenaState, agent: string, answer: VoteAnswer): string[] {
-  if (!knownAgent(state, answer.vote)) return [`vote: unknown agent "${answer.vote}"`];
+  const gone = notInPlay(state, answer.vote);
+  if (gone) return [`vote: ${gone}`];
   if (answer.vote === agent && !state.config.selfVote) return ['vote: an agent may not vote for its own proposal'];
   return [];
 }
 
 export function tricksterProblems(state: ArenaState, answer: TricksterAnswer): string[] {
   const leader = lastVote(state)?.outcome.leader;
-  if (!knownAgent(state, answer.target)) return [`target: unknown agent "${answer.target}"`];
+  const gone = notInPlay(state, answer.target);
+  if (gone) return [`target: ${gone}`];
   if (answer.target !== leader)
     return [`target: the challenge is aimed at the winning proposal, ${leader}'s, not ${answer.target}'s`];
   return [];
 }
 
 export function judgeProblems(state: ArenaState, answer: JudgeAnswer): string[] {
-  const ids = agentIds(state);
+  const ids = activeIds(state);
   const problems = Object.keys(answer.scores)
     .filter((id) => !ids.includes(id))
-    .map((id) => `scores: unknown agent "${id}"`);
+    .map((id) => `scores: ${notInPlay(state, id)}`);
   const missing = ids.filter((id) => !(id in answer.scores));
   if (missing.length > 0) problems.push(`scores: no score for ${missing.join(', ')}`);
   return problems;

@@ -19,6 +19,8 @@ export type ArenaInput =
   | { kind: 'vote'; agent: string; output: VoteAnswer }
   | { kind: 'trickster'; output: TricksterAnswer }
   | { kind: 'judge'; output: JudgeAnswer }
+  /** An agent whose due answer could not be had leaves the arena; the others go on. */
+  | { kind: 'withdraw'; agent: string; reason: string }
   | { kind: 'stop'; status: 'partial' | 'failed'; reason: string };
 
 /** One answer the arena is waiting for. */

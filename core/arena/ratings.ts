@@ -1,5 +1,5 @@
 import { ELO_START, eloAfter, voteBrierScores } from './elo';
-import { type ArenaState, agentIds, lastJudgment, lastVote } from './state';
+import { type ArenaState, activeIds, lastJudgment, lastVote } from './state';
 
 /** One persona's standing, folded from every completed arena it took part in. */
 export interface PersonaRating {
@@ -46,7 +46,7 @@ export function foldRatings(arenas: readonly CompletedArena[]): PersonaRating[] 
     const vote = lastVote(state);
     // A tournament's arena scores ideas, not the personas arguing them: it moves the ideas' table.
     if (state.outcome === null || !judgment || state.champions !== null) continue;
-    const ids = agentIds(state);
+    const ids = activeIds(state);
     const before = Object.fromEntries(ids.map((id) => [id, elo.get(id) ?? ELO_START]));
     const scores = Object.fromEntries(ids.map((id) => [id, judgment.scores[id]?.overall ?? 0]));
     const after = eloAfter(ids, scores, before, state.config.eloK);
@@ -105,7 +105,7 @@ export function foldIdeaRatings(arenas: readonly (CompletedArena & { tournament:
     const judgment = lastJudgment(state);
     if (state.outcome === null || !judgment || state.champions === null) continue;
     const champions = state.champions;
-    const agents = agentIds(state).filter((a) => champions[a] !== undefined);
+    const agents = activeIds(state).filter((a) => champions[a] !== undefined);
     const ideas = agents.map((a) => champions[a] as string);
     const score = (a: string) => judgment.scores[a]?.overall ?? 0;
     const scores = Object.fromEntries(agents.map((a) => [champions[a] as string, score(a)]));

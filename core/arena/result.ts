@@ -1,6 +1,6 @@
 import { eloAfter, ELO_START, voteBrierScores } from './elo';
 import type { HollowReport } from './hollow';
-import { type ArenaOutcome, type ArenaState, agentIds, lastJudgment, lastVote } from './state';
+import { type ArenaOutcome, type ArenaState, activeIds, agentIds, lastJudgment, lastVote } from './state';
 import type { VoteOutcome } from './votes';
 
 /** The arena's result as the replay prints it and tests compare it (ARENA-PROTOCOL.md, "Scripts for tests"). */
@@ -16,6 +16,8 @@ export interface ArenaResult {
   elo: { before: Record<string, number>; after: Record<string, number> };
   voteBrier: Record<string, number>;
   counters: { calls: number; critiques: number; changes: number; adoptions: number; extendedRounds: number };
+  /** The agents that left the arena, each with why (only when one did). */
+  withdrawn?: Record<string, string>;
 }
 
 /** Scores and shares to 4 decimals, ratings to 1: enough to read, and stable to compare. */
@@ -26,12 +28,13 @@ const mapValues = (o: Record<string, number>, f: (x: number) => number) =>
 
 /** Elo after a finished arena, unrounded: what the ratings fold carries from one arena to the next. */
 export function arenaElo(state: ArenaState): { before: Record<string, number>; after: Record<string, number> } {
-  const ids = agentIds(state);
-  const before = Object.fromEntries(ids.map((a) => [a, state.ratings[a] ?? ELO_START]));
+  const before = Object.fromEntries(agentIds(state).map((a) => [a, state.ratings[a] ?? ELO_START]));
   const judgment = lastJudgment(state);
   if (!judgment) return { before, after: before };
+  // Only the agents still in the arena play its games; one that left keeps its rating.
+  const ids = activeIds(state);
   const scores = Object.fromEntries(ids.map((a) => [a, judgment.scores[a]?.overall ?? 0]));
-  return { before, after: eloAfter(ids, scores, before, state.config.eloK) };
+  return { before, after: { ...before, ...eloAfter(ids, scores, before, state.config.eloK) } };
 }
 
 /** The result of an arena that has an outcome; null while it runs or when it stopped short. */
@@ -39,7 +42,7 @@ export function arenaResult(state: ArenaState): ArenaResult | null {
   const vote = lastVote(state);
   const judgment = lastJudgment(state);
   if (state.outcome === null || !vote || !judgment) return null;
-  const ids = agentIds(state);
+  const ids = activeIds(state);
   const challenged = state.votes.some((v) => v.pass === 'T');
   const firstVote = challenged ? state.votes[state.votes.length - 2]?.outcome : undefined;
   const changes = state.revisions.flatMap((r) => r.changes);
@@ -76,5 +79,6 @@ export function arenaResult(state: ArenaState): ArenaResult | null {
       adoptions: changes.filter((c) => 'adopted' in c.because).length,
       extendedRounds: state.extendedRounds,
     },
+    ...(Object.keys(state.withdrawn ?? {}).length > 0 ? { withdrawn: { ...state.withdrawn } } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { Change, Claim, CritiqueItem, ProposalAnswer, RevisionAnswer, Severity } from './answers';
 import type { ArenaBrief } from './live/briefs';
+import { type RevisionEdits, revisionEdits } from './revision-edits';
 import { jaccard, lexicalTerms, proposalText } from './similarity';
 import type { ProposalVersion } from './state';
 
@@ -93,7 +94,8 @@ function compose(
   return {
     title: converged ? `${S} A careful pilot` : `${S} ${agent}'s plan`,
     summary: converged ? `${S} ${common[0] ?? 'A pilot first.'}` : `${S} ${mine[0] ?? 'A plan of its own.'}`,
-    body: `${S} ${[...common, ...mine].join(' ')}`,
+    // One paragraph a sentence, so a revision edits the paragraphs it changes.
+    body: `${S} ${[...common, ...mine].join('\n\n')}`,
   };
 }
 
@@ -104,7 +106,12 @@ function stepOf(round: number | string): number {
   return 3 + Number(round.slice(1));
 }
 
-function revise(seed: number, brief: Extract<ArenaBrief, { kind: 'revision' | 'refinement' }>): RevisionAnswer {
+/** A revision as a model sends it live: the edits that turn the current version into the revised one. */
+function revise(seed: number, brief: Extract<ArenaBrief, { kind: 'revision' | 'refinement' }>): RevisionEdits {
+  return revisionEdits(brief.proposals[brief.agent] as ProposalVersion, revised(seed, brief));
+}
+
+function revised(seed: number, brief: Extract<ArenaBrief, { kind: 'revision' | 'refinement' }>): RevisionAnswer {
   const { agent } = brief;
   const rng = arenaRng(seed, brief, 'revise', agent, String(brief.round));
   const current = brief.proposals[agent] as ProposalVersion;

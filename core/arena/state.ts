@@ -121,6 +121,12 @@ export interface ArenaState {
   challenge: TricksterAnswer | null;
   judgments: Judgment[];
   extendedRounds: number;
+  /**
+   * Agents that left the arena, each with why: an agent whose answer could not be had (its ask
+   * failed three times) leaves, and the others go on without it. It is asked nothing more, counted
+   * in no vote, scored by no judge, and its rating is left as it was.
+   */
+  withdrawn: Record<string, string>;
   /** Accepted answers, every kind included. */
   calls: number;
   outcome: ArenaOutcome | null;
@@ -156,6 +162,7 @@ export function createArena(setup: ArenaSetupCore): ArenaState {
     challenge: null,
     judgments: [],
     extendedRounds: 0,
+    withdrawn: {},
     calls: 0,
     outcome: null,
     stopped: null,
@@ -163,6 +170,10 @@ export function createArena(setup: ArenaSetupCore): ArenaState {
 }
 
 export const agentIds = (state: Pick<ArenaState, 'agents'>): string[] => state.agents.map((a) => a.id);
+
+/** The agents still in the arena (every agent but those that left), in agent order. */
+export const activeIds = (state: Pick<ArenaState, 'agents' | 'withdrawn'>): string[] =>
+  agentIds(state).filter((a) => !(a in (state.withdrawn ?? {})));
 
 /** An agent's latest proposal version (the winning proposal is the leader's). */
 export function currentProposal(state: Pick<ArenaState, 'proposals'>, agent: string): ProposalVersion | undefined {

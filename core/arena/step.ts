@@ -17,7 +17,7 @@ import {
   type ArenaRound,
   type ArenaStage,
   type ArenaState,
-  agentIds,
+  activeIds,
   type Critique,
   currentProposal,
   lastVote,
@@ -41,7 +41,7 @@ type Step = { state: ArenaState; events: ArenaEvent[] };
 export function arenaAsks(state: ArenaState): ArenaAsk[] {
   if (state.outcome !== null || state.stopped !== null) return [];
   const stage = state.stage;
-  const waiting = agentIds(state).filter((a) => !(a in state.buffer));
+  const waiting = activeIds(state).filter((a) => !(a in state.buffer));
   switch (stage.kind) {
     case 'proposal':
     case 'critique':
@@ -89,6 +89,7 @@ export function step(state: ArenaState, input: ArenaInput): Step {
     };
   }
   const due = arenaAsks(state);
+  if (input.kind === 'withdraw') return withdraw(state, due, input.agent, input.reason);
   const ask = due.find((a) => answers(input, a));
   if (!ask) {
     const waiting = due.map(describeAsk);
@@ -134,13 +135,32 @@ function collect(state: ArenaState, agent: string, answer: ArenaState['buffer'][
   const buffer = { ...state.buffer, [agent]: answer };
   const next = { ...state, buffer };
   const events: ArenaEvent[] = [{ kind: 'answered', stage: state.stage.kind, agent }];
-  if (agentIds(state).some((a) => !(a in buffer))) return { state: next, events };
+  if (activeIds(state).some((a) => !(a in buffer))) return { state: next, events };
   return close({ ...next, buffer: {} }, buffer, events);
+}
+
+/**
+ * An agent whose due answer could not be had leaves; the stage closes if everyone left has answered.
+ * An arena needs two agents: when fewer remain it fails, naming why.
+ */
+function withdraw(state: ArenaState, due: readonly ArenaAsk[], agent: string, reason: string): Step {
+  if (!due.some((a) => 'agent' in a && a.agent === agent))
+    throw new ArenaInputError(`not asked for: ${agent} has no answer due, so it cannot leave now`);
+  const next = { ...state, withdrawn: { ...state.withdrawn, [agent]: reason } };
+  const events: ArenaEvent[] = [{ kind: 'withdrawn', agent, reason }];
+  const left = activeIds(next);
+  if (left.length < 2) {
+    const why = `${reason}; ${agent} left the arena and ${left.length === 1 ? 'one agent is' : 'no agent is'} left`;
+    events.push({ kind: 'stopped', status: 'failed', reason: why });
+    return { state: { ...next, stopped: { status: 'failed', reason: why } }, events };
+  }
+  if (left.some((a) => !(a in state.buffer))) return { state: next, events };
+  return close({ ...next, buffer: {} }, state.buffer, events);
 }
 
 /** A per-agent stage whose answers are all in: they count now, in agent order. */
 function close(state: ArenaState, answers: ArenaState['buffer'], events: ArenaEvent[]): Step {
-  const ids = agentIds(state);
+  const ids = activeIds(state);
   const stage = state.stage;
   const of = <T>(agent: string) => answers[agent] as T;
   switch (stage.kind) {
@@ -185,7 +205,7 @@ function ballotOf(v: VoteAnswer): Ballot {
 function revise(state: ArenaState, round: ArenaRound, answer: (agent: string) => RevisionAnswer): ArenaState {
   const proposals = { ...state.proposals };
   const records: RevisionRecord[] = [];
-  for (const agent of agentIds(state)) {
+  for (const agent of activeIds(state)) {
     const { changes, addressed, ...proposal } = answer(agent);
     proposals[agent] = [...(proposals[agent] ?? []), { ...proposal, round }];
     records.push({ agent, round, changes, addressed: [...new Set(addressed)] });
@@ -210,7 +230,7 @@ function converged(state: ArenaState, round: number, score: number, events: Aren
 
 /** A vote counted; the first vote to reach consensus is checked for hollowness when the trickster is on. */
 function voted(state: ArenaState, pass: ArenaPass, ballots: Record<string, Ballot>, events: ArenaEvent[]): Step {
-  const outcome = countVotes(agentIds(state), ballots, state.config.consensus);
+  const outcome = countVotes(activeIds(state), ballots, state.config.consensus);
   const votes = [...state.votes, { pass, ballots, outcome }];
   events.push({ kind: 'voted', pass, ...outcome });
   const next = { ...state, votes };
@@ -245,7 +265,7 @@ function judged(
   const pass: ArenaPass = stage.kind === 'judge' ? stage.pass : 'main';
   const vote = lastVote(state);
   const overall = Object.fromEntries(Object.entries(answer.scores).map(([a, s]) => [a, s.overall]));
-  const ranking = rankByScores(agentIds(state), overall, vote?.outcome.tally ?? {});
+  const ranking = rankByScores(activeIds(state), overall, vote?.outcome.tally ?? {});
   const judgments = [...state.judgments, { pass, scores: answer.scores, summary: answer.summary, ranking }];
   const events: ArenaEvent[] = [{ kind: 'judged', pass, ranking }];
   const next = { ...state, judgments };

@@ -26,6 +26,8 @@ export interface Protocol<State, Input, Ask> {
   done(state: State): boolean;
   /** How a run that is done ended (default `completed`; an evaluation that failed says `failed`). */
   finalStatus?(state: State): RunStatus;
+  /** Why a run that is done ended as it did (a failed one's cause), logged with its last status; none by default. */
+  finalReason?(state: State): string | null;
   /**
    * The calls due now, in the order their answers are applied. `pending` lists the calls of the
    * last logged round with no outcome yet (a run killed mid-round): a protocol that logs rounds

@@ -346,7 +346,10 @@ export class Runner<State, Input, Ask> {
         }
       }
       if (this.protocol.done(this.state)) {
-        this.setStatus(this.protocol.finalStatus?.(this.state) ?? 'completed');
+        this.setStatus(
+          this.protocol.finalStatus?.(this.state) ?? 'completed',
+          this.protocol.finalReason?.(this.state) ?? undefined,
+        );
         return this.outcome();
       }
       const limit = this.limitReached();

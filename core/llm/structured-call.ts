@@ -28,6 +28,8 @@ export interface LlmTransportRequest {
   systemParts?: readonly string[];
   /** Every tool of the run in a fixed order, the answer's own among them (see `LlmRequest.toolset`). */
   tools?: readonly LlmTransportTool[];
+  /** The answer may come through any of `tools` (see `LlmRequest.anyTool`); `toolName` is the one asked for. */
+  anyTool?: true;
   messages: LlmMessage[];
   /** Messages before this index are the unchanged transcript, to be marked for prompt caching (0: none). */
   stablePrefix: number;
@@ -277,6 +279,7 @@ async function call<T>(
         system: request.system,
         ...(request.systemParts ? { systemParts: request.systemParts } : {}),
         ...(tools ? { tools } : {}),
+        ...(tools && request.anyTool ? { anyTool: true as const } : {}),
         messages,
         stablePrefix,
         ...(request.cache === false ? { cache: false as const } : {}),

@@ -29,6 +29,13 @@ export interface LlmRequest<T> {
    */
   toolset?: readonly LlmTool[];
   /**
+   * With a `toolset`: the answer may come through any of its tools, and the prompt says which one is
+   * asked for. The tool choice is then the same for every request of the run whatever its shape, so
+   * a provider that keeps cached messages only for an unchanged choice (Anthropic) shares them
+   * between requests of different shapes. An answer through another tool is put back to the model.
+   */
+  anyTool?: true;
+  /**
    * The conversation. Messages before `stablePrefix` (the transcript so far) are identical from one
    * turn to the next and are marked for prompt caching; the rest is this turn's request.
    */

@@ -10,26 +10,30 @@ import { Workspace } from '../../core/node/workspace/workspace';
 import { cli } from '../helpers/run-cli';
 import { readme, tempWorkspace, writeFile } from '../helpers/temp-workspace';
 
-// After an arena: it is listed with every run (`runs list --protocol arena`), its transcript is listed
-// and searchable down to the words of a proposal's claims and the judge's reasons, and it exports to
-// Markdown (result first, then every transcript message as a heading), HTML and PDF.
+// After an arena: it is listed with every run (`runs list --protocol arena`) and among the debates
+// (`debates list`, kind arena), shown by `debates show`, resumed by `resume` when it was cut off, its
+// transcript is listed and searchable down to the words of a proposal's claims and the judge's
+// reasons, and it exports to Markdown (result first, then every transcript message as a heading),
+// HTML and PDF.
 
 let ws: { root: string; cleanup: () => void };
 let run: RunReport;
+let setup: unknown;
+let topic: string;
 beforeAll(async () => {
   ws = tempWorkspace('crucible-arena-reading-');
   writeFile(ws.root, 'ideas/solar-coop/README.md', readme('A community solar co-op'));
   const w = Workspace.open(ws.root);
   try {
     w.sync();
-    const { topic, setup } = arenaSetupFor(w, {
+    ({ topic, setup } = arenaSetupFor(w, {
       ideaSlug: 'solar-coop',
       agents: ['investor', 'historian', 'regulator'],
       judge: 'judge',
       trickster: true,
       similarity: 'lexical',
       ledger: { cruxes: [], falsifiers: [] },
-    });
+    }));
     run = await new RunService(w).start({
       protocol: 'arena',
       ideaSlug: 'solar-coop',
@@ -91,6 +95,69 @@ describe('an arena after it ran', { timeout: 120_000 }, () => {
       judge: [`${run.id} judge`],
     });
     expect(withEvidence.length).toBeGreaterThan(0);
+  });
+
+  it('is listed among the debates with its kind, shown, and resumed by `resume` after it was cut off', async () => {
+    // The same arena again, cut off after its eighth answer as a kill would leave it (no last status).
+    let id = '';
+    const w = Workspace.open(ws.root);
+    try {
+      let answers = 0;
+      const cut = await new RunService(w)
+        .start(
+          { protocol: 'arena', ideaSlug: 'solar-coop', topic, provider: 'simulated', seed: 4, setup },
+          {
+            onStarted: (started) => {
+              id = started;
+            },
+            onRecords: (records) => {
+              answers += records.filter((r) => r.type === 'input').length;
+              if (answers >= 8) throw new Error('cut off');
+            },
+          },
+        )
+        .then(
+          () => 'ran to its end',
+          (error: Error) => error.message,
+        );
+      expect(cut).toBe('cut off');
+    } finally {
+      w.close();
+    }
+    const listed = json<{ debates: { id: string; kind: string; status: string }[] }>(['debates', 'list']);
+    const text = cli(['debates', 'list', '--workspace', ws.root]).stdout;
+    const map = cli(['debates', 'map', id, '--workspace', ws.root]);
+    const resumed = json<RunReport>(['resume', id]);
+    const shown = json<RunReport & { kind: string }>(['debates', 'show', id]);
+    const page = cli(['debates', 'show', id, '--workspace', ws.root]);
+    expect({
+      listed: listed.debates.map((d) => [d.id, d.kind, d.status]),
+      column: text
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/).slice(0, 3)),
+      map: [map.code, map.stderr.trim()],
+      resumed: [resumed.status, resumed.summary],
+      shown: [shown.kind, shown.status, shown.summary, shown.transcript.length],
+      page: [page.code, page.stdout.split('\n').slice(0, 3)],
+    }).toEqual({
+      listed: [
+        [id, 'arena', 'running'],
+        [run.id, 'arena', 'completed'],
+      ],
+      column: [
+        [id, 'arena', 'running'],
+        [run.id, 'arena', 'completed'],
+      ],
+      map: [
+        1,
+        `error: debates map: ${id} is an arena, which has no crux map (a crux debate's); see: debates show ${id}`,
+      ],
+      // Resumed from its log, it ends as the uninterrupted arena of the same setup and seed did.
+      resumed: ['completed', run.summary],
+      shown: ['arena', 'completed', run.summary, run.transcript.length],
+      page: [0, ['---', 'kind: arena-transcript', `arena: "${id}"`]],
+    });
   });
 
   it('exports its result and transcript as Markdown, HTML and PDF', async () => {

@@ -9,9 +9,13 @@ import type { ArenaBrief } from '../../core/arena/live/briefs';
 import { arenaEntry } from '../../core/arena/live/protocol';
 import { NO_RESOURCES } from '../../core/engine/registry';
 import type { ArenaSetup } from '../../core/arena/live/setup';
+import type { RevisionAnswer } from '../../core/arena/answers';
+import { revisionEdits } from '../../core/arena/revision-edits';
+import type { ProposalVersion } from '../../core/arena/state';
 
 // The live protocol runs on the same transitions as the replay: the one runner fed the answers of a
-// script ends with the script's result; and the simulator plays whole arenas to an end.
+// script (each revision sent as edits, as a model sends it live) ends with the script's result; and
+// the simulator plays whole arenas to an end.
 
 const root = join(import.meta.dirname, '..', '..');
 const persona = (id: string) => ({ id, name: id, systemPrompt: `You are ${id}.`, tier: 'standard' as const });
@@ -48,7 +52,12 @@ function scripted(lines: Record<string, unknown>[]): Llm & { asked: string[] } {
       if (i < 0) throw new Error(`no line for ${brief.kind} ${agent ?? ''} ${round ?? ''}`);
       used.add(i);
       asked.push(`${brief.kind}:${agent ?? '-'}`);
-      const value = (lines[i] as { output: unknown }).output;
+      const line = (lines[i] as { output: unknown }).output;
+      // A live revision is sent as edits to the agent's current version; the engine applies them.
+      const value =
+        brief.kind === 'revision' || brief.kind === 'refinement'
+          ? revisionEdits(brief.proposals[brief.agent] as ProposalVersion, line as RevisionAnswer)
+          : line;
       const checked = request.check?.(request.schema.parse(value));
       if (checked && !checked.ok) throw new Error(checked.problems.join('; '));
       return {

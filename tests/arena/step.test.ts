@@ -70,4 +70,37 @@ describe('the arena state machine', () => {
       afterEnd: 'the arena is over (CONSENSUS)',
     });
   });
+
+  it('goes on without an agent that leaves, and fails when fewer than two would be left', () => {
+    // ana and ben have critiqued; cy leaves instead of critiquing: the stage closes without it.
+    let state = initial();
+    const critiques = run.inputs.findIndex((i) => i.kind === 'critique');
+    for (const input of run.inputs.slice(0, critiques + 2)) state = step(state, input).state;
+    const refused = (input: Parameters<typeof step>[1]) => {
+      try {
+        step(state, input);
+        return 'taken';
+      } catch (e) {
+        return e instanceof ArenaInputError ? e.message : 'other';
+      }
+    };
+    const notDue = refused({ kind: 'withdraw', agent: 'ana', reason: 'r' });
+    const left = step(state, { kind: 'withdraw', agent: 'cy', reason: "cy's critique failed" }).state;
+    expect({
+      notDue,
+      stage: left.stage,
+      critics: [...new Set(left.critiques.map((c) => c.author))],
+      asks: arenaAsks(left).map((a) => ('agent' in a ? `${a.kind}:${a.agent}` : a.kind)),
+      anaLeft: step(left, { kind: 'withdraw', agent: 'ana', reason: "ana's revision failed" }).state.stopped,
+    }).toEqual({
+      notDue: 'not asked for: ana has no answer due, so it cannot leave now',
+      stage: { kind: 'revision', round: 3 },
+      critics: ['ana', 'ben'],
+      asks: ['revision:ana', 'revision:ben'],
+      anaLeft: {
+        status: 'failed',
+        reason: "ana's revision failed; ana left the arena and one agent is left",
+      },
+    });
+  });
 });

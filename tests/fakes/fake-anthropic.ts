@@ -24,8 +24,8 @@ import {
  */
 
 export type FakeStep =
-  /** A complete answer: the forced tool's input. */
-  | { kind: 'answer'; input: unknown }
+  /** A complete answer: the input of the tool asked for, or of `tool` (a model that picked another one). */
+  | { kind: 'answer'; input: unknown; tool?: string }
   /** Tool input text that is not JSON (streamed as partial_json chunks; as a string `input` otherwise). */
   | { kind: 'malformed'; json: string }
   /** A text answer without the tool call. */
@@ -208,6 +208,18 @@ function promptBlocks(body: Json, count: (text: string) => number = fakeTokens):
     for (const block of asBlocks(message.content)) push(`${message.role}|${choice}`, block, blockText(block));
   }
   return blocks;
+}
+
+/**
+ * The tool a request's answer is asked of: the forced one, or, when the choice is left to the model
+ * (`tool_choice: any`), the one its prompt names, which the adapter repeats for the fake in the
+ * `x-crucible-answer` header (a model reads it from the words).
+ */
+export function answerToolOf(request: Pick<FakeRequest, 'body' | 'headers'>): string | undefined {
+  const forced = request.body?.tool_choice?.name;
+  if (typeof forced === 'string') return forced;
+  const header = request.headers['x-crucible-answer'];
+  return typeof header === 'string' ? header : undefined;
 }
 
 function toolBlock(name: string): Json {
@@ -481,7 +493,8 @@ export class FakeAnthropic {
 
   private async answer(record: FakeRequest, step: FakeStep, res: ServerResponse): Promise<void> {
     const body = record.body;
-    const toolName: string = body.tool_choice?.name ?? body.tools?.[0]?.name ?? 'answer';
+    const toolName: string =
+      (step.kind === 'answer' ? step.tool : undefined) ?? answerToolOf(record) ?? body.tools?.[0]?.name ?? 'answer';
     let json: string;
     let stop = 'tool_use';
     let text: string | null = null;

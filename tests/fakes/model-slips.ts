@@ -128,6 +128,30 @@ export function unknownId(answer: Json): Json | null {
     a.replyTo = 'm999';
     return a;
   }
+  // The arena's shapes: a critique of a claim the target never made, a revision answering a critique
+  // nobody wrote, a pair or a vote naming an agent who is not in the arena, a score for one either.
+  if (Array.isArray(a.critiques) && typeof a.critiques[0]?.target === 'string') {
+    a.critiques[0].claim = 'k99';
+    return a;
+  }
+  if (Array.isArray(a.addressed) && Array.isArray(a.changes)) {
+    a.addressed = [...a.addressed, 'c2-the-moderator-1'];
+    return a;
+  }
+  if (Array.isArray(a.pairs) && typeof a.pairs[0]?.agreement === 'number') {
+    a.pairs[0].b = 'the-moderator';
+    return a;
+  }
+  if (typeof a.vote === 'string' && typeof a.confidence === 'number') {
+    a.vote = 'the-moderator';
+    return a;
+  }
+  if (a.scores && typeof a.scores === 'object' && !Array.isArray(a.scores)) {
+    const [first] = Object.values(a.scores) as { overall?: unknown }[];
+    if (typeof first?.overall !== 'number') return null;
+    a.scores['the-moderator'] = first;
+    return a;
+  }
   return null;
 }
 

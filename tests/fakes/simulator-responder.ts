@@ -1,7 +1,7 @@
 import { type LlmBrief, LlmError } from '../../core/ports/llm';
 import { simulatorRegistry } from '../../core/sim/registry';
 import { allSimulators } from '../../core/sim/simulators';
-import type { FakeRequest, FakeStep } from './fake-anthropic';
+import { answerToolOf, type FakeRequest, type FakeStep } from './fake-anthropic';
 
 /**
  * Answers the fake Anthropic server's requests the way the offline simulator would. The adapter sends
@@ -20,7 +20,7 @@ export function simulatorResponder(seed: number): (request: FakeRequest) => Fake
   return (request) => {
     const brief = (briefOfRequest(request) as LlmBrief | null) ?? undefined;
     try {
-      return { kind: 'answer', input: registry.answer(seed, brief, String(request.body?.tool_choice?.name)) };
+      return { kind: 'answer', input: registry.answer(seed, brief, String(answerToolOf(request))) };
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;
       return { kind: 'error', status: 400, type: 'invalid_request_error', message: error.message };

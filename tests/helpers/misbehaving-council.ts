@@ -8,7 +8,7 @@ import { createAnthropicLlm } from '../../core/node/llm/anthropic';
 import { loadModelsConfig } from '../../core/node/llm/prices-loader';
 import { Workspace } from '../../core/node/workspace/workspace';
 import type { LlmCallRecord } from '../../core/ports/llm';
-import { describe, fakeFor, figures, metered, type RunOptions, type SlipRun } from './misbehaving-runs';
+import { describeError, fakeFor, figures, metered, type RunOptions, type SlipRun } from './misbehaving-runs';
 
 /**
  * A council task played by the simulator through the real SDK against the fake server, slips and
@@ -65,7 +65,7 @@ export async function misbehavingCouncil(
       };
     } catch (error) {
       return {
-        ...figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) }),
+        ...figures(fake, meter, { ended: 'exception', reason: null, exception: describeError(error) }),
         result: null,
       };
     }

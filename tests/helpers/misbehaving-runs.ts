@@ -131,7 +131,7 @@ export function figures(
   };
 }
 
-export function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
@@ -204,7 +204,7 @@ export async function misbehavingDebate(
       const outcome = await CruxEngine.start(header, deps, { topic }).run();
       return figures(fake, meter, { ended: outcome.status, reason: outcome.reason, exception: null }, records);
     } catch (error) {
-      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) }, records);
+      return figures(fake, meter, { ended: 'exception', reason: null, exception: describeError(error) }, records);
     }
   } finally {
     await fake.close();
@@ -256,7 +256,7 @@ export async function misbehavingEvaluation(options: RunOptions & { mode: Mode }
             : 'stopped';
       return figures(fake, meter, { ended: outcome.kind, reason, exception: null });
     } catch (error) {
-      return figures(fake, meter, { ended: 'exception', reason: null, exception: describe(error) });
+      return figures(fake, meter, { ended: 'exception', reason: null, exception: describeError(error) });
     }
   } finally {
     ws.close();

@@ -163,6 +163,51 @@ describe('prompt caching', () => {
   });
 });
 
+describe('the tool choice left to the model', () => {
+  const verdict = z.object({ verdict: z.string().min(1) });
+  const toolset = [
+    { name: 'crux_move', description: 'Your move.', schema: move },
+    { name: 'crux_verdict', description: 'A verdict.', schema: verdict },
+  ];
+  it('keeps the cached messages across answers of different shapes, and puts back an answer through the wrong tool', async () => {
+    fake.script(
+      { kind: 'answer', input: { verdict: 'for' }, tool: 'crux_verdict' },
+      { kind: 'answer', input: good },
+      { kind: 'answer', input: { verdict: 'for' } },
+    );
+    const client = llm({ sendBriefHeader: true });
+    const brief = { protocol: 'test', kind: 'any' };
+    const moved = await client.call(request(opening, { toolset, anyTool: true, brief }));
+    const judged = await client.call({
+      system: SYSTEM,
+      messages: opening,
+      stablePrefix: opening.length - 1,
+      toolset,
+      anyTool: true,
+      brief,
+      schema: verdict,
+      schemaName: 'crux_verdict',
+      tier: 'fast',
+      maxTokens: 400,
+    });
+    const [wrong, reasked, other] = fake.requests;
+    expect({
+      choices: fake.requests.map((r) => r.body.tool_choice),
+      values: [moved.value, judged.value],
+      reask: reasked?.body.messages.at(-1).content.includes('the answer called `crux_verdict`, not `crux_move`'),
+      // The other shape reads the messages the first request wrote: the choice did not change.
+      otherRead: other?.usage?.cache_read_input_tokens,
+      written: (wrong?.usage?.cache_creation_input_tokens ?? 0) > fakeTokens(SYSTEM),
+    }).toEqual({
+      choices: [{ type: 'any' }, { type: 'any' }, { type: 'any' }],
+      values: [good, { verdict: 'for' }],
+      reask: true,
+      otherRead: wrong?.usage?.cache_creation_input_tokens,
+      written: true,
+    });
+  });
+});
+
 describe('retries are the SDK’s', () => {
   it('waits as long as retry-after says after a 429, then succeeds with one call record', async () => {
     fake.script({ kind: 'rate_limited', retryAfterSeconds: 1 }, { kind: 'answer', input: good });

@@ -6,7 +6,7 @@ import {
   type ArenaPass,
   type ArenaRound,
   type ArenaState,
-  agentIds,
+  activeIds,
   type Critique,
   currentProposal,
   lastVote,
@@ -58,7 +58,7 @@ void briefIsLlmBrief;
 
 function proposalsOf(state: ArenaState): Record<string, ProposalVersion> {
   return Object.fromEntries(
-    agentIds(state).flatMap((a) => {
+    activeIds(state).flatMap((a) => {
       const p = currentProposal(state, a);
       return p ? [[a, p]] : [];
     }),
@@ -66,7 +66,8 @@ function proposalsOf(state: ArenaState): Record<string, ProposalVersion> {
 }
 
 export function arenaBrief(state: ArenaState, ask: ArenaAsk): ArenaBrief {
-  const base: Base = { protocol: 'arena', topic: state.topic, agents: agentIds(state) };
+  // The agents still in the arena: an agent that left is critiqued, voted for and scored no more.
+  const base: Base = { protocol: 'arena', topic: state.topic, agents: activeIds(state) };
   const proposals = proposalsOf(state);
   switch (ask.kind) {
     case 'proposal':

@@ -5,7 +5,9 @@ import { ArenaInputError } from '../errors';
 import { type ArenaAsk, type ArenaInput, describeAsk } from '../inputs';
 import { arenaResult } from '../result';
 import { simulatorForArena } from '../simulator';
-import { type ArenaState, createArena } from '../state';
+import type { RevisionAnswer } from '../answers';
+import { applyRevisionEdits, type RevisionEdits } from '../revision-edits';
+import { type ArenaState, createArena, currentProposal } from '../state';
 import { arenaAsks, arenaDone, step } from '../step';
 import { arenaRequest } from './requests';
 import { type ArenaSetup, arenaSetupSchema } from './setup';
@@ -15,9 +17,10 @@ import { arenaEpisode } from '../../memory/arena-episode';
 
 /**
  * The arena as a tenant of the one runner: its asks are `arenaAsks`, its inputs go through `step`,
- * and everything else (rounds, the pool, the meter, the log, resume) is the runner's. Every answer is
- * needed, so no agent is degraded: an ask that keeps failing fails the arena, visibly, and a failed
- * arena does not count for ratings.
+ * and everything else (rounds, the pool, the meter, the log, resume) is the runner's. An agent whose
+ * answer cannot be had (its ask failed three times) leaves the arena and the others go on without
+ * it; a judge's or the trickster's ask that keeps failing, or an arena left with fewer than two
+ * agents, fails the arena, visibly, and a failed arena does not count for ratings.
  */
 
 /** Times one ask is put to the model (each with the provider's own re-asks) before the arena fails. */
@@ -40,6 +43,21 @@ function askName(setup: ArenaSetup, ask: ArenaAsk): string {
   if (ask.kind === 'similarity' && setup.config.similarity === 'embedding')
     return `the embedding similarity of round ${ask.round}`;
   return describeAsk(ask);
+}
+
+/**
+ * The whole revised proposal a live revision's edits make. The request's check has applied them
+ * already (a model's edits that do not apply are put back to it), so they apply here; the log keeps
+ * the whole proposal, as a replay script gives it.
+ */
+function revised(state: ArenaState, agent: string, edits: unknown): RevisionAnswer {
+  const current = currentProposal(state, agent);
+  const applied = current ? applyRevisionEdits(current, edits as RevisionEdits) : null;
+  if (!applied?.ok)
+    throw new Error(
+      `${agent}'s revision does not apply to its current version: ${applied ? applied.problems.join('; ') : 'it has none'}`,
+    );
+  return applied.value;
 }
 
 const key = (p: PlannedCall) => `${p.kind}|${p.thread}|${p.agent ?? ''}`;
@@ -69,6 +87,8 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     isRefusal: (error) => error instanceof ArenaInputError,
     done: arenaDone,
     finalStatus: (state): RunStatus => state.stopped?.status ?? 'completed',
+    // A failed arena's cause goes into its last status record, so `runs list` and `runs show` say it.
+    finalReason: (state) => state.stopped?.reason ?? null,
     asks(state, view) {
       const asks = arenaAsks(state);
       // A round logged but cut short is the same round: its remaining calls are not logged again.
@@ -80,10 +100,12 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
     },
     describe,
     request: (state, ask) => arenaRequest(setup, state, ask),
-    answer(_state, ask, value) {
+    answer(state, ask, value) {
       switch (ask.kind) {
         case 'revision':
-          return { kind: 'revision', agent: ask.agent, round: ask.round, output: value } as ArenaInput;
+          return { kind: 'revision', agent: ask.agent, round: ask.round, output: revised(state, ask.agent, value) };
+        case 'refinement':
+          return { kind: 'refinement', agent: ask.agent, output: revised(state, ask.agent, value) };
         case 'similarity':
           return { kind: 'similarity', round: ask.round, output: value } as ArenaInput;
         case 'trickster':
@@ -94,14 +116,16 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
       }
     },
     failed(_state, ask, failure) {
-      if (!failure.fromModel || failure.attempts >= ASK_ATTEMPTS)
-        return [{ kind: 'stop', status: 'failed', reason: `${askName(setup, ask)} failed: ${failure.message}` }];
       // Asked again in the next round: the ask is still due.
-      return [];
+      if (failure.fromModel && failure.attempts < ASK_ATTEMPTS) return [];
+      const reason = `${askName(setup, ask)} failed: ${failure.message}`;
+      // A model that cannot give an agent's answer takes that agent out, not the arena (a defect does).
+      if (failure.fromModel && 'agent' in ask) return [{ kind: 'withdraw', agent: ask.agent, reason }];
+      return [{ kind: 'stop', status: 'failed', reason }];
     },
     stop: (_state, cause) => ({ inputs: [{ kind: 'stop', status: 'partial', reason: cause.text }], after: 'partial' }),
     settles(input) {
-      if (input.kind === 'stop') return null;
+      if (input.kind === 'stop' || input.kind === 'withdraw') return null;
       const ask: ArenaAsk =
         input.kind === 'revision'
           ? { kind: 'revision', agent: input.agent, round: input.round }

@@ -5,7 +5,6 @@ import {
   critiqueAnswerSchema,
   judgeAnswerSchema,
   proposalAnswerSchema,
-  revisionAnswerSchema,
   similarityAnswerSchema,
   tricksterAnswerSchema,
   voteAnswerSchema,
@@ -14,29 +13,33 @@ import {
   critiqueProblems,
   judgeProblems,
   proposalProblems,
-  revisionProblems,
+  revisionEditsProblems,
   similarityProblems,
   tricksterProblems,
   voteProblems,
 } from '../checks';
 import type { ArenaAsk } from '../inputs';
+import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
-import { type ArenaState, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
+import { type ArenaState, activeIds, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
 import { arenaBrief } from './briefs';
 import type { ArenaPersona, ArenaSetup } from './setup';
 
 /**
  * The model request of each ask, laid out from the most shared to the least, so a prompt cache keeps
- * each part once: the tools (every answer shape, one tool set), the system prompt (the arena's rules,
- * the question and its context brief: the same for every call of the arena), the materials of the
- * state the ask is made in (every proposal, every critique: the same for every call made in that
- * state), and last who answers (the persona) and what is asked. Every request carries its brief for
- * the simulator.
+ * each part once: the tools (every answer shape, one tool set, the choice among them left to the
+ * model so it is the same for every request), the system prompt (the arena's rules, the question
+ * and its context brief: the same for every call of the arena), the materials of the state the ask
+ * is made in (every proposal, every critique: the same for every call made in that state, whoever
+ * makes it), and last who answers (the persona) and what is asked. Every request carries its brief
+ * for the simulator.
  */
 
 const RULES = `# How this arena works
 
-Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises, saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
+Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises by editing its current version (the paragraphs of every body are numbered for that), saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
+
+How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give the claims that are new or changed in full, with their ids, and dropClaims for any you withdraw. Then your confidence now, every change with its reason, and the ids of the critiques of your proposal this version answers.
 
 Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
@@ -44,7 +47,11 @@ export function arenaToolset(): LlmTool[] {
   return [
     { name: 'arena_proposal', description: 'Your proposal.', schema: proposalAnswerSchema },
     { name: 'arena_critiques', description: 'Your critiques of the other proposals.', schema: critiqueAnswerSchema },
-    { name: 'arena_revision', description: 'Your revised proposal.', schema: revisionAnswerSchema },
+    {
+      name: 'arena_revision',
+      description: 'Your revision: what changes against your current version.',
+      schema: revisionEditsSchema,
+    },
     { name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema },
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
     { name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema },
@@ -65,6 +72,9 @@ function nameOf(state: ArenaState, id: string): string {
 }
 
 function proposalBlock(state: ArenaState, agent: string, p: ProposalVersion | undefined): string {
+  const left = state.withdrawn?.[agent];
+  if (left !== undefined)
+    return `## ${nameOf(state, agent)} has left the arena (${left})${p ? `; its last proposal was "${p.title}"` : ''}`;
   if (!p) return `## ${nameOf(state, agent)}: no proposal yet`;
   const claims = p.claims
     .map((c) => {
@@ -74,7 +84,7 @@ function proposalBlock(state: ArenaState, agent: string, p: ProposalVersion | un
       return `- ${c.id}: ${c.text} (${evidence})`;
     })
     .join('\n');
-  return `## ${nameOf(state, agent)}: ${p.title}\nSummary: ${p.summary}\n\n${p.body}\n\nClaims:\n${claims}\nConfidence: ${p.confidence}`;
+  return `## ${nameOf(state, agent)}: ${p.title}\nSummary: ${p.summary}\n\n${numberedBody(p.body)}\n\nClaims:\n${claims}\nConfidence: ${p.confidence}`;
 }
 
 function allProposals(state: ArenaState): string {
@@ -92,8 +102,8 @@ function answeredIds(state: ArenaState): Set<string> {
   );
 }
 
-function critiqueLine(c: ArenaState['critiques'][number], answered: boolean): string {
-  return `- ${c.id} from ${c.author} on ${c.target}'s proposal (${c.severity}${c.claim ? `, claim ${c.claim}` : ''})${answered ? ' [answered]' : ''}: ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`;
+function critiqueLine(c: ArenaState['critiques'][number]): string {
+  return `- ${c.id} from ${c.author} on ${c.target}'s proposal (${c.severity}${c.claim ? `, claim ${c.claim}` : ''}): ${c.text}${c.fix ? ` Fix: ${c.fix}` : ''}`;
 }
 
 /** The critiques of `agent`'s proposal, by id (their text is in the materials above the ask). */
@@ -106,20 +116,34 @@ function critiqueIdsOf(state: ArenaState, agent: string): string {
 }
 
 /**
- * What every request made in one state reads, before its ask: every current proposal, then every
- * critique with whether its target has answered it. The text depends on the state alone, never on
- * who asks, so the requests of a round (and the judge's call that follows it, whose state the next
- * round starts from) share it as a cached prefix: one agent's call writes it, the others read it.
+ * What every request made in one state reads, before its ask: every current proposal, then the
+ * critiques. The text depends on the state alone, never on who asks or what is asked, so every
+ * request made in a state shares it as a cached prefix: the first one writes it (the judge's
+ * agreement call after a revision round, or the first agent of a round), the others read it. The
+ * proposals come first: the revision round after the critiques reads them as the critique round
+ * wrote them and writes only the critiques.
  */
 function materials(state: ArenaState): string[] {
   const ids = agentIds(state);
   if (!ids.some((a) => currentProposal(state, a))) return [];
   const parts = [`# The proposals as they stand\n\n${allProposals(state)}`];
-  if (state.critiques.length > 0) {
-    const answered = answeredIds(state);
-    parts.push(`# The critiques\n\n${state.critiques.map((c) => critiqueLine(c, answered.has(c.id))).join('\n')}`);
-  }
+  if (state.critiques.length > 0) parts.push(critiquesPart(state));
   return parts;
+}
+
+/**
+ * The critiques: those still open in full, those their targets have answered by id only. An answered
+ * critique's answer is in its target's proposal as it stands, and the rounds after the first
+ * revision mostly read answered ones: repeating each in full would be a third of what every later
+ * request reads (and of what each new state writes to the cache) for words already acted on.
+ */
+function critiquesPart(state: ArenaState): string {
+  const answered = answeredIds(state);
+  // A critique of an agent that left can no longer be answered: it is no longer open.
+  const open = state.critiques.filter((c) => !answered.has(c.id) && !(c.target in (state.withdrawn ?? {})));
+  const lines = open.length ? open.map(critiqueLine).join('\n') : 'None: every critique has been answered.';
+  const done = state.critiques.filter((c) => answered.has(c.id)).map((c) => c.id);
+  return `# The critiques\n\n${done.length ? 'Open:\n' : ''}${lines}${done.length ? `\n\nAnswered by their targets: ${done.join(', ')}.` : ''}`;
 }
 
 function lastScore(state: ArenaState): string {
@@ -162,7 +186,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     case 'critique':
       return {
-        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once: target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
+        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left): target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
         schema: critiqueAnswerSchema,
         schemaName: 'arena_critiques',
         maxTokens: 1500,
@@ -183,15 +207,15 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
               ? `Extended round ${ask.round}: the vote reached no consensus and the judge saw no clear lead; revise once more.`
               : `Round ${ask.round}, revision.`;
       return {
-        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nGive your revised proposal in full. List every change with its reason (a critique id, the agent whose idea you adopted, or your own reason) and the ids of the critiques of your proposal this version answers.`,
-        schema: revisionAnswerSchema,
+        text: `${what} Your current proposal is the one under [${ask.agent}] above; the critiques of it are ${critiqueIdsOf(state, ask.agent)}.${lastScore(state)}${challenge}\n\nRevise as the rules say: only what changes, every change with its reason.`,
+        schema: revisionEditsSchema,
         schemaName: 'arena_revision',
         maxTokens: 2000,
-        check: checked((v) => revisionProblems(state, ask.agent, v)),
+        check: checked((v) => revisionEditsProblems(state, ask.agent, v)),
       };
     }
     case 'similarity': {
-      const pairs = pairsOf(agentIds(state))
+      const pairs = pairsOf(activeIds(state))
         .map(([a, b]) => `${a}–${b}`)
         .join(', ');
       return {
@@ -229,7 +253,7 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
         .map(([a, n]) => `${a} ${n}`)
         .join(', ');
       return {
-        text: `Judge the proposals above as they stand. The agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${agentIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
+        text: `Judge the proposals above as they stand. The agents' vote: ${tally || 'none'}. Score every agent's proposal (keyed by agent id: ${activeIds(state).join(', ')}) from 0 to 10 with your reasons, and sum up.`,
         schema: judgeAnswerSchema,
         schemaName: 'arena_judgment',
         maxTokens: 1500,
@@ -252,7 +276,7 @@ function embeddingRequest(setup: ArenaSetup, state: ArenaState): LlmRequest<unkn
     protocol: 'embeddings',
     kind: 'pairwise-cosine',
     endpoint,
-    texts: agentIds(state).map((id) => {
+    texts: activeIds(state).map((id) => {
       const p = currentProposal(state, id);
       return { id, text: p ? proposalText(p) : '' };
     }),
@@ -285,13 +309,15 @@ export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk
       ...shared.map((content) => ({ role: 'user' as const, content })),
       {
         role: 'user',
-        content: `# Who you are\n\n${persona.systemPrompt.trim()}\n\n# What is asked of you\n\n${a.text}`,
+        content: `# Who you are\n\n${persona.systemPrompt.trim()}\n\n# What is asked of you\n\n${a.text}\n\nAnswer with the \`${a.schemaName}\` tool.`,
       },
     ],
-    // Marked for the cache only where a round asks every agent (the same tool for each): a single
-    // call (agreement, the challenge, the judgment) has no one after it to read it, since a change of
-    // forced tool leaves the messages uncached, and a write costs more than an uncached read.
-    stablePrefix: 'agent' in ask ? shared.length : 0,
+    // Every request leaves the choice of tool to the model (the ask names it), so the tool choice never
+    // changes and the materials of a state stay cached across shapes: the judge's agreement call after
+    // a revision round writes the new state's materials, and the next round's calls, the votes and
+    // the judgment read them instead of each round writing its own copy.
+    anyTool: true,
+    stablePrefix: shared.length,
     schema: a.schema,
     schemaName: a.schemaName,
     tier: persona.tier,

@@ -102,6 +102,9 @@ export function arenaTranscript(state: ArenaState): Line[] {
   // An extended round under way: its revisions come after the last judgment.
   const pending = `X${state.extendedRounds}`;
   if (state.extendedRounds > 0 && !votes.some((v) => v.pass === pending)) versions(pending);
+  // Who left, and why (the reason names the answer that could not be had, and so its round).
+  for (const [agent, reason] of Object.entries(state.withdrawn ?? {}))
+    lines.push({ author: 'arena', text: `${agent} left the arena: ${reason}` });
   if (state.outcome) lines.push({ author: 'arena', text: `outcome: ${state.outcome}` });
   if (state.stopped) lines.push({ author: 'arena', text: `${state.stopped.status}: ${state.stopped.reason}` });
   return lines;

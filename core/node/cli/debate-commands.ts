@@ -9,7 +9,9 @@ import { UserError } from '../workspace/workspace';
 import { call, withApp } from './app-session';
 import type { ParsedArgs } from './args';
 import { jsonOption, openWorkspace, providerOf, providerOption, seedOption, workspaceOption } from './common';
+import { debateLine, debateRows, isArena, showArena } from './arena-debates';
 import { debateView } from './debate-views';
+import { controlProtocolRun } from './protocol-run-control';
 import { controlDebate } from './debate-control';
 import { CONFIG_FLAGS, debateConfigOf } from './debate-config';
 import type { CliIo } from './io';
@@ -84,7 +86,9 @@ export function baselineLines(b: BaselineComparison): string[] {
     `Single pass (one call per agent): ${b.cost.single.llmCalls} call(s), ${money(b.cost.single.costUsd)}; the debate: ${b.cost.debate.llmCalls} call(s), ${money(b.cost.debate.costUsd)}`,
     `  the debate's crux: ${b.debateCrux ?? '(none crystallized)'}`,
     ...b.agents.map((a) => {
-      const single = a.single ? `${a.single.side} (${a.single.confidence}), would name: ${a.single.crux}` : `failed: ${a.error}`;
+      const single = a.single
+        ? `${a.single.side} (${a.single.confidence}), would name: ${a.single.crux}`
+        : `failed: ${a.error}`;
       const debate = a.debate ? `${a.debate.side} (${a.debate.confidence})` : '—';
       return `  ${a.agent}: alone ${single} · in the debate ${debate}`;
     }),
@@ -225,15 +229,17 @@ export const debateCommands: Command[] = [
   {
     spec: {
       name: 'resume',
-      summary: 'Continue an interrupted debate from its log.',
+      summary: 'Continue an interrupted debate (or arena) from its log.',
       usage: 'resume ID --workspace DIR [--json]',
       positionals: ['ID'],
       options: { workspace, json },
     },
     async run(args, io) {
+      const id = args.positionals[0] as string;
+      if (isArena(args, id)) return controlProtocolRun(args, io, 'resume', id);
       const ws = open(args);
       try {
-        const run = await new DebateService(ws).resume(args.positionals[0] as string);
+        const run = await new DebateService(ws).resume(id);
         return report(io, run, args.options.json === true);
       } finally {
         ws.close();
@@ -244,7 +250,7 @@ export const debateCommands: Command[] = [
     spec: {
       name: 'debates',
       summary:
-        'List debates, show one, pause, stop or resume a running one, or read its events, progress, crux map or course.',
+        "List debates and arenas, show one, pause, stop or resume a running one, or read a debate's events, progress, crux map or course.",
       usage:
         'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID) --workspace DIR [--json]',
       positionals: ['ACTION', 'ID?'],
@@ -264,27 +270,26 @@ export const debateCommands: Command[] = [
         throw new UserError(`debates: the action is one of ${DEBATES_ACTIONS.join(', ')}`);
       }
       if (action !== 'list' && !id) throw new UserError(`debates ${action}: which debate? (debates ${action} ID)`);
+      const arena = action !== 'list' && isArena(args, id as string);
       if (action === 'pause' || action === 'stop' || action === 'resume')
-        return controlDebate(args, io, action, id as string);
-      if (action === 'events' || action === 'progress' || action === 'map' || action === 'course')
+        return arena
+          ? controlProtocolRun(args, io, action, id as string)
+          : controlDebate(args, io, action, id as string);
+      if (action === 'events' || action === 'progress' || action === 'map' || action === 'course') {
+        if (arena)
+          throw new UserError(
+            `debates ${action}: ${id} is an arena, which has no ${action === 'map' ? 'crux map' : action} (a crux debate's); see: debates show ${id}`,
+          );
         return debateView(args, io, action, id as string);
+      }
+      if (arena) return showArena(args, io, id as string);
       const ws = open(args);
       try {
         const service = new DebateService(ws);
         if (action === 'list') {
-          const rows = service.list();
+          const rows = debateRows(ws, service.list());
           if (args.options.json) io.out(JSON.stringify({ debates: rows }, null, 2));
-          else
-            io.out(
-              rows.length
-                ? rows
-                    .map(
-                      (r) =>
-                        `${r.id}  ${r.status.padEnd(9)} ${(r.provider ?? '').padEnd(9)} $${r.costUsd.toFixed(4)}  ${r.topic}`,
-                    )
-                    .join('\n')
-                : 'no debates yet',
-            );
+          else io.out(rows.length ? rows.map(debateLine).join('\n') : 'no debates yet');
           return 0;
         }
         const shown = service.show(id as string);

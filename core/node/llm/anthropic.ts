@@ -54,8 +54,9 @@ export interface AnthropicTransportOptions {
   /** A `fetch` for the SDK (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
   /**
-   * Send the request's brief in an `x-crucible-brief` header (base64 JSON). Only for the fake server
-   * of tests and benchmarks, which answers like the simulator; never for the real API.
+   * Send the request's brief in an `x-crucible-brief` header (base64 JSON), and the name of the answer
+   * asked for in `x-crucible-answer`. Only for the fake server of tests and benchmarks, which answers
+   * like the simulator; never for the real API.
    */
   sendBriefHeader?: boolean;
   /** The shortest prefix the API caches for a model, in tokens (from the model table); see `cacheBreakpoints`. */
@@ -162,7 +163,7 @@ export function anthropicParams(request: LlmTransportRequest, cacheMinTokens = 0
     ...(system.length === 0 ? {} : { system }),
     messages,
     tools,
-    tool_choice: { type: 'tool', name: request.toolName },
+    tool_choice: request.anyTool && request.tools ? { type: 'any' } : { type: 'tool', name: request.toolName },
   };
 }
 
@@ -192,11 +193,24 @@ function stopReasonOf(reason: StopReason | null): LlmStopReason {
   }
 }
 
-/** The answer of a complete message: the forced tool's input. */
-export function readMessage(message: Message, toolName: string): LlmTransportResponse {
+/**
+ * The answer of a complete message: the input of the tool asked for. With the choice left to the
+ * model (`anyTool`), a call of another tool is an answer to put back, not one to read.
+ */
+export function readMessage(message: Message, toolName: string, anyTool = false): LlmTransportResponse {
   const base = { usage: usageOf(message.usage), model: message.model, stopReason: stopReasonOf(message.stop_reason) };
   const tools = message.content.filter((b) => b.type === 'tool_use');
-  const block = tools.find((b) => b.name === toolName) ?? tools[0];
+  const block = tools.find((b) => b.name === toolName) ?? (anyTool ? undefined : tools[0]);
+  if (!block && anyTool && tools[0]) {
+    // Its input answers another question: not to be read as this one's (the re-ask names both tools).
+    const called = tools[0].name;
+    return {
+      ...base,
+      input: undefined,
+      raw: `(a call of ${called})`,
+      unreadable: `the answer called \`${called}\`, not \`${toolName}\``,
+    };
+  }
   if (!block) {
     const text = message.content
       .map((b) => (b.type === 'text' ? b.text : ''))
@@ -301,7 +315,13 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
   const requestOptions = (request: LlmTransportRequest, signal: AbortSignal | undefined) => ({
     ...(signal ? { signal } : {}),
     ...(options.sendBriefHeader && request.brief !== undefined
-      ? { headers: { 'x-crucible-brief': Buffer.from(JSON.stringify(request.brief)).toString('base64') } }
+      ? {
+          headers: {
+            'x-crucible-brief': Buffer.from(JSON.stringify(request.brief)).toString('base64'),
+            // What the prompt asks for in words, for a fake that cannot read them (the tool choice may be `any`).
+            'x-crucible-answer': request.toolName,
+          },
+        }
       : {}),
   });
 
@@ -321,7 +341,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
       }
       throw toLlmError(error, context);
     }
-    return readMessage(message, request.toolName);
+    return readMessage(message, request.toolName, request.anyTool === true);
   }
 
   async function streamed(
@@ -373,7 +393,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Ll
     } finally {
       clearTimeout(idle);
     }
-    return readMessage(message, request.toolName);
+    return readMessage(message, request.toolName, request.anyTool === true);
   }
 
   return {

@@ -1,6 +1,6 @@
 import { ELO_START, eloAfter } from '../../../arena/elo';
 import { foldIdeaRatings, foldRatings } from '../../../arena/ratings';
-import { agentIds, lastJudgment } from '../../../arena/state';
+import { activeIds, lastJudgment } from '../../../arena/state';
 import type { ArenaIdeaRating, ArenaPersonaRating, ArenaRatings, RatingPoint } from '../../../contract';
 import { type ArenaLog, readArenaLogs } from '../../arena/arena-logs';
 import { completedArenas, tournamentArenas } from '../../arena/arena-setup';
@@ -24,7 +24,7 @@ function ideaRatingsWithHistory(done: readonly ArenaLog[], ordered: readonly Ord
     const judgment = lastJudgment(state);
     const champions = state.champions;
     if (state.outcome === null || !judgment || champions === null) continue;
-    const agents = agentIds(state).filter((a) => champions[a] !== undefined);
+    const agents = activeIds(state).filter((a) => champions[a] !== undefined);
     const ideas = agents.map((a) => champions[a] as string);
     const score = (a: string) => judgment.scores[a]?.overall ?? 0;
     const scores = Object.fromEntries(agents.map((a) => [champions[a] as string, score(a)]));
@@ -85,7 +85,8 @@ export function ratingsWithHistory(root: string): ArenaRatings {
     const judgment = lastJudgment(state);
     // A tournament's arena rates the ideas its agents champion, not the agents (as `foldRatings`).
     if (state.outcome === null || !judgment || state.champions !== null) continue;
-    const ids = agentIds(state);
+    // An agent that left the arena played none of its games.
+    const ids = activeIds(state);
     const before = Object.fromEntries(ids.map((id) => [id, elo.get(id) ?? ELO_START]));
     const scores = Object.fromEntries(ids.map((id) => [id, judgment.scores[id]?.overall ?? 0]));
     const after = eloAfter(ids, scores, before, state.config.eloK);
