@@ -214,6 +214,8 @@ export const evaluationOptionsViewSchema = z.strictObject({
   arbiter: z.enum(ARBITER_MODES),
   adjustmentRange: z.number().int().positive(),
   minConfidence: share,
+  /** The options in words, as the locked document says them. */
+  words: z.string(),
 });
 export type EvaluationOptionsView = z.infer<typeof evaluationOptionsViewSchema>;
 

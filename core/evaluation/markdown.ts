@@ -1,6 +1,6 @@
 import { completeConfig } from './config';
 import type { FinalSynthesisDocument } from './document';
-import { optionsOf } from './options';
+import { optionsInWords, optionsOf } from './options';
 
 /**
  * The documents an evaluation writes into the idea's folder, rendered from the locked final synthesis
@@ -32,7 +32,7 @@ function optionLines(doc: FinalSynthesisDocument): string[] {
 
 function optionsSentence(doc: FinalSynthesisDocument): string {
   const o = optionsOf(completeConfig(doc.config));
-  return `Debate options: ${o.redTeamersPerEvaluator === null ? 'any number of' : `at most ${o.redTeamersPerEvaluator}`} red-teamer(s) per evaluator, ${o.firstPrinciples} first principles, ${o.arbiter} arbiter, adjustments within ±${o.adjustmentRange}, minimum confidence ${o.minConfidence}.`;
+  return `Debate options: ${optionsInWords(o)}.`;
 }
 
 export function renderSynthesisMd(doc: FinalSynthesisDocument): string {

@@ -211,7 +211,7 @@ describe('the locked document', () => {
       ].join('\n'),
     );
     expect(md).toContain(
-      'Debate options: at most 2 red-teamer(s) per evaluator, lenient first principles, passive arbiter, adjustments within ±2, minimum confidence 0.5.',
+      'Debate options: at most 2 red-teamers per evaluator, lenient first principles, passive arbiter, adjustments within ±2, minimum confidence 0.5.',
     );
   });
 

@@ -70,6 +70,20 @@ export function optionsOf(config: EvaluationConfig): ResolvedOptions {
   };
 }
 
+/** The options in words, as the locked document and the evaluation view both say them. */
+export function optionsInWords(o: ResolvedOptions): string {
+  const n = o.redTeamersPerEvaluator;
+  return [
+    n === null
+      ? 'any number of red-teamers per evaluator'
+      : `at most ${n} red-teamer${n === 1 ? '' : 's'} per evaluator`,
+    `${o.firstPrinciples} first principles`,
+    `${o.arbiter} arbiter`,
+    `adjustments within ±${o.adjustmentRange}`,
+    `minimum confidence ${o.minConfidence}`,
+  ].join(', ');
+}
+
 /** Options checked, with an error that names the field (`minConfidence: must be at most 0.9`). */
 export function checkOptions(value: unknown): EvaluationOptions {
   const result = evaluationOptionsSchema.safeParse(value);

@@ -5,7 +5,9 @@
  * - the fresh ids of the run (a debate's or an evaluation's ULID) and the absolute path of the
  *   temporary workspace, passed in `known` with the placeholder each becomes (`<debate-id>`, …);
  * - wall-clock instants (ISO 8601 with a time: `2026-11-27T00:51:57.653Z`) become `<timestamp>`;
- *   a bare date such as a falsifier's deadline `2027-12-31` is content and stays;
+ *   a bare date such as a falsifier's deadline `2027-12-31` is content and stays, except the date a
+ *   just-locked evaluation may be stale from, which is counted from the wall clock (`may be stale
+ *   from <date>`);
  * - a `"durationMs"` field, measured on the wall clock, keeps its key and gets `"<duration-ms>"`.
  *
  * Nothing else is touched and no field is dropped, so every other byte still has to match. Replays
@@ -20,5 +22,6 @@ export function normalise(text: string, known: Readonly<Record<string, string>>)
   }
   return out
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<timestamp>')
+    .replace(/may be stale from \d{4}-\d{2}-\d{2}/g, 'may be stale from <date>')
     .replace(/("durationMs":\s*)\d+(?:\.\d+)?/g, '$1"<duration-ms>"');
 }

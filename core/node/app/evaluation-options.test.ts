@@ -74,7 +74,11 @@ describe('debate options from the evaluate form', () => {
       },
       frontmatter: /\noptions:\n((?: {2}.+\n)+)/.exec(synthesis)?.[1],
     }).toEqual({
-      shown: options,
+      shown: {
+        ...options,
+        words:
+          'at most 1 red-teamer per evaluator, strict first principles, passive arbiter, adjustments within ±3, minimum confidence 0.55',
+      },
       config: {
         redTeamersPerEvaluator: 1,
         firstPrinciples: 'strict',

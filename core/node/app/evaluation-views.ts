@@ -3,12 +3,18 @@ import type { EvaluationAsk, EvaluationState, FinalSynthesisDocument } from '../
 import { overallScore, survivalRate } from '../../evaluation/figures';
 import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
-import { optionsOf } from '../../evaluation/options';
+import { optionsInWords, optionsOf } from '../../evaluation/options';
 import { predictionText, predictRounds } from '../../evaluation/prediction';
 import { contentCheck } from '../../evaluation/reopen-triggers';
 import { ruledChallenges, scoreMap } from '../../evaluation/state';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import type { EvaluationRunStatus } from './live-evaluations';
+
+/** The options an evaluation ran under, with the sentence the views show. */
+function optionsView(config: Parameters<typeof optionsOf>[0]): EvaluationDetail['options'] {
+  const options = optionsOf(config);
+  return { ...options, words: optionsInWords(options) };
+}
 
 /**
  * The contract's shapes of an evaluation, built from what this app knows of it: a track (the state
@@ -139,7 +145,7 @@ export function detailFromTrack(
   const first = s.snapshots[0] ?? {};
   return {
     ...summary,
-    options: optionsOf(completeConfig(s.config)),
+    options: optionsView(completeConfig(s.config)),
     ...ownStaleness(summary.stale),
     prediction: prediction(s),
     dispute: s.dispute ? { ...s.dispute } : null,
@@ -201,7 +207,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
   const rounds = doc.auditTrail.overallTrajectory.length;
   return {
     ...summaryFromDocument(doc, meta),
-    options: optionsOf(completeConfig(doc.config)),
+    options: optionsView(completeConfig(doc.config)),
     ...ownStaleness(common(meta, doc.contentHashAtEvaluation).stale),
     prediction: null,
     dispute: doc.dispute,

@@ -110,19 +110,6 @@ function Column({
 
 const MAX_ROUNDS = 5;
 
-/** The debate options an evaluation runs under, in words (the evaluate form's). */
-function optionWords(o: EvaluationDetail['options']): string {
-  return [
-    o.redTeamersPerEvaluator === null
-      ? 'any number of red-teamers per evaluator'
-      : `at most ${o.redTeamersPerEvaluator} red-teamer(s) per evaluator`,
-    `${o.firstPrinciples} first principles`,
-    `${o.arbiter} arbiter`,
-    `adjustments within ±${o.adjustmentRange}`,
-    `minimum confidence ${o.minConfidence}`,
-  ].join(', ');
-}
-
 function Meter({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
   const share = max > 0 ? Math.min(1, value / max) : 0;
   return (
@@ -329,7 +316,7 @@ export function EvaluationLiveView({ route }: { route: Route }) {
               </p>
             )}
             <p className="muted small" data-testid="evaluation-options">
-              Debate options: {optionWords(d.options)}
+              Debate options: {d.options.words}
             </p>
             <div className="eval-meters">
               <Meter
