@@ -11,6 +11,7 @@ describe('normalise', () => {
         durationMs: 55,
         falsifier: { deadline: '2027-12-31', threshold: 'below 40%' },
         note: 'created: 2026-11-27T00:51:57Z, durationMs 12',
+        stale: 'its confidence 0.76 has decayed to 0.76; it may be stale from 2027-02-10',
         other: '01m8d7smjmw7etx08ewzhvzed3',
       },
       null,
@@ -24,6 +25,8 @@ describe('normalise', () => {
       durationMs: '<duration-ms>',
       falsifier: { deadline: '2027-12-31', threshold: 'below 40%' },
       note: 'created: <timestamp>, durationMs 12',
+      // Counted from the wall clock at the lock, unlike the deadline above.
+      stale: 'its confidence 0.76 has decayed to 0.76; it may be stale from <date>',
       // An id it was not told about is not guessed at: the goldens would show it.
       other: '01m8d7smjmw7etx08ewzhvzed3',
     });
