@@ -40,6 +40,7 @@ export function graphAsMap(graph: GlobalCruxGraphView): CruxMap {
       positions: [],
       resolutionCriteria: [],
       supporting: [],
+      history: [],
     })),
     edges: graph.edges.map((e) => ({
       kind: e.kind === 'CONTRADICTS' ? 'contradiction' : 'dependency',
