@@ -88,7 +88,8 @@ export function WorkspaceMap({ initial }: { initial: string | null }) {
               {graph.edges.length === 1 ? 'y' : 'ies'}
             </div>
           )}
-          {graph && (
+          {/* Only where there is something across debates to check (a single debate has nothing). */}
+          {graph && graph.crossDebate.checked + graph.crossDebate.unchecked > 0 && (
             <div className="muted small" data-testid="cross-debate">
               Across debates: {graph.crossDebate.checked} pair{graph.crossDebate.checked === 1 ? '' : 's'} checked by a
               model ({graph.crossDebate.confirmed} confirmed) · {graph.crossDebate.unchecked} to check
