@@ -3,7 +3,7 @@ import { agendaItemSchema } from '../crux/agenda';
 import { coalitionSchema } from '../crux/coalitions';
 import { llmUsageSchema } from '../crux/counters';
 import { falsifierSchema } from '../crux/falsifier';
-import { steelmanPairSchema } from '../crux/record-schemas';
+import { cruxReviewSchema, steelmanPairSchema } from '../crux/record-schemas';
 import { HORIZONS, SIDES, STAGES, THREAD_STATUSES } from '../crux/vocabulary';
 import { cruxEventSchema } from './crux';
 import {
@@ -134,6 +134,8 @@ export const cruxNodeSchema = z.strictObject({
   ),
   resolutionCriteria: z.array(z.string()),
   supporting: z.array(transcriptRefSchema),
+  /** Each challenge of the crux and the crystallizer's review, oldest first, with the crux as it stood before. */
+  history: z.array(strictCopy(cruxReviewSchema)),
 });
 export type CruxNode = z.infer<typeof cruxNodeSchema>;
 

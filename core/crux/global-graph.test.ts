@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CrossRelation } from './cross-debate';
 import { type GraphDebate, globalCruxGraph } from './global-graph';
 import { replayScript } from './replay';
 import { FAST_CONFIG, analysis, debate, message, quickCrux, relation, script } from './script-builder';
@@ -109,6 +110,140 @@ describe('the global crux graph', () => {
   });
 
   it('is empty for a workspace without crystallized cruxes', () => {
-    expect(globalCruxGraph([])).toEqual({ debates: [], nodes: [], merges: [], edges: [], roots: [], recommended: [] });
+    expect(globalCruxGraph([])).toEqual({
+      crossDebate: { checked: 0, confirmed: 0, unchecked: 0 },
+      debates: [],
+      nodes: [],
+      merges: [],
+      edges: [],
+      roots: [],
+      recommended: [],
+    });
+  });
+});
+
+// The cross-debate analysis (./cross-debate.ts) read into the graph. A fourth debate asks a question
+// sharing three keywords with solar's GRID ({grid, small, producers}): not the same question by
+// wording (3 of 6: 0.5), but a pair the words pick out for the model.
+const LEAVE = 'Will small producers leave the grid by 2030?';
+const grid = replayed('grid', 'microgrid', '2026-04-01', quickCrux('t1', 'ana', 'ben', split(LEAVE, 0.7)));
+
+/** An answer as the workspace keeps it: `questions` as asked unless given. */
+function answered(
+  a: string,
+  b: string,
+  relation: CrossRelation['relation'],
+  status: CrossRelation['status'],
+  extra: Partial<CrossRelation> = {},
+): CrossRelation {
+  const question = (k: string) =>
+    ({ 'solar/t1': TARIFF, 'solar/t3': GRID, 'heat/t1': TARIFF_HEAT, 'grid/t1': LEAVE })[k] ?? k;
+  return {
+    a,
+    b,
+    relation,
+    from: a,
+    to: b,
+    confidence: 0.9,
+    sketch: `${a} and ${b}, argued at some length.`,
+    status,
+    note: `the second call on ${a} and ${b}`,
+    questions: [question(a), question(b)],
+    provider: 'anthropic',
+    checkedAt: '2026-05-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+describe('the global crux graph with the cross-debate analysis', () => {
+  const view = (graph: ReturnType<typeof globalCruxGraph>) => ({
+    cross: graph.crossDebate,
+    nodes: graph.nodes.map((n) => [n.id, n.members.map((m) => `${m.debateId}/${m.thread}`), n.root, n.downstream]),
+    merges: graph.merges.map((m) => [m.from, m.into, m.via, m.confidence, m.reason]),
+    edges: graph.edges.map((e) => [e.kind, e.from, e.to, e.confidence, e.debates]),
+  });
+
+  it('merges on wording only what no model has answered, and counts the pairs still to ask', () => {
+    expect(view(globalCruxGraph([solar, heat, grid]))).toMatchObject({
+      cross: { checked: 0, confirmed: 0, unchecked: 2 },
+      merges: [
+        ['solar/t2', 'solar/t1', 'confirmed', 0.9, 'It holds.'],
+        ['heat/t1', 'solar/t1', 'wording', 0.71, 'the questions share 71% of their keywords (not yet checked by a model)'],
+      ],
+    });
+  });
+
+  it('takes a confirmed duplicate and a confirmed dependency across debates, and drops a wording merge the model turned down', () => {
+    const confirmed = globalCruxGraph(
+      [solar, heat, grid],
+      [
+        answered('solar/t1', 'heat/t1', 'DUPLICATE', 'CONFIRMED'),
+        // grid/t1 is the deeper crux: solar's GRID rests on it.
+        answered('solar/t3', 'grid/t1', 'SUPPORTS', 'CONFIRMED', { from: 'grid/t1', to: 'solar/t3', confidence: 0.8512 }),
+      ],
+    );
+    expect(view(confirmed)).toEqual({
+      cross: { checked: 2, confirmed: 2, unchecked: 0 },
+      nodes: [
+        ['solar/t1', ['solar/t1', 'solar/t2', 'heat/t1'], false, 0],
+        // GRID rests on LEAVE now: no longer a root; LEAVE is, with both below it.
+        ['solar/t3', ['solar/t3'], false, 1],
+        ['grid/t1', ['grid/t1'], true, 2],
+      ],
+      merges: [
+        ['solar/t2', 'solar/t1', 'confirmed', 0.9, 'It holds.'],
+        ['heat/t1', 'solar/t1', 'confirmed', 0.9, 'the second call on solar/t1 and heat/t1'],
+      ],
+      edges: [
+        ['ENTAILS', 'solar/t3', 'solar/t1', 0.85, ['solar']],
+        ['SUPPORTS', 'grid/t1', 'solar/t3', 0.85, ['solar', 'grid']],
+      ],
+    });
+
+    const turnedDown = globalCruxGraph(
+      [solar, heat, grid],
+      [
+        answered('solar/t1', 'heat/t1', 'DUPLICATE', 'REJECTED'),
+        answered('solar/t3', 'grid/t1', 'SUPPORTS', 'DISMISSED', { confidence: 0.6 }),
+      ],
+    );
+    expect(view(turnedDown)).toMatchObject({
+      cross: { checked: 2, confirmed: 0, unchecked: 0 },
+      nodes: [
+        ['solar/t1', ['solar/t1', 'solar/t2'], false, 0],
+        ['solar/t3', ['solar/t3'], true, 1],
+        ['heat/t1', ['heat/t1'], false, 0],
+        ['grid/t1', ['grid/t1'], false, 0],
+      ],
+      merges: [['solar/t2', 'solar/t1', 'confirmed', 0.9, 'It holds.']],
+      edges: [['ENTAILS', 'solar/t3', 'solar/t1', 0.85, ['solar']]],
+    });
+  });
+
+  it('keeps two cruxes from each resting on the other: the dependency confirmed first stands', () => {
+    // heat/t1 joins solar/t1's node by wording; a confirmed "solar/t3 rests on heat/t1" would make
+    // that node and solar/t3 rest on each other (solar's own ENTAILS says solar/t1 rests on solar/t3).
+    const graph = globalCruxGraph(
+      [solar, heat],
+      [answered('solar/t3', 'heat/t1', 'SUPPORTS', 'CONFIRMED', { from: 'heat/t1', to: 'solar/t3' })],
+    );
+    expect([graph.crossDebate, graph.edges.map((e) => [e.kind, e.from, e.to]), graph.roots]).toEqual([
+      { checked: 1, confirmed: 1, unchecked: 1 },
+      [['ENTAILS', 'solar/t3', 'solar/t1']],
+      ['solar/t3'],
+    ]);
+  });
+
+  it('leaves out an answer about a crux that asks something else now, and asks about the pair again', () => {
+    const reworded = answered('solar/t1', 'heat/t1', 'DUPLICATE', 'REJECTED', {
+      questions: [TARIFF, 'Will the tariff in the region rise?'],
+    });
+    expect(view(globalCruxGraph([solar, heat, grid], [reworded]))).toMatchObject({
+      cross: { checked: 0, confirmed: 0, unchecked: 2 },
+      merges: [
+        ['solar/t2', 'solar/t1', 'confirmed', 0.9, 'It holds.'],
+        ['heat/t1', 'solar/t1', 'wording', 0.71, 'the questions share 71% of their keywords (not yet checked by a model)'],
+      ],
+    });
   });
 });

@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  byAge,
+  type CrossRelation,
+  crossCandidates,
+  currentRelations,
+  SAME_QUESTION,
+  standingCruxes,
+  threadsWithCrux,
+} from './cross-debate';
 import { jaccard, keywords } from './keywords';
 import type { CruxRelation } from './record-schemas';
 import { count } from './schema-parts';
@@ -8,14 +17,15 @@ import { CRUX_RELATIONS, THREAD_STATUSES } from './vocabulary';
 // The global crux graph (seed 000, level 3): every crystallized crux of every debate of a workspace
 // in one graph, a fold over the debates' states and nothing else (no call, no index). Within a
 // debate, duplicates and dependencies are what its cross-thread analysis confirmed with a second call
-// (./relations.ts). Across debates, two cruxes are one node when their questions are the same
-// question by the spawn gate's measure (keyword Jaccard above 0.5, the line past which the protocol
-// calls two questions not orthogonal); such a merge says so (`via: 'wording'`) and its confidence is
-// that similarity. From the graph: root cruxes (others rest on them, they rest on none), cruxes
-// shared by several ideas, and the questions most worth debating next.
+// (./relations.ts). Across debates, the same two calls decide (./cross-debate.ts, answers kept in the
+// workspace): a duplicate the second call confirmed is one node, a dependency it confirmed an edge.
+// Until a model has looked at a pair, two cruxes whose questions are the same by the spawn gate's
+// measure (keyword Jaccard above 0.5) are one node all the same, and the merge says what it rests
+// on (`via: 'wording'`, its confidence that similarity); a pair the calls turned down is not merged
+// on its words. From the graph: root cruxes (others rest on them, they rest on none), cruxes shared
+// by several ideas, and the questions most worth debating next.
 
-/** Above this keyword similarity two questions from different debates are one crux. */
-export const SAME_QUESTION = 0.5;
+export { SAME_QUESTION } from './cross-debate';
 /** How many recommended questions the graph offers. */
 export const RECOMMENDED = 5;
 
@@ -89,6 +99,8 @@ export const recommendedQuestionSchema = z.object({
 });
 
 export const globalCruxGraphSchema = z.object({
+  /** The cross-debate analysis: pairs answered by a model (and how many it confirmed), pairs still to ask. */
+  crossDebate: z.object({ checked: count, confirmed: count, unchecked: count }),
   debates: z.array(
     z.object({ id: z.string(), topic: z.string(), ideaSlug: z.string().nullable(), createdAt: z.string(), cruxes: count }),
   ),
@@ -143,17 +155,17 @@ class Groups {
   }
 }
 
-export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph {
+/**
+ * The graph of `input`'s debates. `crossRelations` are the answers of the cross-debate analysis
+ * (those of cruxes since re-extracted or gone are left out here).
+ */
+export function globalCruxGraph(input: readonly GraphDebate[], crossRelations: readonly CrossRelation[] = []): GlobalCruxGraph {
   // Oldest debate first; within one, its cruxes in crystallization order, merged ones after.
-  const debates = [...input].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const debates = byAge(input);
+  const cross = currentRelations(standingCruxes(debates), crossRelations);
   const members: Member[] = [];
   for (const d of debates) {
-    const withCrux = d.state.threads.filter((t) => t.crux !== null);
-    const ordered = [
-      ...d.state.crystallized.flatMap((id) => withCrux.filter((t) => t.id === id)),
-      ...withCrux.filter((t) => !d.state.crystallized.includes(t.id)),
-    ];
-    for (const t of ordered) {
+    for (const t of threadsWithCrux(d.state)) {
       const crux = t.crux as NonNullable<ThreadState['crux']>;
       members.push({
         debateId: d.id,
@@ -184,7 +196,14 @@ export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph 
       merges.push({ from, into, via: 'confirmed', confidence: round2(r.confidence), reason: r.note ?? r.sketch });
     }
   }
-  // Across debates: the same question in the words of the spawn gate.
+  // Across debates: what the model's second call confirmed…
+  for (const r of cross) {
+    if (r.relation !== 'DUPLICATE' || r.status !== 'CONFIRMED' || groups.find(r.a) === groups.find(r.b)) continue;
+    groups.join(r.a, r.b);
+    merges.push({ from: r.b, into: r.a, via: 'confirmed', confidence: round2(r.confidence), reason: r.note ?? r.sketch });
+  }
+  // …then, for pairs no model has answered, the same question in the words of the spawn gate.
+  const answered = new Set(cross.map((r) => `${r.a}|${r.b}`));
   const kept = members.filter((m) => m.mergedInto === null);
   const words = new Map(kept.map((m) => [key(m.debateId, m.thread), new Set(keywords(m.question))]));
   kept.forEach((b, j) => {
@@ -192,6 +211,7 @@ export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph 
       if (a.debateId === b.debateId) continue;
       const ka = key(a.debateId, a.thread);
       const kb = key(b.debateId, b.thread);
+      if (answered.has(`${ka}|${kb}`)) continue;
       const similarity = jaccard(words.get(ka) ?? [], words.get(kb) ?? []);
       if (similarity <= SAME_QUESTION || groups.find(ka) === groups.find(kb)) continue;
       groups.join(ka, kb);
@@ -200,7 +220,7 @@ export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph 
         into: ka,
         via: 'wording',
         confidence: round2(similarity),
-        reason: `the questions share ${Math.round(similarity * 100)}% of their keywords`,
+        reason: `the questions share ${Math.round(similarity * 100)}% of their keywords (not yet checked by a model)`,
       });
     }
   });
@@ -211,35 +231,33 @@ export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph 
     const root = groups.find(key(m.debateId, m.thread));
     byNode.set(root, [...(byNode.get(root) ?? []), m]);
   }
-  const nodeOf = (debate: string, thread: string) => groups.find(key(debate, thread));
 
-  // Edges: confirmed dependencies, between nodes, one per kind and direction.
+  // Edges: confirmed dependencies, between nodes, one per kind and direction; within a debate, then
+  // across two (whose edge names both).
   const edges: z.infer<typeof globalCruxEdgeSchema>[] = [];
-  for (const d of debates) {
-    for (const r of d.state.relations as CruxRelation[]) {
-      if (r.status !== 'CONFIRMED' || r.relation === 'DUPLICATE' || r.relation === 'NONE') continue;
-      if (!order.has(key(d.id, r.from)) || !order.has(key(d.id, r.to))) continue;
-      const from = nodeOf(d.id, r.from);
-      const to = nodeOf(d.id, r.to);
-      if (from === to) continue;
-      const same = edges.find((e) => e.kind === r.relation && e.from === from && e.to === to);
-      if (same) {
-        if (!same.debates.includes(d.id)) same.debates.push(d.id);
-        if (r.confidence > same.confidence)
-          Object.assign(same, { confidence: round2(r.confidence), sketch: r.sketch, note: r.note ?? '' });
-        continue;
-      }
-      edges.push({
-        kind: r.relation,
-        from,
-        to,
-        confidence: round2(r.confidence),
-        sketch: r.sketch,
-        note: r.note ?? '',
-        debates: [d.id],
-      });
+  const addEdge = (r: CruxRelation, fromKey: string, toKey: string, found: readonly string[]) => {
+    if (r.status !== 'CONFIRMED' || r.relation === 'DUPLICATE' || r.relation === 'NONE') return;
+    if (!order.has(fromKey) || !order.has(toKey)) return;
+    const from = groups.find(fromKey);
+    const to = groups.find(toKey);
+    if (from === to) return;
+    // Two cruxes cannot each rest on the other: the first dependency confirmed (within a debate
+    // before across) stands, and one the other way round between the same nodes is left out.
+    if (r.relation !== 'CONTRADICTS' && edges.some((e) => e.kind !== 'CONTRADICTS' && e.from === to && e.to === from)) return;
+    const same = edges.find((e) => e.kind === r.relation && e.from === from && e.to === to);
+    if (same) {
+      for (const d of found) if (!same.debates.includes(d)) same.debates.push(d);
+      if (r.confidence > same.confidence)
+        Object.assign(same, { confidence: round2(r.confidence), sketch: r.sketch, note: r.note ?? '' });
+      return;
     }
+    edges.push({ kind: r.relation, from, to, confidence: round2(r.confidence), sketch: r.sketch, note: r.note ?? '', debates: [...found] });
+  };
+  for (const d of debates) {
+    for (const r of d.state.relations as CruxRelation[]) addEdge(r, key(d.id, r.from), key(d.id, r.to), [d.id]);
   }
+  const debateOf = (k: string) => members.find((m) => key(m.debateId, m.thread) === k)?.debateId ?? k;
+  for (const r of cross) addEdge(r, r.from, r.to, [debateOf(r.a), debateOf(r.b)]);
 
   // Roots: others rest on them (ENTAILS, SUPPORTS) and they rest on none.
   const rests = edges.filter((e) => e.kind !== 'CONTRADICTS');
@@ -283,6 +301,11 @@ export function globalCruxGraph(input: readonly GraphDebate[]): GlobalCruxGraph 
   const roots = nodes.filter((n) => n.root).map((n) => n.id);
 
   return {
+    crossDebate: {
+      checked: cross.length,
+      confirmed: cross.filter((r) => r.status === 'CONFIRMED').length,
+      unchecked: crossCandidates(debates, cross).length,
+    },
     debates: debates.map((d) => ({
       id: d.id,
       topic: d.topic,

@@ -54,8 +54,13 @@ function requirePair(state: CruxState, a: string, b: string): void {
   if (a === b) throw new CruxInputError(`a relation needs two different cruxes, got "${a}" twice`);
 }
 
-/** Why a proposal goes no further than the first call, or null when it is checked. */
-function dismissal(input: Extract<CruxInput, { kind: 'crux_relation' }>): string | null {
+/**
+ * Why a first call's answer goes no further (no second call), or null when it is put to one. The
+ * cross-debate analysis of the global graph (./cross-debate.ts) holds its answers to the same rule.
+ */
+export function relationDismissal(
+  input: Pick<Extract<CruxInput, { kind: 'crux_relation' }>, 'relation' | 'confidence' | 'sketch' | 'note'>,
+): string | null {
   if (input.relation === 'NONE') return input.note ?? 'no relation';
   if (!(input.confidence >= RELATION_MIN_CONFIDENCE))
     return `confidence ${input.confidence} is below ${RELATION_MIN_CONFIDENCE}`;
@@ -76,7 +81,7 @@ export function applyRelation(ctx: StepContext, input: Extract<CruxInput, { kind
   const directed = input.relation === 'ENTAILS' || input.relation === 'SUPPORTS';
   const from = directed ? (input.from ?? a) : a;
   if (from !== a && from !== b) throw new CruxInputError(`the deeper crux "${from}" is neither "${a}" nor "${b}"`);
-  const reason = dismissal(input);
+  const reason = relationDismissal(input);
   const relation: CruxRelation = {
     a,
     b,

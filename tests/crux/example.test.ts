@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,15 @@ const expected: unknown = JSON.parse(readFileSync(`${EXAMPLES}/crux-replay-small
 describe('crux-replay-small example', () => {
   it('matches every field of the expected result', () => {
     expect(mismatches(runReplay(scriptText), expected)).toEqual([]);
+  });
+
+  it('is the shared folder’s example byte for byte, where that folder is beside the checkout', () => {
+    const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'examples');
+    const names = existsSync(shared) ? readdirSync(shared).filter((f) => f.startsWith('crux-')) : [];
+    const differ = names.filter(
+      (f) => !existsSync(join(EXAMPLES, f)) || readFileSync(join(EXAMPLES, f), 'utf8') !== readFileSync(join(shared, f), 'utf8'),
+    );
+    expect(differ).toEqual([]);
   });
 
   it('is compared strictly enough to notice a wrong value', () => {

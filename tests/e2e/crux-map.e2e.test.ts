@@ -331,6 +331,23 @@ describe.skipIf(!chromiumPath)('the workspace crux map over three debates on rel
       ],
     });
     await s().screenshot('crux-map-workspace-related');
+
+    // Across debates the words only merged them: the head says so, and the check puts each pair to
+    // a first call and a second (the settings' provider, here the simulator), after which every
+    // merge of the tariff crux rests on a second call.
+    const cross = view.getByTestId('cross-debate');
+    expect(await cross.textContent()).toBe(
+      'Across debates: 0 pairs checked by a model (0 confirmed) · 5 to check (merged on their wording until then)',
+    );
+    await view.getByRole('button', { name: 'Check across debates (simulated)' }).click();
+    await cross.filter({ hasText: 'Across debates: 5 pairs checked by a model (4 confirmed) · 0 to check' }).waitFor();
+    expect(await view.getByRole('button', { name: /Check across debates/ }).count()).toBe(0);
+    const checked = await detail.getByTestId('merged-duplicates').locator('li').allTextContents();
+    expect(checked.map((m) => [m.slice(0, m.indexOf(': ')), m.includes('confirmed by a second call')])).toEqual([
+      [`${solar}/t2 into ${solar}/t1`, true],
+      [`${soil}/t1 into ${solar}/t1`, true],
+      [`${bikes}/t1 into ${solar}/t1`, true],
+    ]);
     expect(s().problems).toEqual([]);
   }, 90_000);
 });

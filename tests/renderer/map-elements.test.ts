@@ -31,6 +31,7 @@ function crux(
     })),
     resolutionCriteria: [],
     supporting: [],
+    history: [],
   };
 }
 

@@ -40,6 +40,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'debates:saveCruxLayout': { exempt: 'node positions dragged on the crux map: a drawing, nothing to type' },
   'ledger:list': { command: 'ledger list' },
   'cruxes:graph': { command: 'cruxes graph' },
+  'cruxes:check': { command: 'cruxes check --provider P --seed N --max-pairs N --budget USD' },
   'ledger:calibration': { command: 'ledger calibration' },
   'ledger:resolveFalsifier': { command: 'ledger resolve KEY --outcome OUTCOME --on DAY --note TEXT' },
   'transcripts:list': { command: 'transcripts list' },

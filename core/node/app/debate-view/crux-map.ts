@@ -121,6 +121,7 @@ export function buildCruxMap(
         positions: positionsOf(thread as ThreadState, agentOrder),
         resolutionCriteria: [...(thread.crux?.resolutionCriteria ?? [])],
         supporting: (byThread.get(thread.id) ?? []).filter((m) => m.move && SUPPORTING_MOVES.has(m.move)).map(ref),
+        history: structuredClone(thread.crux?.history ?? []),
       });
     }
     for (const candidate of thread.candidateCruxes) {
@@ -141,6 +142,7 @@ export function buildCruxMap(
         positions: [],
         resolutionCriteria: [],
         supporting: proposal ? [ref(proposal)] : [],
+        history: [],
       });
       if (question) {
         edges.push({

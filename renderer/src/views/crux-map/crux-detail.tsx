@@ -1,6 +1,7 @@
 import type { CruxMap, CruxNode } from '../../../../core/contract';
 import { href } from '../../router';
 import { personaColour } from '../../ui/persona-colour';
+import { reviewWords } from './history-words';
 import { agentNodeId } from './map-elements';
 
 interface Props {
@@ -37,6 +38,21 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
       </div>
       {crux.validationFailures.length > 0 && (
         <p className="small muted">Not validated: {crux.validationFailures.join(', ')}</p>
+      )}
+      {crux.history.length > 0 && (
+        <>
+          <h3>History</h3>
+          <ol className="small" data-testid="crux-history">
+            {crux.history.map((review) => {
+              const words = reviewWords(review, name);
+              return (
+                <li key={review.challenge.messageId}>
+                  {words.challenge}: {words.answer}.<div className="muted">{words.before}</div>
+                </li>
+              );
+            })}
+          </ol>
+        </>
       )}
       <h3>Positions</h3>
       {crux.positions.length === 0 ? (

@@ -249,6 +249,7 @@ export function benchMap(nodes: number): CruxMap {
       })),
     resolutionCriteria: ['A published figure', 'An independent audit'],
     supporting: [],
+    history: [],
   }));
   const edges = cruxes
     .slice(1)

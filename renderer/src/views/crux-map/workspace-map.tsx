@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { CruxMap, GlobalCruxGraphView } from '../../../../core/contract';
-import { useChannel, usePush } from '../../api/hooks';
+import { useClient } from '../../api/client';
+import { useAction, useChannel, usePush } from '../../api/hooks';
 import { href } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { CruxGraph } from './crux-graph';
@@ -39,6 +40,7 @@ export function graphAsMap(graph: GlobalCruxGraphView): CruxMap {
       positions: [],
       resolutionCriteria: [],
       supporting: [],
+      history: [],
     })),
     edges: graph.edges.map((e) => ({
       kind: e.kind === 'CONTRADICTS' ? 'contradiction' : 'dependency',
@@ -56,7 +58,16 @@ export function graphAsMap(graph: GlobalCruxGraphView): CruxMap {
  * and dependencies, each crux linking to the debates it came from.
  */
 export function WorkspaceMap({ initial }: { initial: string | null }) {
+  const client = useClient();
   const loaded = useChannel('cruxes:graph', {});
+  const settings = useChannel('settings:get', {});
+  const provider = settings.data?.provider ?? 'simulated';
+  // The cross-debate analysis: the pairs the words pick out, put to the settings' provider.
+  const check = useAction(async () => {
+    const done = await client.invoke('cruxes:check', { provider });
+    loaded.reload();
+    return done;
+  });
   const [selected, setSelected] = useState<string | null>(initial);
   const [relayout, setRelayout] = useState(0);
   const reload = loaded.reload;
@@ -77,8 +88,26 @@ export function WorkspaceMap({ initial }: { initial: string | null }) {
               {graph.edges.length === 1 ? 'y' : 'ies'}
             </div>
           )}
+          {/* Only where there is something across debates to check (a single debate has nothing). */}
+          {graph && graph.crossDebate.checked + graph.crossDebate.unchecked > 0 && (
+            <div className="muted small" data-testid="cross-debate">
+              Across debates: {graph.crossDebate.checked} pair{graph.crossDebate.checked === 1 ? '' : 's'} checked by a
+              model ({graph.crossDebate.confirmed} confirmed) · {graph.crossDebate.unchecked} to check
+              {graph.crossDebate.unchecked > 0 ? ' (merged on their wording until then)' : ''}
+            </div>
+          )}
         </div>
         <div className="row">
+          {graph && graph.crossDebate.unchecked > 0 && (
+            <button
+              type="button"
+              onClick={() => void check.run()}
+              disabled={check.running}
+              title={`A first call names each relation with a confidence, a second confirms it (${provider}; at most 20 pairs and $0.50 a pass)`}
+            >
+              {check.running ? 'Checking…' : `Check across debates (${provider})`}
+            </button>
+          )}
           <a href={href('ledger')}>ledger</a>
           <button type="button" onClick={() => setRelayout((n) => n + 1)} disabled={!map}>
             Lay out afresh
@@ -86,6 +115,7 @@ export function WorkspaceMap({ initial }: { initial: string | null }) {
         </div>
       </header>
       <ErrorNotice error={loaded.error} />
+      <ErrorNotice error={check.error} />
       {graph && graph.nodes.length === 0 && (
         <p className="muted">No crux has crystallized in any debate yet: start a debate from an idea.</p>
       )}
