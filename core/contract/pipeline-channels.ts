@@ -59,6 +59,8 @@ export const plannedStepSchema = z.strictObject({
   evaluationId: z.string().nullable(),
   reevaluation: z.boolean(),
   approved: z.boolean(),
+  /** An approved evaluation's lock is all it has left: its narrative call, or nothing (it locks from its figures). */
+  lock: z.enum(['narrative', 'figures']).nullable(),
   reason: z.string(),
   estimate: stepPreviewSchema.nullable(),
   capUsd: usd,

@@ -6,7 +6,7 @@ import { appRoot } from '../app-root';
 import { type Provider, type ProviderFactory, providerFor } from '../debates/providers';
 import { evaluationLogPath, readEvaluationLog } from '../evaluations/evaluation-log';
 import { Workspace } from '../workspace/workspace';
-import { stepEstimates } from './pipeline-estimates';
+import { lockEstimate, stepEstimates } from './pipeline-estimates';
 import { readEntries } from './pipeline-log-file';
 import { PipelineService } from './pipeline-service';
 import { writePipelineSettings } from './pipeline-settings-file';
@@ -95,6 +95,50 @@ describe('the pipeline within its daily budget', () => {
     const spentOn6 = entries.filter((e) => e.day === '2026-03-06').reduce((s, e) => s + e.costUsd, 0);
     expect(status.spentTodayUsd).toBeCloseTo(spentOn6, 10);
     expect(status.spentTodayUsd).toBeLessThanOrEqual(status.settings.dailyBudgetUsd);
+    await pipeline.close();
+  }, 60_000);
+
+  it('counts an evaluation’s spend once across a hold and its approval, and prices the approval as its narrative call', async () => {
+    // The diff tool's quick evaluation (20 calls) raises CRITICAL challenges: held at its review
+    // after 19 calls, only its narrative call is left once approved.
+    const CHALLENGED = 'dataset-diff-tool';
+    cpSync(join(appRoot(), 'ideas', CHALLENGED), join(root, 'ideas', CHALLENGED), { recursive: true });
+    ws.sync();
+    writePipelineSettings(root, { steps: { evaluate: true }, dailyBudgetUsd: 5, provider: 'anthropic' });
+    const pipeline = service();
+    pipeline.run([CHALLENGED]);
+    await pipeline.idle();
+    const held = readEntries(root, CHALLENGED).at(-1);
+    expect(held).toMatchObject({ event: 'held', costUsd: expect.closeTo(19 * CENT, 10) });
+    expect(held?.limit).toBeUndefined();
+    const id = held?.evaluationId as string;
+
+    // What is left of the day fits the narrative call at its worst, though not a whole evaluation.
+    const lock = lockEstimate(ws, 'anthropic', 'quick', charging);
+    const estimates = stepEstimates(ws, 'anthropic', 'quick', charging);
+    expect(lock.calls).toBe(1);
+    expect(lock.worstUsd).toBeLessThan(estimates.evaluate.usd);
+    writePipelineSettings(root, { dailyBudgetUsd: 19 * CENT + lock.worstUsd });
+    pipeline.approve(CHALLENGED, id);
+    const due = pipeline.status();
+    expect(due.refused).toEqual([]);
+    expect(due.queue.map((q) => [q.kind, q.lock, q.estimate?.worstUsd])).toEqual([
+      ['resume', 'narrative', lock.worstUsd],
+    ]);
+    await pipeline.idle();
+    const entries = readEntries(root, CHALLENGED).filter((e) => e.evaluationId === id);
+    expect(entries.map((e) => [e.event, Math.round(e.costUsd / CENT)])).toEqual([
+      ['started', 0],
+      ['held', 19],
+      ['approved', 0],
+      ['started', 0],
+      ['done', 1],
+    ]);
+    // The log's sum is what the evaluation spent: each call counted once.
+    const record = readFileSync(join(root, 'ideas', CHALLENGED, 'evaluations', `${id}.jsonl`), 'utf8');
+    const spent = (JSON.parse(record.split('\n')[0] as string) as { costUsd: number }).costUsd;
+    expect(entries.reduce((sum, e) => sum + e.costUsd, 0)).toBeCloseTo(spent, 10);
+    expect(spent).toBeCloseTo(20 * CENT, 10);
     await pipeline.close();
   }, 60_000);
 

@@ -32,7 +32,7 @@ import { ideaEvaluationState } from '../sqlite/evaluation-record-queries';
 import { getIdea } from '../sqlite/index-sql';
 import type { SyncReport } from '../workspace/sync-pass';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { stepEstimates } from './pipeline-estimates';
+import { lockEstimate, stepEstimates } from './pipeline-estimates';
 import { appendEntry, localDay, PipelineLogs, readEntries } from './pipeline-log-file';
 import { readRunState, writeRunState } from './pipeline-run-state';
 import { PIPELINE_FILE, readPipelineSettings, writePipelineSettings } from './pipeline-settings-file';
@@ -431,6 +431,7 @@ export class PipelineService {
       ideas: facts,
       evaluationCapUsd: cap === 0 ? null : cap,
       busy: facts.filter((f) => this.launcher.busy(f.slug) !== null).map((f) => f.slug),
+      lockEstimate: lockEstimate(this.ws, provider, settings.evaluationMode, this.options.providers),
     });
     return { decision, problems, facts, estimates, provider };
   }
@@ -706,10 +707,10 @@ export class PipelineService {
       return;
     }
     this.current = null;
-    const unlogged = Math.max(
-      0,
-      prepared.spentBefore - (this.logs.all().pipelines.get(p.slug)?.costByEvaluation[id] ?? 0),
-    );
+    // An outcome's cost is the evaluation's whole spend, its earlier runs' included (the runner counts
+    // from what a resumed run had spent): the log is owed what it has not counted of that yet.
+    const logged = this.logs.all().pipelines.get(p.slug)?.costByEvaluation[id] ?? 0;
+    const owed = (total: number) => Math.max(0, total - logged);
     if (outcome.kind === 'locked') {
       const doc = outcome.run.document;
       const critical = criticalChallenges(doc.auditTrail.conflicts, fromRound);
@@ -721,7 +722,7 @@ export class PipelineService {
       this.append(p.slug, p.title, {
         step: p.step,
         event: 'done',
-        costUsd: outcome.run.costUsd + unlogged,
+        costUsd: owed(outcome.run.costUsd),
         evaluationId: id,
         note,
         ...(critical.length > 0 ? { critical } : {}),
@@ -732,7 +733,7 @@ export class PipelineService {
         this.append(p.slug, p.title, {
           step: p.step,
           event: 'held',
-          costUsd: outcome.costUsd + unlogged,
+          costUsd: owed(outcome.costUsd),
           evaluationId: id,
           critical: gate,
           note:
@@ -744,7 +745,7 @@ export class PipelineService {
         this.append(p.slug, p.title, {
           step: p.step,
           event: 'stopped',
-          costUsd: outcome.costUsd + unlogged,
+          costUsd: owed(outcome.costUsd),
           evaluationId: id,
           note: why ? stopNote(why) : 'stopped from its evaluation view; the pipeline continues it at its next step',
         });
@@ -752,7 +753,7 @@ export class PipelineService {
       this.append(p.slug, p.title, {
         step: p.step,
         event: 'failed',
-        costUsd: outcome.costUsd + unlogged,
+        costUsd: owed(outcome.costUsd),
         evaluationId: id,
         note: outcome.reason,
       });
