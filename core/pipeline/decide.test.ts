@@ -151,7 +151,9 @@ describe('the pipeline decides its next step from data alone', () => {
     ];
     const d = decide(input([idea('a', held)]));
     expect(d.next).toBeNull();
-    expect(d.waiting).toEqual([{ slug: 'a', title: 'A', step: 'evaluate', evaluationId: 'e1', critical }]);
+    expect(d.waiting).toEqual([
+      { slug: 'a', title: 'A', step: 'evaluate', evaluationId: 'e1', critical, heldAt: 'review' },
+    ]);
     // Approved, only its lock is left: priced as the narrative call, and it must fit at its worst.
     const approved = [...held, e({ step: 'evaluate', event: 'approved', evaluationId: 'e1' })];
     const lockEstimate = priced(0.01, 0.03);
@@ -178,6 +180,7 @@ describe('the pipeline decides its next step from data alone', () => {
       ...held.slice(0, -1),
       e({ step: 'evaluate', event: 'held', evaluationId: 'e1', critical, limit: 'budget' }),
     ];
+    expect(decide(input([idea('a', atLimit)])).waiting[0]?.heldAt).toBe('budget');
     const spent = e({ step: 'develop', event: 'done', costUsd: 1 });
     const figures = decide(
       input([idea('a', [...atLimit, spent, e({ step: 'evaluate', event: 'approved', evaluationId: 'e1' })])], {

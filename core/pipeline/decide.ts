@@ -91,6 +91,8 @@ export interface Waiting {
   step: 'evaluate' | 'redteam';
   evaluationId: string;
   critical: CriticalChallenge[];
+  /** Held at its review (the narrative call left), or where its budget or time ran out (it locks from its figures). */
+  heldAt: 'review' | 'budget' | 'time';
 }
 
 export interface Halted {
@@ -182,6 +184,7 @@ export function nextStepOf(idea: IdeaFacts, settings: PipelineSettings): Next {
             step: step as 'evaluate' | 'redteam',
             evaluationId: s.evaluationId ?? '',
             critical: s.critical,
+            heldAt: s.heldAt ?? 'review',
           },
         };
       case 'approved':

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
@@ -139,6 +139,61 @@ describe('the pipeline within its daily budget', () => {
     const spent = (JSON.parse(record.split('\n')[0] as string) as { costUsd: number }).costUsd;
     expect(entries.reduce((sum, e) => sum + e.costUsd, 0)).toBeCloseTo(spent, 10);
     expect(spent).toBeCloseTo(20 * CENT, 10);
+    await pipeline.close();
+  }, 60_000);
+
+  it('holds an evaluation its budget cuts short while CRITICAL challenges stand, and lets it lock once approved', async () => {
+    // The diff tool's quick evaluation raises two CRITICAL challenges, ruled in its one round (18
+    // calls); a budget of 18½ calls runs out before the round's synthesis, which would lock it at once
+    // from its figures, with no review between for the gate to hold it at.
+    const CHALLENGED = 'dataset-diff-tool';
+    cpSync(join(appRoot(), 'ideas', CHALLENGED), join(root, 'ideas', CHALLENGED), { recursive: true });
+    writeFileSync(join(root, 'settings.md'), '---\nkind: settings\nevaluationBudgetUsd: 0.185\n---\n');
+    ws.sync();
+    writePipelineSettings(root, {
+      steps: { evaluate: true },
+      dailyBudgetUsd: 5,
+      reviewGate: true,
+      provider: 'anthropic',
+    });
+    const pipeline = service();
+    pipeline.run([CHALLENGED]);
+    await pipeline.idle();
+    const trail = () => readEntries(root, CHALLENGED).map((e) => `${e.step}:${e.event}`);
+    expect(trail()).toEqual(['capture:enrolled', 'evaluate:started', 'evaluate:held']);
+    const held = readEntries(root, CHALLENGED).at(-1);
+    const id = held?.evaluationId as string;
+    expect(held).toMatchObject({ limit: 'budget', costUsd: expect.closeTo(0.18, 10) });
+    expect(held?.critical?.map((c) => [c.criterion, c.winner])).toEqual([
+      ['problem-severity', 'EVALUATOR'],
+      ['resource-requirements', 'EVALUATOR'],
+    ]);
+    // Not locked: paused by the gate at its checkpoint, no record written.
+    expect(readEvaluationLog(root, evaluationLogPath(CHALLENGED, id)).stopped?.reason).toBe('review gate');
+    expect(existsSync(join(root, 'ideas', CHALLENGED, 'evaluations', `${id}.json`))).toBe(false);
+    const waiting = pipeline.status().waiting;
+    expect(waiting.map((w) => [w.evaluationId, w.heldAt, w.critical.length])).toEqual([[id, 'budget', 2]]);
+
+    // Approved, it locks from its figures: nothing is left to pay for, so a spent day does not refuse it.
+    writePipelineSettings(root, { dailyBudgetUsd: 0.18 });
+    pipeline.approve(CHALLENGED, id);
+    expect(pipeline.status().queue.map((q) => [q.step, q.kind, q.lock, q.estimate])).toEqual([
+      ['evaluate', 'resume', 'figures', null],
+    ]);
+    await pipeline.idle();
+    expect(trail()).toEqual([
+      'capture:enrolled',
+      'evaluate:started',
+      'evaluate:held',
+      'evaluate:approved',
+      'evaluate:started',
+      'evaluate:done',
+    ]);
+    const record = JSON.parse(readFileSync(join(root, 'ideas', CHALLENGED, 'evaluations', `${id}.json`), 'utf8'));
+    expect({ lockReason: record.lockReason, cost: readEntries(root, CHALLENGED).at(-1)?.costUsd }).toEqual({
+      lockReason: 'BUDGET',
+      cost: 0,
+    });
     await pipeline.close();
   }, 60_000);
 

@@ -7,6 +7,7 @@ import {
   type CriticalChallenge,
   criticalChallenges,
   gateHolds,
+  gateHoldsAtLimit,
   redTeamReason,
   redTeamTarget,
   undefended,
@@ -645,6 +646,8 @@ export class PipelineService {
     const state: EvaluationState = resumeEvaluation(prepared.initial, prepared.inputs).state;
     let why: StopWhy | null = null;
     let held: CriticalChallenge[] | null = null;
+    /** Where it was held: at its review, or where its budget or time ran out (it would have locked there). */
+    let heldAt: 'budget' | 'time' | null = null;
     this.current = {
       slug: p.slug,
       title: p.title,
@@ -690,6 +693,16 @@ export class PipelineService {
         }
         return null;
       },
+      // A limit locks at once, with no round between for `control` to hold it at REVIEWING: the
+      // gate is asked there too, so CRITICAL challenges are seen whatever ends the evaluation.
+      holdAtLimit: (s, limit) => {
+        if (!settings.reviewGate || why !== null) return false;
+        const critical = gateHoldsAtLimit(s, limit, fromRound, approved);
+        if (!critical) return false;
+        held = critical;
+        heldAt = limit;
+        return true;
+      },
       stopReason: (): StopReason => (held ? 'review gate' : why === 'app closed' ? 'app closed' : 'cancelled'),
     };
     let outcome: RunOutcome;
@@ -729,6 +742,7 @@ export class PipelineService {
       });
     } else if (outcome.kind === 'stopped') {
       const gate = held as CriticalChallenge[] | null;
+      const limit = heldAt as 'budget' | 'time' | null;
       if (gate)
         this.append(p.slug, p.title, {
           step: p.step,
@@ -736,7 +750,11 @@ export class PipelineService {
           costUsd: owed(outcome.costUsd),
           evaluationId: id,
           critical: gate,
+          ...(limit ? { limit } : {}),
           note:
+            (limit
+              ? `its ${limit === 'budget' ? 'budget' : 'time'} ran out, so it would lock now from its figures; `
+              : '') +
             `waits in the review gate: ${gate.length} CRITICAL challenge${gate.length === 1 ? '' : 's'} to see before it locks ` +
             `(${gate.map((c) => `${c.criterion} by ${c.persona}`).join('; ')}); approve it in the pipeline panel or with ` +
             `\`pipeline approve ${p.slug} --evaluation ${id}\``,
