@@ -5,6 +5,9 @@ import { tempWorkspace } from '../../../tests/helpers/temp-workspace';
 import { appRoot } from '../app-root';
 import { type Provider, type ProviderFactory, providerFor } from '../debates/providers';
 import { evaluationLogPath, readEvaluationLog } from '../evaluations/evaluation-log';
+import { finalSynthesisDocumentSchema } from '../../evaluation';
+import { redTeamTarget, undefended } from '../../pipeline/gate';
+import { ideaEvaluationState } from '../sqlite/evaluation-record-queries';
 import { Workspace } from '../workspace/workspace';
 import { lockEstimate, stepEstimates } from './pipeline-estimates';
 import { readEntries } from './pipeline-log-file';
@@ -16,6 +19,9 @@ import { writePipelineSettings } from './pipeline-settings-file';
 
 const IDEA = 'community-solar-coop';
 const CENT = 0.01;
+/** Sample ideas whose quick simulated evaluation, red-teamed, leaves a CRITICAL challenge standing, or none. */
+const STOOD = 'llm-judge-calibration';
+const DEFENDED = 'dataset-diff-tool';
 
 /** The simulator's answers under the anthropic name, every call costing a cent: money moves, no key needed. */
 const charging: ProviderFactory = (_name, root, seed) => {
@@ -215,4 +221,81 @@ describe('the pipeline within its daily budget', () => {
     expect(status.ideas).toEqual([]);
     await pipeline.close();
   });
+});
+
+describe('the red team in the pipeline', () => {
+  let root = '';
+  let cleanup = () => {};
+  let ws: Workspace;
+  beforeEach(() => {
+    ({ root, cleanup } = tempWorkspace('crucible-pipeline-redteam-'));
+    for (const slug of [STOOD, DEFENDED])
+      cpSync(join(appRoot(), 'ideas', slug), join(root, 'ideas', slug), { recursive: true });
+    ws = Workspace.open(root);
+    ws.sync();
+  });
+  afterEach(() => {
+    ws.close();
+    cleanup();
+  });
+
+  it('challenges the highest-scored criterion once, and sends the idea back to evaluation only when a CRITICAL challenge stands', async () => {
+    writePipelineSettings(root, { steps: { evaluate: true, redteam: true, classify: true }, reviewGate: false });
+    const pipeline = new PipelineService(ws, { providers: providerFor });
+    pipeline.run([STOOD, DEFENDED]);
+    await pipeline.idle();
+    const trail = (slug: string) => readEntries(root, slug).map((e) => `${e.step}:${e.event}`);
+    const record = (slug: string, id: string | undefined) =>
+      finalSynthesisDocumentSchema.parse(
+        JSON.parse(readFileSync(join(root, 'ideas', slug, 'evaluations', `${id}.json`), 'utf8')),
+      );
+    const once = ['evaluate:started', 'evaluate:done', 'redteam:started', 'redteam:done'];
+    expect(trail(STOOD)).toEqual([
+      'capture:enrolled',
+      ...once,
+      'evaluate:started',
+      'evaluate:done',
+      'classify:started',
+      'classify:done',
+    ]);
+    // No CRITICAL challenge of the red team stood here: on to classify.
+    expect(trail(DEFENDED)).toEqual(['capture:enrolled', ...once, 'classify:started', 'classify:done']);
+
+    const entries = readEntries(root, STOOD);
+    const [first, redTeam, again] = entries.filter((e) => e.event === 'done' && e.step !== 'classify');
+    // The red team disputed the first evaluation on its highest-scored criterion, as the gate's rule picks it.
+    const evaluated = record(STOOD, first?.evaluationId);
+    const criteria = new Map(ws.taxonomy.criteria.map((c) => [c.id, c]));
+    const target = redTeamTarget(
+      evaluated.scores.map((s) => ({
+        criterion: s.criterion,
+        name: s.criterion,
+        finalScore: s.finalScore,
+        confidence: s.confidence,
+        critical: criteria.get(s.criterion)?.critical ?? false,
+      })),
+    );
+    const disputed = record(STOOD, redTeam?.evaluationId);
+    expect({ scope: disputed.scope, supersedes: disputed.supersedes, criterion: disputed.dispute?.criterion }).toEqual({
+      scope: 'TARGETED',
+      supersedes: first?.evaluationId,
+      criterion: target?.criterion,
+    });
+    // A CRITICAL challenge of the red team's round that the evaluator did not win: the idea went back.
+    expect(undefended(redTeam?.critical ?? []).length).toBeGreaterThan(0);
+    expect(redTeam?.critical?.every((c) => c.round > 1)).toBe(true);
+    const restart = entries.find((e) => e.step === 'evaluate' && e.event === 'started' && e.reevaluation);
+    expect(restart?.note).toMatch(/^the red team's CRITICAL challenges stood undefended/);
+    // A full evaluation again, now the idea's current one, superseding the red team's.
+    const reevaluated = record(STOOD, again?.evaluationId);
+    expect({ scope: reevaluated.scope, supersedes: reevaluated.supersedes }).toEqual({
+      scope: 'FULL',
+      supersedes: redTeam?.evaluationId,
+    });
+    expect(ideaEvaluationState(ws.db, STOOD)?.evaluationId).toBe(again?.evaluationId);
+    const redTeamDone = readEntries(root, DEFENDED).find((e) => e.step === 'redteam' && e.event === 'done');
+    expect(redTeamDone?.evaluationId).toBeDefined();
+    expect(undefended(redTeamDone?.critical ?? [])).toEqual([]);
+    await pipeline.close();
+  }, 90_000);
 });
