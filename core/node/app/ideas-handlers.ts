@@ -87,6 +87,7 @@ export function ideasHandlers(
         const shown = ws.show(slug);
         return {
           ...ideaSummary(shown),
+          secondaryTypes: shown.secondaryTypes,
           readme: shown.readme,
           files: shown.files.map((f) => ({ path: f.path, kind: f.kind, size: f.size })),
           relationships: shown.relationships.map((r) => ({

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'n
 import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstLine } from '../../idea/first-line';
-import { firstHeading, normalizeDate } from '../../idea/frontmatter';
+import { firstHeading, normalizeDate, readIdeaFrontmatter } from '../../idea/frontmatter';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
 import { IDEAS_DIR, INDEX_FILE, ideaFile, MAX_MARKDOWN_BYTES } from '../../idea/layout';
@@ -351,13 +351,19 @@ export class Workspace {
     const idea = getIdea(this.db, slug);
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     let readme = '';
+    // Read from the README as it is now, not kept in the index (the search text holds them).
+    let secondaryTypes: string[] = [];
     try {
-      readme = parseMarkdown(readTextInside(this.root, ideaFile(slug, 'README.md'))).body;
+      const doc = parseMarkdown(readTextInside(this.root, ideaFile(slug, 'README.md')));
+      readme = doc.body;
+      const fields = readIdeaFrontmatter(doc.data, { slug, body: doc.body, taxonomy: this.taxonomy });
+      if (fields.ok) secondaryTypes = fields.meta.secondaryTypes;
     } catch {
       readme = '';
     }
     return {
       ...idea,
+      secondaryTypes,
       readme,
       files: ideaFiles(this.db, slug),
       relationships: ideaRelationships(this.db, slug),
