@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, IDEA } from '../../../tests/helpers/app-harness';
 import type { Channel, EvaluationDetail } from '../../contract';
+import { MODE_SETTINGS, resolveConfig } from '../../evaluation';
+import { planRound } from '../../evaluation/plan';
 import { predictionText } from '../../evaluation/prediction';
 import { runCli } from '../cli/main';
+import { runEstimate } from '../llm/cost-preview';
 
-// "Prediction: about N more rounds" while an evaluation runs, through a real app: a standard
+// "Prediction: about N more rounds" and what "Add round" would cost while an evaluation runs,
+// through a real app: a standard
 // simulated evaluation is stopped after its first round's convergence check; `evaluations:get`
 // (what the live view shows) and `evaluations show` (the CLI) predict the rounds left from that
 // check's unmet conditions, within the round limit; once it locks there is no prediction.
@@ -26,6 +30,25 @@ describe('the rounds prediction', () => {
       await new Promise((r) => setTimeout(r, 20));
       seen = await get();
     }
+    // While it runs, what one more round ("Add round") would cost, priced for its provider.
+    const round = runEstimate(
+      t.root,
+      planRound({
+        mode: 'standard',
+        config: resolveConfig('standard'),
+        redTeam: MODE_SETTINGS.standard.personas.length,
+      }),
+      'simulated',
+      undefined,
+    );
+    expect(seen.addRoundPreview).toEqual({
+      calls: round.calls,
+      usd: 0,
+      worstCalls: round.worstCalls,
+      worstUsd: 0,
+      basis: round.basis,
+    });
+    expect(round.basis).toMatch(/^one more round: 3 red-team challenge lists, up to \d+ challenges defended and ruled/);
     await t.call(app, 'evaluations:cancel', { id });
     for (let i = 0; (await get()).status === 'running'; i++) {
       if (i > 500) throw new Error('the evaluation did not stop');
@@ -33,7 +56,7 @@ describe('the rounds prediction', () => {
     }
     delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
     const paused = await get();
-    expect(paused.status).toBe('paused');
+    expect([paused.status, paused.addRoundPreview]).toEqual(['paused', null]);
     const done = paused.convergence.length;
     const last = paused.convergence.at(-1);
     const prediction = paused.prediction;
@@ -68,6 +91,6 @@ describe('the rounds prediction', () => {
       if (i > 1500) throw new Error('the evaluation did not lock');
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect((await get()).prediction).toBeNull();
+    expect([(await get()).prediction, (await get()).addRoundPreview]).toEqual([null, null]);
   }, 120_000);
 });

@@ -142,6 +142,7 @@ export function detailFromTrack(
     options: optionsOf(completeConfig(s.config)),
     ...ownStaleness(summary.stale),
     prediction: prediction(s),
+    addRoundPreview: null,
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
       const on = ruled.filter((x) => x.criterion === c.id);
@@ -204,6 +205,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
     options: optionsOf(completeConfig(doc.config)),
     ...ownStaleness(common(meta, doc.contentHashAtEvaluation).stale),
     prediction: null,
+    addRoundPreview: null,
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
       id: c.criterion,
