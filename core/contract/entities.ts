@@ -52,6 +52,8 @@ export const fileProblemSchema = z.strictObject({ file: z.string(), reason: z.st
 export type FileProblem = z.infer<typeof fileProblemSchema>;
 
 export const ideaDetailSchema = ideaSummarySchema.extend({
+  /** Other idea types it also belongs to (`secondaryTypes:` in its README; the seed's secondary domains). */
+  secondaryTypes: z.array(z.string()),
   /** The README's body (markdown, frontmatter removed). */
   readme: z.string(),
   files: z.array(z.strictObject({ path: z.string(), kind: z.enum(IDEA_FILE_KINDS), size: count })),

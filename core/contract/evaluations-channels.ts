@@ -258,6 +258,13 @@ export const evaluationDetailSchema = evaluationSummarySchema.extend({
   staleChecks: z.array(staleCheckSchema),
   /** While it runs its rounds: how many more it will likely take; null otherwise. */
   prediction: roundsPredictionSchema.nullable(),
+  /**
+   * What one more round ("Add round") would cost, priced for its provider, while one may be added
+   * to it (running, a full evaluation, under five rounds); null otherwise. Its budget still caps it.
+   */
+  addRoundPreview: z
+    .strictObject({ calls: z.number().nonnegative(), usd, worstCalls: count, worstUsd: usd, basis: z.string() })
+    .nullable(),
   dispute: z.strictObject({ criterion: z.string(), reason: z.string() }).nullable(),
   criteria: z.array(criterionViewSchema),
   categories: z.array(categoryViewSchema),

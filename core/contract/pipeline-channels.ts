@@ -59,6 +59,8 @@ export const plannedStepSchema = z.strictObject({
   evaluationId: z.string().nullable(),
   reevaluation: z.boolean(),
   approved: z.boolean(),
+  /** An approved evaluation's lock is all it has left: its narrative call, or nothing (it locks from its figures). */
+  lock: z.enum(['narrative', 'figures']).nullable(),
   reason: z.string(),
   estimate: stepPreviewSchema.nullable(),
   capUsd: usd,
@@ -109,6 +111,8 @@ export const pipelineStatusSchema = z.strictObject({
       step: z.enum(['evaluate', 'redteam']),
       evaluationId: z.string(),
       critical: z.array(criticalSchema),
+      /** At its review (the narrative call left), or where its budget or time ran out (it would have locked from its figures). */
+      heldAt: z.enum(['review', 'budget', 'time']),
     }),
   ),
   halted: z.array(z.strictObject({ slug: z.string(), title: z.string(), step: paidStep, message: z.string() })),

@@ -51,3 +51,24 @@ export function planEvaluation(input: EvaluationPlanInput): CallPlan {
       `a synthesis per round and a narrative; at most ${worst} calls over ${maxRounds} round${maxRounds === 1 ? '' : 's'}`,
   };
 }
+
+/**
+ * One more debate round, as "Add round" grants it: a challenge list per red-team persona, a defence
+ * and a ruling per kept challenge, and the round's synthesis (the narrative is in the plan already).
+ */
+export function planRound(input: Omit<EvaluationPlanInput, 'categories'>): CallPlan {
+  const cap = input.config.challengesPerRound;
+  const calls: CallPlan['calls'] = [
+    { kind: 'challenges', likely: input.redTeam, worst: input.redTeam },
+    { kind: 'defense', likely: cap * KEPT_SHARE, worst: cap },
+    { kind: 'ruling', likely: cap * KEPT_SHARE, worst: cap },
+    { kind: 'round_synthesis', likely: 1, worst: 1 },
+  ];
+  const worst = calls.reduce((s, c) => s + c.worst, 0);
+  return {
+    protocol: 'evaluation',
+    size: input.mode,
+    calls,
+    basis: `one more round: ${input.redTeam} red-team challenge lists, up to ${cap} challenges defended and ruled, and its synthesis; at most ${worst} calls`,
+  };
+}

@@ -13,6 +13,7 @@ describe('readIdeaFrontmatter', () => {
         slug: 'something-else',
         title: 'Solar co-op',
         type: 'Research',
+        secondaryTypes: ['Technical', 'research'],
         stage: 'research',
         tags: ['Energy', 'local', 'energy'],
         summary: ' Shared panels. ',
@@ -28,6 +29,8 @@ describe('readIdeaFrontmatter', () => {
         slug: 'solar-coop',
         title: 'Solar co-op',
         type: 'research',
+        // Lower-cased, and the primary type named again is dropped.
+        secondaryTypes: ['technical'],
         stage: 'RESEARCH',
         tags: ['energy', 'local'],
         summary: 'Shared panels.',
@@ -40,7 +43,21 @@ describe('readIdeaFrontmatter', () => {
 
   it('fills what is missing: title from the first heading, stage SPARK, id from the folder', () => {
     const result = read(undefined, 'Intro\n\n# Community solar\n\ntext');
-    expect(result).toMatchObject({ ok: true, meta: { id: 'slug:solar-coop', title: 'Community solar', stage: 'SPARK', type: null, tags: [] } });
+    expect(result).toMatchObject({
+      ok: true,
+      meta: {
+        id: 'slug:solar-coop',
+        title: 'Community solar',
+        stage: 'SPARK',
+        type: null,
+        secondaryTypes: [],
+        tags: [],
+      },
+    });
+    // A comma-separated line, as tags may be written.
+    expect(read({ secondaryTypes: 'technical, Research' })).toMatchObject({
+      meta: { secondaryTypes: ['technical', 'research'] },
+    });
   });
 
   it('names each wrong field', () => {
@@ -56,8 +73,16 @@ describe('readIdeaFrontmatter', () => {
       ok: false,
       problems: [
         'stage: unknown stage "DREAM" (one of SPARK, RESEARCH, ABANDONED)',
-        'type: unknown idea type "poetry" (one of research)',
+        'type: unknown idea type "poetry" (one of research, technical)',
       ],
+    });
+    expect(read({ secondaryTypes: ['technical', 'poetry'] })).toEqual({
+      ok: false,
+      problems: ['secondaryTypes: unknown idea type "poetry" (one of research, technical)'],
+    });
+    expect(read({ secondaryTypes: 7 })).toEqual({
+      ok: false,
+      problems: ['secondaryTypes: must be a list of idea types, e.g. [research, technical]'],
     });
   });
 });

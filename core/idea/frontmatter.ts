@@ -20,6 +20,12 @@ export const ideaFrontmatterSchema = z.looseObject({
   slug: z.string().optional(),
   title: text.optional(),
   type: z.string({ error: 'must be text' }).nullable().optional(),
+  /** The seed's secondary domains (§11.7): other idea types it also belongs to, beside `type`. */
+  secondaryTypes: z
+    .union([z.array(z.string()), z.string(), z.null()], {
+      error: 'must be a list of idea types, e.g. [research, technical]',
+    })
+    .optional(),
   stage: z.string({ error: 'must be text' }).optional(),
   tags: z
     .union([z.array(z.string()), z.string(), z.null()], { error: 'must be a list of tags, e.g. [energy, local]' })
@@ -46,6 +52,8 @@ export interface IdeaMeta {
   slug: string;
   title: string;
   type: string | null;
+  /** Other idea types it also belongs to (the seed's secondary domains), never the primary one again. */
+  secondaryTypes: string[];
   stage: string;
   tags: string[];
   summary: string;
@@ -68,6 +76,14 @@ export function normalizeDate(value: string | Date | null | undefined): string |
   }
   const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * What the search's tag column holds for an idea: its tags and its secondary types, so that an idea
+ * is found by a type it also belongs to (its primary type is a filter of the library's own).
+ */
+export function tagText(meta: Pick<IdeaMeta, 'tags' | 'secondaryTypes'>): string {
+  return [...meta.tags, ...meta.secondaryTypes].join(' ');
 }
 
 function normalizeTags(tags: string[] | string | null | undefined): string[] {
@@ -106,6 +122,11 @@ export function readIdeaFrontmatter(
   if (type !== null && !context.taxonomy.typeIds.has(type)) {
     problems.push(`type: unknown idea type "${fm.type}" (one of ${[...context.taxonomy.typeIds].join(', ')})`);
   }
+  // Written as a list or a comma-separated line, like tags; the primary type named again is dropped.
+  const secondaryTypes = normalizeTags(fm.secondaryTypes).filter((t) => t !== type);
+  for (const t of secondaryTypes)
+    if (!context.taxonomy.typeIds.has(t))
+      problems.push(`secondaryTypes: unknown idea type "${t}" (one of ${[...context.taxonomy.typeIds].join(', ')})`);
   if (problems.length > 0) return { ok: false, problems };
 
   const title = fm.title?.trim() || firstHeading(context.body) || context.slug;
@@ -117,6 +138,7 @@ export function readIdeaFrontmatter(
       slug: context.slug,
       title,
       type,
+      secondaryTypes,
       stage,
       tags: normalizeTags(fm.tags),
       summary: fm.summary?.trim() ?? '',

@@ -151,9 +151,43 @@ describe('the pipeline decides its next step from data alone', () => {
     ];
     const d = decide(input([idea('a', held)]));
     expect(d.next).toBeNull();
-    expect(d.waiting).toEqual([{ slug: 'a', title: 'A', step: 'evaluate', evaluationId: 'e1', critical }]);
-    const after = decide(input([idea('a', [...held, e({ step: 'evaluate', event: 'approved', evaluationId: 'e1' })])]));
-    expect(after.next).toMatchObject({ step: 'evaluate', kind: 'resume', evaluationId: 'e1', approved: true });
+    expect(d.waiting).toEqual([
+      { slug: 'a', title: 'A', step: 'evaluate', evaluationId: 'e1', critical, heldAt: 'review' },
+    ]);
+    // Approved, only its lock is left: priced as the narrative call, and it must fit at its worst.
+    const approved = [...held, e({ step: 'evaluate', event: 'approved', evaluationId: 'e1' })];
+    const lockEstimate = priced(0.01, 0.03);
+    const after = decide(input([idea('a', approved)], { lockEstimate }));
+    expect(after.next).toMatchObject({
+      step: 'evaluate',
+      kind: 'resume',
+      evaluationId: 'e1',
+      approved: true,
+      lock: 'narrative',
+      estimate: lockEstimate,
+    });
+    const tight = decide(
+      input([idea('a', [...approved, e({ step: 'develop', event: 'done', costUsd: 0.98 })])], {
+        lockEstimate,
+        estimates: { develop: free, evaluate: priced(0.3, 2), redteam: free, classify: free },
+      }),
+    );
+    expect(tight.refused.map((r) => r.message)).toEqual([
+      'refused: today\'s pipeline spend is $0.9800 of its daily budget of $1.0000; the lock of evaluate of "A" would cost up to $0.0300. It waits for tomorrow (local time) or a larger dailyBudgetUsd in pipeline.md.',
+    ]);
+    // Held where its budget ran out, it locks from its figures: nothing to pay, so nothing to refuse.
+    const atLimit = [
+      ...held.slice(0, -1),
+      e({ step: 'evaluate', event: 'held', evaluationId: 'e1', critical, limit: 'budget' }),
+    ];
+    expect(decide(input([idea('a', atLimit)])).waiting[0]?.heldAt).toBe('budget');
+    const spent = e({ step: 'develop', event: 'done', costUsd: 1 });
+    const figures = decide(
+      input([idea('a', [...atLimit, spent, e({ step: 'evaluate', event: 'approved', evaluationId: 'e1' })])], {
+        estimates: { develop: free, evaluate: priced(0.3, 2), redteam: free, classify: free },
+      }),
+    );
+    expect([figures.refused, figures.next?.lock, figures.next?.estimate]).toEqual([[], 'figures', null]);
     // Locked meanwhile by the researcher (resumed from the evaluation view): settled, not run again.
     const locked = decide(input([idea('a', held, { locked: ['e1'] })]));
     expect(locked.next).toMatchObject({ step: 'evaluate', kind: 'settle', evaluationId: 'e1', estimate: null });

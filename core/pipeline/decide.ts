@@ -35,6 +35,11 @@ export interface DecisionInput {
   evaluationCapUsd: number | null;
   /** Ideas with an evaluation running outside the pipeline: their evaluation steps wait for it to end. */
   busy?: readonly string[];
+  /**
+   * The cost preview of what an evaluation approved in the review gate has left: its narrative call
+   * (absent: priced as the whole step, the cautious side).
+   */
+  lockEstimate?: StepEstimate;
 }
 
 export type ActionKind =
@@ -58,6 +63,11 @@ export interface PlannedStep {
   reevaluation: boolean;
   /** The researcher let this evaluation through the review gate. */
   approved: boolean;
+  /**
+   * All an approved evaluation has left is its lock: the narrative call (held at its review), or
+   * nothing (held where its budget or time ran out: it locks from its figures). Null otherwise.
+   */
+  lock: 'narrative' | 'figures' | null;
   /** Why this step now, in words (it goes into the log). */
   reason: string;
   /** Its cost preview (null for a step that makes no call). */
@@ -81,6 +91,8 @@ export interface Waiting {
   step: 'evaluate' | 'redteam';
   evaluationId: string;
   critical: CriticalChallenge[];
+  /** Held at its review (the narrative call left), or where its budget or time ran out (it locks from its figures). */
+  heldAt: 'review' | 'budget' | 'time';
 }
 
 export interface Halted {
@@ -119,7 +131,16 @@ const ORDER: readonly PaidStep[] = ['develop', 'evaluate', 'redteam', 'classify'
 /** The one next step of one idea: steps in order, each switched on, not done, and its situation. */
 export function nextStepOf(idea: IdeaFacts, settings: PipelineSettings): Next {
   const p = idea.pipeline;
-  const base = { slug: idea.slug, title: idea.title, evaluationId: null, reevaluation: false, approved: false };
+  const base = {
+    slug: idea.slug,
+    title: idea.title,
+    evaluationId: null,
+    reevaluation: false,
+    approved: false,
+    lock: null,
+  };
+  const lockOf = (s: IdeaPipeline['steps'][PaidStep]): PlannedStep['lock'] =>
+    s.heldAt === 'budget' || s.heldAt === 'time' ? 'figures' : 'narrative';
   for (const step of ORDER) {
     const s = p.steps[step];
     const on = settings.steps[step];
@@ -163,6 +184,7 @@ export function nextStepOf(idea: IdeaFacts, settings: PipelineSettings): Next {
             step: step as 'evaluate' | 'redteam',
             evaluationId: s.evaluationId ?? '',
             critical: s.critical,
+            heldAt: s.heldAt ?? 'review',
           },
         };
       case 'approved':
@@ -174,13 +196,15 @@ export function nextStepOf(idea: IdeaFacts, settings: PipelineSettings): Next {
             kind: 'resume',
             evaluationId: s.evaluationId,
             approved: true,
+            lock: lockOf(s),
             reason: 'approved in the review gate: it may lock',
           },
         };
       case 'running':
       case 'stopped': {
         const why = s.status === 'running' ? 'it was interrupted' : 'it was stopped';
-        if (isEvaluationStep(step) && s.evaluationId)
+        if (isEvaluationStep(step) && s.evaluationId) {
+          const approved = p.approved.includes(s.evaluationId);
           return {
             kind: 'action',
             action: {
@@ -188,10 +212,12 @@ export function nextStepOf(idea: IdeaFacts, settings: PipelineSettings): Next {
               step,
               kind: 'resume',
               evaluationId: s.evaluationId,
-              approved: p.approved.includes(s.evaluationId),
+              approved,
+              lock: approved ? lockOf(s) : null,
               reason: `${why}: it continues from its checkpoint`,
             },
           };
+        }
         return { kind: 'action', action: { ...base, step, kind: 'start', reason: `${why}: it starts again` } };
       }
       case 'failed':
@@ -254,14 +280,17 @@ function budgetProblem(
   spent: number,
   budget: number,
   title: string,
+  lock: PlannedStep['lock'],
 ): string | null {
   const remaining = Math.max(0, budget - spent);
-  const single = !isEvaluationStep(step);
+  // The narrative call that locks an approved evaluation is one call too.
+  const single = !isEvaluationStep(step) || lock === 'narrative';
   const needed = single ? estimate.worstUsd : estimate.usd;
   if (needed <= remaining + 1e-12) return null;
+  const what = lock === 'narrative' ? `the lock of ${STEP_NAMES[step]}` : STEP_NAMES[step];
   return (
     `refused: today's pipeline spend is ${usd(spent)} of its daily budget of ${usd(budget)}; ` +
-    `${STEP_NAMES[step]} of "${title}" would ${single ? 'cost up to' : 'likely cost'} ${usd(needed)}. ` +
+    `${what} of "${title}" would ${single ? 'cost up to' : 'likely cost'} ${usd(needed)}. ` +
     'It waits for tomorrow (local time) or a larger dailyBudgetUsd in pipeline.md.'
   );
 }
@@ -293,8 +322,13 @@ export function decide(input: DecisionInput): Decision {
   const refused: Refusal[] = [];
   let next: PlannedStep | null = null;
   for (const { action, refusedOn } of due) {
-    const free = action.kind === 'skip' || action.kind === 'settle';
-    const estimate = free ? null : input.estimates[action.step];
+    // An evaluation held where its limit ran out locks from its figures: no call is left to price.
+    const free = action.kind === 'skip' || action.kind === 'settle' || action.lock === 'figures';
+    const estimate = free
+      ? null
+      : action.lock === 'narrative'
+        ? (input.lockEstimate ?? input.estimates[action.step])
+        : input.estimates[action.step];
     const ownCap = isEvaluationStep(action.step) ? input.evaluationCapUsd : null;
     const planned: PlannedStep = {
       ...action,
@@ -305,7 +339,7 @@ export function decide(input: DecisionInput): Decision {
     if (estimate) {
       const problem = estimate.cannotRun
         ? `refused: ${STEP_NAMES[action.step]} of "${action.title}" cannot run: ${estimate.cannotRun}`
-        : budgetProblem(action.step, estimate, spent, budget, action.title);
+        : budgetProblem(action.step, estimate, spent, budget, action.title, action.lock);
       if (problem) {
         refused.push({
           slug: action.slug,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { criticalChallenges, gateHolds, redTeamReason, redTeamTarget, undefended } from './gate';
+import { replayPartial } from '../evaluation/replay';
+import { defense, evaluator, header, redteam, ruling, script } from '../evaluation/script-builder';
+import { fourCriteria } from '../evaluation/test-setup';
+import { criticalChallenges, gateHolds, gateHoldsAtLimit, redTeamReason, redTeamTarget, undefended } from './gate';
 
 describe('the review gate and the red team’s target', () => {
   const challenge = (
@@ -53,5 +56,43 @@ describe('the review gate and the red team’s target', () => {
     expect(redTeamTarget([])).toBeNull();
     // The dispute it opens must carry a reason of at least 50 characters.
     expect(redTeamReason(s('a', 9, 0.5)).length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('holds at a limit only what the limit would lock with CRITICAL challenges in it', () => {
+    const taxonomy = fourCriteria();
+    const opening = [
+      header(),
+      evaluator('problem', [
+        ['alpha', 7, 0.6],
+        ['beta', 6, 0.6],
+      ]),
+      evaluator('risk', [
+        ['gamma', 6, 0.6],
+        ['delta', 7, 0.6],
+      ]),
+    ];
+    const challenged = [
+      ...opening,
+      redteam('skeptic', [['beta', 'CRITICAL', 'Beta rests on a single survey of friends']]),
+      redteam('realist', []),
+      redteam('first-principles', []),
+    ];
+    const at = (...lines: Parameters<typeof script>) => replayPartial(script(...lines), taxonomy).state;
+    const ruled = at(...challenged, defense(), ruling('RED_TEAM'));
+    expect(gateHoldsAtLimit(ruled, 'budget', 0, false)?.map((c) => [c.criterion, c.winner])).toEqual([
+      ['beta', 'RED_TEAM'],
+    ]);
+    expect(gateHoldsAtLimit(ruled, 'time', 0, false)).toHaveLength(1);
+    // Approved, or a red-team round looking only after round 1: it locks.
+    expect([gateHoldsAtLimit(ruled, 'budget', 0, true), gateHoldsAtLimit(ruled, 'budget', 1, false)]).toEqual([
+      null,
+      null,
+    ]);
+    // Cut before its first ruling, the round leaves no trace in what locks: nothing to see.
+    expect(gateHoldsAtLimit(at(...challenged), 'budget', 0, false)).toBeNull();
+    // Cut before every criterion was scored, the evaluation fails rather than locks.
+    expect(gateHoldsAtLimit(at(header()), 'budget', 0, false)).toBeNull();
+    // Asking does not touch the state it was asked about.
+    expect(ruled.phase).not.toBe('LOCKED');
   });
 });

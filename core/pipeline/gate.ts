@@ -1,3 +1,5 @@
+import type { EvaluationState } from '../evaluation/state';
+import { step } from '../evaluation/step';
 import type { Phase, Severity, Winner } from '../evaluation/vocabulary';
 
 /**
@@ -59,6 +61,27 @@ export function undefended(critical: readonly CriticalChallenge[]): CriticalChal
  */
 export function gateHolds(phase: Phase, critical: readonly CriticalChallenge[], approved: boolean): boolean {
   return phase === 'REVIEWING' && critical.length > 0 && !approved;
+}
+
+/**
+ * The CRITICAL challenges an evaluation would lock with if the limit met now (its budget, its time)
+ * ended it — a limit locks at once, from the figures, with no step between for the gate to hold at
+ * REVIEWING — or null when the gate lets it: approved, no CRITICAL challenge of its own rounds in
+ * what would lock (a round cut before its first ruling leaves no trace), or a limit that fails it
+ * rather than locking it (before every criterion had its first score).
+ */
+export function gateHoldsAtLimit(
+  state: EvaluationState,
+  limit: 'budget' | 'time',
+  afterRound: number,
+  approved: boolean,
+): CriticalChallenge[] | null {
+  if (approved || state.phase === 'LOCKED' || state.phase === 'FAILED') return null;
+  // The limit's own transition, on a copy: what the lock would hold is the machine's to say.
+  const locked = step(state, { kind: limit === 'budget' ? 'budget_exhausted' : 'timeout', at: state.clock }).state;
+  if (locked.phase !== 'LOCKED') return null;
+  const critical = criticalChallenges(locked.challenges, afterRound);
+  return critical.length > 0 ? critical : null;
 }
 
 export interface ScoredCriterion {

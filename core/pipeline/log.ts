@@ -65,6 +65,11 @@ export const pipelineEntrySchema = z.strictObject({
   critical: z.array(criticalSchema).optional(),
   /** An evaluation the red team's CRITICAL challenges sent the idea back to. */
   reevaluation: z.boolean().optional(),
+  /**
+   * A hold where a limit would have locked it (its budget or time ran out): once approved it locks
+   * from its figures with no further call. Absent: held at its review (the narrative call is left).
+   */
+  limit: z.enum(['budget', 'time']).optional(),
   provider: z.string().optional(),
 });
 export type PipelineEntry = z.infer<typeof pipelineEntrySchema>;
@@ -139,6 +144,8 @@ export interface StepState {
   refusedOn: string | null;
   /** The CRITICAL challenges of its latest hold or red-team round. */
   critical: CriticalChallenge[];
+  /** Where its latest hold was: at the review (the narrative call left), or where a limit ran out (nothing left). */
+  heldAt: 'review' | 'budget' | 'time' | null;
   /** Its last entry's words. */
   note: string;
   at: string | null;
@@ -164,7 +171,16 @@ export interface IdeaPipeline {
 }
 
 function freshStep(): StepState {
-  return { status: 'pending', evaluationId: null, failures: 0, refusedOn: null, critical: [], note: '', at: null };
+  return {
+    status: 'pending',
+    evaluationId: null,
+    failures: 0,
+    refusedOn: null,
+    critical: [],
+    heldAt: null,
+    note: '',
+    at: null,
+  };
 }
 
 export function emptyPipeline(): IdeaPipeline {
@@ -218,11 +234,13 @@ export function foldLog(entries: readonly PipelineEntry[]): IdeaPipeline {
         s.status = 'done';
         s.failures = 0;
         s.critical = e.critical ?? [];
+        s.heldAt = null;
         if (e.step === 'redteam') p.reevaluationDue = undefended(s.critical).length > 0;
         break;
       case 'held':
         s.status = 'held';
         s.critical = e.critical ?? [];
+        s.heldAt = e.limit ?? 'review';
         break;
       case 'approved':
         s.status = 'approved';

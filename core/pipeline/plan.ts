@@ -27,6 +27,19 @@ export function planClassification(tier?: ModelTier): CallPlan {
   };
 }
 
+/**
+ * What an evaluation let through the review gate has left: the narrative call that locks it (one
+ * held where its budget or time ran out needs none: it locks from its figures).
+ */
+export function planLock(mode: Mode): CallPlan {
+  return {
+    protocol: 'evaluation',
+    size: mode,
+    calls: [{ kind: 'narrative', likely: 1, worst: 1 }],
+    basis: 'one call: the narrative that locks the evaluation let through the review gate',
+  };
+}
+
 /** Share of a round's challenge cap that is kept and debated (evaluation/plan.ts measured 0.95). */
 const KEPT_SHARE = 0.95;
 

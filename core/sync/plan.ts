@@ -126,7 +126,7 @@ const SEARCH_TEXT_RULE = 'search-text:2 (without HTML comments)';
  * the README by the hash of its bytes, not by the fields read from it, so a change to how fields are
  * read needs a new value here (and, like a new search-text rule, a migration that rereads folders).
  */
-const ROW_RULE = 'row:2 (fields from the README, by its bytes)';
+const ROW_RULE = 'row:3 (fields from the README, by its bytes; secondary types in the search text)';
 
 /**
  * Step two: from the freshly read dirty folders, the exact rows to write and delete. Pure: the same

@@ -12,7 +12,7 @@ describe('buildTaxonomy', () => {
       energy: t.tagCategory.get('energy'),
     }).toEqual({
       stages: ['SPARK', 'RESEARCH', 'ABANDONED'],
-      types: ['research'],
+      types: ['research', 'technical'],
       criteria: [
         ['problem-clarity', 'problem', true],
         ['execution-risk', 'risk', false],

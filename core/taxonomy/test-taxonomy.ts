@@ -21,8 +21,20 @@ export function testTaxonomy(): Taxonomy {
         ],
       },
     },
-    types: { file: 'types.md', data: { kind: 'idea-types', types: [{ id: 'research', name: 'R', description: 'r' }] } },
-    tags: { file: 'tags.md', data: { kind: 'tags', categories: [{ id: 'domain', name: 'D', tags: [{ id: 'energy' }] }] } },
+    types: {
+      file: 'types.md',
+      data: {
+        kind: 'idea-types',
+        types: [
+          { id: 'research', name: 'R', description: 'r' },
+          { id: 'technical', name: 'T', description: 't' },
+        ],
+      },
+    },
+    tags: {
+      file: 'tags.md',
+      data: { kind: 'tags', categories: [{ id: 'domain', name: 'D', tags: [{ id: 'energy' }] }] },
+    },
   });
 }
 

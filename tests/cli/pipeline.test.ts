@@ -83,6 +83,27 @@ describe('pipeline on the command line', () => {
     expect(stopped.out.split('\n')[0]).toBe('Pipeline: stopped');
   }, 90_000);
 
+  it('shows each step’s cost preview, priced for its provider, before anything runs', async () => {
+    expect(
+      (await run(['pipeline', 'configure', '--on', 'develop,evaluate', '--provider', 'anthropic', '--workspace', root]))
+        .code,
+    ).toBe(0);
+    const status = JSON.parse(
+      (await run(['pipeline', 'status', '--workspace', root, '--json'])).out,
+    ) as PipelineStatusView;
+    const text = (await run(['pipeline', 'status', '--workspace', root])).out;
+    const e = status.estimates;
+    const usd = (n: number) => `$${n.toFixed(4)}`;
+    expect(e.evaluate.usd).toBeGreaterThan(0);
+    expect(e.evaluate.worstUsd).toBeGreaterThan(e.evaluate.usd);
+    expect(text.split('\n').find((l) => l.includes('cost previews'))).toBe(
+      `  cost previews: develop ~${usd(e.develop.usd)} (≤ ${usd(e.develop.worstUsd)}), evaluate ~${usd(e.evaluate.usd)} (≤ ${usd(e.evaluate.worstUsd)}), ` +
+        `red team ~${usd(e.redteam.usd)} (≤ ${usd(e.redteam.worstUsd)}), classify ~${usd(e.classify.usd)} (≤ ${usd(e.classify.worstUsd)})`,
+    );
+    // Nothing ran: no idea entered the pipeline, nothing was spent.
+    expect([status.running, status.ideas, status.spentTodayUsd]).toEqual([false, [], 0]);
+  });
+
   it('says in one line what is wrong with what was asked', async () => {
     const cases: [string[], string][] = [
       [

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ComparisonView } from '../../core/contract';
-import { chromiumPath, lockedEvaluation, sessionPerFile } from './harness';
+import { readme, writeFile } from '../helpers/temp-workspace';
+import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
 // Three evaluated ideas set side by side: reached from an idea page's "Compare with…" and from the
 // palette, every score the page shows checked against what `ideas:compare` answers, and the view
@@ -13,7 +14,7 @@ const two = (n: number | null) => (n === null ? '—' : n.toFixed(2));
 const percent = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
 
 describe.skipIf(!chromiumPath)('the comparison view', () => {
-  const { s, go } = sessionPerFile({ viewport: { width: 1400, height: 900 } });
+  const { s, ws, go } = sessionPerFile({ viewport: { width: 1400, height: 900 } });
   let expected: ComparisonView;
 
   beforeAll(async () => {
@@ -223,6 +224,43 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
         minConfidence: 0.6,
       },
     });
+    expect(s.problems).toEqual([]);
+  }, 120_000);
+
+  it('names the cruxes two variants of one idea share, though their debates word them apart', async () => {
+    const { page } = s;
+    // The simulator words its cruxes from each idea's title: the variants' differ by a word, and the
+    // crux graph holds each pair to be one question.
+    const variants = [
+      ['solar-north-roofs', 'North roofs: community-owned solar panels'],
+      ['solar-south-roofs', 'South roofs: community-owned solar panels'],
+    ] as const;
+    for (const [slug, title] of variants)
+      writeFile(
+        ws.root,
+        `ideas/${slug}/README.md`,
+        readme(title, { type: 'business' }, 'Neighbours share the output.'),
+      );
+    for (const [slug] of variants) {
+      for (let i = 0; ; i++) {
+        const listed = (await s.app.client.invoke('ideas:list', {})).ideas.some((idea) => idea.slug === slug);
+        if (listed) break;
+        if (i > 100) throw new Error(`${slug} was not indexed`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await finishedDebate(s.app, slug, 5, 3);
+      await lockedEvaluation(s.app, slug, 'quick');
+    }
+    const slugs = [variants[0][0], IDEAS[1], variants[1][0]];
+    const view = await s.app.client.invoke('ideas:compare', { slugs });
+    expect(view.sharedCruxes.length).toBeGreaterThan(0);
+    expect(view.sharedCruxes.every((c) => c.slugs.join() === `${variants[0][0]},${variants[1][0]}`)).toBe(true);
+    await go(`#/compare?ideas=${slugs.join(',')}`);
+    const shared = page.getByRole('region', { name: 'Cruxes they share' }).getByRole('listitem');
+    await shared.first().waitFor();
+    expect(await shared.allInnerTexts()).toEqual(
+      view.sharedCruxes.map((c) => `${c.question} — ${variants[0][1]}, ${variants[1][1]}`),
+    );
     expect(s.problems).toEqual([]);
   }, 120_000);
 

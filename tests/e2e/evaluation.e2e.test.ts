@@ -167,4 +167,37 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
 
     expect(s.problems).toEqual([]);
   }, 180_000);
+
+  it('says about how many more rounds while it runs, and Add round, with its cost, grants one more', async () => {
+    const { page } = s;
+    const slug = 'ebike-repair-workshop';
+    const { id } = await s.app.client.invoke('evaluations:start', { slug, mode: 'standard', provider: 'simulated' });
+    await page.goto(`${s.server.url}#/evaluation/${id}`);
+    await page.getByTestId('evaluation-status').getByText('running').waitFor();
+    const get = () => s.app.client.invoke('evaluations:get', { id });
+    // The header's prediction is the one evaluations:get gives (the live view follows it as rounds end).
+    const prediction = page.getByTestId('evaluation-prediction');
+    await prediction.waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await prediction.innerText()).startsWith(`Prediction: ${(await get()).prediction?.text}`), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    expect(await prediction.innerText()).toMatch(/^Prediction: about \d+ more rounds? /);
+
+    // Add round says what the round would cost before it is granted.
+    const add = page.getByRole('button', { name: /^Add round/ });
+    await add.waitFor();
+    const preview = (await get()).addRoundPreview;
+    expect(preview?.worstCalls).toBeGreaterThan(0);
+    expect(await add.getByTestId('add-round-preview').innerText()).toBe(' (~$0, ≤ $0)');
+    expect(await add.getAttribute('title')).toContain(preview?.basis as string);
+    await add.click();
+    await page.getByText('round', { exact: false }).filter({ hasText: /of 4$/ }).first().waitFor();
+    expect((await get()).roundLimit).toBe(4);
+    await s.screenshot('evaluation-add-round');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(async () => (await get()).status, { timeout: 30_000 }).toBe('paused');
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 });

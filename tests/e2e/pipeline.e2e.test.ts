@@ -143,4 +143,53 @@ describe.skipIf(!chromiumPath)('the pipeline that runs itself', () => {
     ]);
     expect(s.problems).toEqual([]);
   }, 150_000);
+
+  it('shows an evaluation held in the review gate with its CRITICAL challenges, and lets it lock when approved', async () => {
+    const { page } = s;
+    const CHALLENGED = 'dataset-diff-tool';
+    await go('#/pipeline');
+    await panel().waitFor();
+    // Only the evaluation, with the gate on (switched in the panel): the diff tool's raises CRITICAL challenges.
+    await s.app.client.invoke('pipeline:configure', { steps: { develop: false, classify: false } });
+    const gate = panel().getByLabel('Review gate for CRITICAL challenges');
+    await gate.check();
+    await expect.poll(async () => (await status()).settings.reviewGate).toBe(true);
+    await s.app.client.invoke('pipeline:run', { slugs: [CHALLENGED] });
+    const held = page.getByRole('region', { name: /^Review gate: / });
+    await held.waitFor({ timeout: 60_000 });
+    const waiting = (await status()).waiting;
+    expect(waiting.map((w) => [w.slug, w.step, w.heldAt])).toEqual([[CHALLENGED, 'evaluate', 'review']]);
+    const w = waiting[0] as (typeof waiting)[number];
+    // Every CRITICAL challenge, with its criterion, its persona and who won, before the evaluation locks.
+    const words = (winner: string | null) =>
+      winner === null
+        ? 'not ruled'
+        : winner === 'EVALUATOR'
+          ? 'defended'
+          : winner === 'DRAW'
+            ? 'a draw'
+            : 'the red team won';
+    expect(await held.getByRole('listitem').allInnerTexts()).toEqual(
+      w.critical.map((c) => `CRITICAL ${c.criterion} (${c.persona}; ${words(c.winner)}): ${c.challenge}`),
+    );
+    expect(w.critical.length).toBeGreaterThan(0);
+    expect((await s.app.client.invoke('evaluations:get', { id: w.evaluationId })).status).toBe('paused');
+    await badge(CHALLENGED, 'evaluate').filter({ hasText: 'held' }).waitFor();
+    await s.screenshot('pipeline-review-gate');
+
+    await held.getByRole('button', { name: 'Approve and let it lock' }).click();
+    await badge(CHALLENGED, 'evaluate').filter({ hasText: 'done' }).waitFor({ timeout: 60_000 });
+    expect(await held.count()).toBe(0);
+    expect((await s.app.client.invoke('evaluations:get', { id: w.evaluationId })).status).toBe('completed');
+    const { entries } = await s.app.client.invoke('pipeline:log', { slug: CHALLENGED });
+    expect(entries.map((e) => `${e.step}:${e.event}`)).toEqual([
+      'capture:enrolled',
+      'evaluate:started',
+      'evaluate:held',
+      'evaluate:approved',
+      'evaluate:started',
+      'evaluate:done',
+    ]);
+    expect(s.problems).toEqual([]);
+  }, 150_000);
 });

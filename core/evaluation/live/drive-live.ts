@@ -36,6 +36,14 @@ export interface LiveDriveOptions {
    * allows it. Awaited, so a host can also give the event loop a turn here.
    */
   control?: () => DriveControl | Promise<DriveControl>;
+  /**
+   * Asked when a limit (the budget, the time) is about to end the evaluation, which would lock it at
+   * once from its figures (no call is allowed any more, so no step of the host comes between): true
+   * leaves it where it stands instead, unlocked and resumable, as a `stop` of `control` does. The
+   * pipeline's review gate holds an evaluation with CRITICAL challenges this way; resumed, the same
+   * limit is met again and, if this answers false then, locks it.
+   */
+  holdAtLimit?: (state: EvaluationState, limit: 'budget' | 'time') => boolean;
 }
 
 /** `add_round`: the researcher grants one more round (fed only when `addRoundRefusal` allows it). */
@@ -54,7 +62,23 @@ export interface LiveDrive extends Drive {
  * made, so the run does not depend on which call returns first.
  */
 export async function driveLive(start: EvaluationState, options: LiveDriveOptions): Promise<LiveDrive> {
-  const protocol = evaluationProtocol({ prompts: options.prompts, now: options.now });
+  const own = evaluationProtocol({ prompts: options.prompts, now: options.now });
+  const holdAtLimit = options.holdAtLimit;
+  /** A limit was met and the host chose to hold: the next look at `control` stops the run. */
+  let holding = false;
+  const protocol: typeof own = holdAtLimit
+    ? {
+        ...own,
+        stop(state, cause) {
+          if ((cause.kind === 'budget' || cause.kind === 'time') && holdAtLimit(state, cause.kind)) {
+            holding = true;
+            // No input: the state stays as it was; the runner goes round once more and asks `control`.
+            return { inputs: [], after: 'continue' };
+          }
+          return own.stop(state, cause);
+        },
+      }
+    : own;
   const runner = new Runner(
     protocol,
     start,
@@ -65,6 +89,7 @@ export async function driveLive(start: EvaluationState, options: LiveDriveOption
       estimateCostUsd: options.estimateUsd,
       now: options.clockMs ?? (() => Date.now()),
       control: async () => {
+        if (holding) return { kind: 'stop' };
         const control = options.control ? await options.control() : null;
         if (control === 'stop') return { kind: 'stop' };
         const phase = runner.currentState.phase;

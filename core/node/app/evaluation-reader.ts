@@ -1,4 +1,9 @@
 import type { EvaluationDetail, EvaluationEntry, EvaluationSummary } from '../../contract';
+import { MODE_SETTINGS } from '../../evaluation';
+import { planRound } from '../../evaluation/plan';
+import { addRoundRefusal } from '../../evaluation/step';
+import type { ProviderName } from '../debates/providers';
+import { runEstimate } from '../llm/cost-preview';
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import type { EvaluationTrack } from '../evaluations/evaluation-track';
 import { ideaEvaluationStates } from '../sqlite/evaluation-record-queries';
@@ -155,11 +160,36 @@ export class EvaluationReader {
   /** Everything about one evaluation (`evaluations:get`). */
   detail(id: string): EvaluationDetail {
     const run = this.live.get(id);
-    if (run) return detailFromTrack(run.track, this.liveMeta(run));
+    if (run) {
+      const meta = this.liveMeta(run);
+      return { ...detailFromTrack(run.track, meta), addRoundPreview: this.addRoundPreview(run, meta) };
+    }
     const stored = this.locate(id);
     const view = this.stored(stored, true)?.view;
     if (!view) throw new UserError(`evaluation "${id}" could not be read (its file is damaged)`);
     return this.withStaleness(view, stored);
+  }
+
+  /**
+   * What one more round of a running evaluation would cost ("Add round"), priced like every start
+   * form's estimate for the provider it runs on; null when no round may be added now.
+   */
+  private addRoundPreview(run: LiveEvaluation, meta: EvaluationMeta): EvaluationDetail['addRoundPreview'] {
+    const state = run.track.state;
+    if (meta.run.status !== 'running' || meta.run.stopRequested || addRoundRefusal(state) !== null) return null;
+    if (meta.provider === null) return null;
+    const plan = planRound({
+      mode: state.mode,
+      config: state.config,
+      redTeam: MODE_SETTINGS[state.mode].personas.length,
+    });
+    const { calls, usd, worstCalls, worstUsd, basis } = runEstimate(
+      this.ws.root,
+      plan,
+      meta.provider as ProviderName,
+      undefined,
+    );
+    return { calls, usd, worstCalls, worstUsd, basis };
   }
 
   /** An idea's current locked evaluation weighed against every reopen trigger. */

@@ -148,6 +148,7 @@ export function detailFromTrack(
     options: optionsView(completeConfig(s.config)),
     ...ownStaleness(summary.stale),
     prediction: prediction(s),
+    addRoundPreview: null,
     dispute: s.dispute ? { ...s.dispute } : null,
     criteria: s.criteria.map((c) => {
       const on = ruled.filter((x) => x.criterion === c.id);
@@ -210,6 +211,7 @@ export function detailFromDocument(doc: FinalSynthesisDocument, meta: Evaluation
     options: optionsView(completeConfig(doc.config)),
     ...ownStaleness(common(meta, doc.contentHashAtEvaluation).stale),
     prediction: null,
+    addRoundPreview: null,
     dispute: doc.dispute,
     criteria: doc.scores.map((c) => ({
       id: c.criterion,

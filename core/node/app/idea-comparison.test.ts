@@ -21,13 +21,19 @@ describe('the cruxes a comparison shows', () => {
     cleanup();
   });
 
-  it('names a crux that debates of two or more of the ideas reached, as words, and only crystallized ones', async () => {
+  it('names a crux that debates of two or more of the ideas reached — one node of the crux graph, or the same words — and only crystallized ones', async () => {
     const cruxes: CruxOfIdea[] = [
-      { ideaSlug: 'alpha', question: 'Will buyers pay for maintenance?', crystallized: true },
-      { ideaSlug: 'beta', question: '  will buyers  PAY for maintenance ', crystallized: true },
-      { ideaSlug: 'gamma', question: 'Will buyers pay for maintenance?', crystallized: false },
-      { ideaSlug: 'alpha', question: 'Is the permit process short?', crystallized: true },
-      { ideaSlug: 'other', question: 'Is the permit process short?', crystallized: true },
+      { ideaSlug: 'alpha', question: 'Will buyers pay for maintenance?', crystallized: true, node: 'd1/t1' },
+      // Worded otherwise in another debate, held to be the same question by the graph.
+      { ideaSlug: 'beta', question: 'Will the buyers pay for its maintenance?', crystallized: true, node: 'd1/t1' },
+      { ideaSlug: 'gamma', question: 'Will buyers pay for maintenance?', crystallized: false, node: 'd1/t1' },
+      // The same words, yet two nodes: the graph's measure decides.
+      { ideaSlug: 'alpha', question: 'Is the permit process short?', crystallized: true, node: 'd1/t2' },
+      { ideaSlug: 'gamma', question: 'Is the permit process short?', crystallized: true, node: 'd3/t1' },
+      // Outside the graph, the words decide (case, spacing and the question mark aside).
+      { ideaSlug: 'beta', question: 'Can one volunteer run it?', crystallized: true, node: null },
+      { ideaSlug: 'gamma', question: '  can one VOLUNTEER run it ', crystallized: true, node: null },
+      { ideaSlug: 'other', question: 'Can one volunteer run it?', crystallized: true, node: null },
     ];
     // Only the fields a comparison reads; the rest of a detail does not matter here.
     const evaluation = { id: 'e', categories: [], criteria: [], stale: true } as unknown as EvaluationDetail;
@@ -37,11 +43,14 @@ describe('the cruxes a comparison shows', () => {
       shared: view.sharedCruxes,
       each: view.ideas.map((i) => [i.slug, i.cruxes, i.stale]),
     }).toEqual({
-      shared: [{ question: 'Will buyers pay for maintenance?', slugs: ['alpha', 'beta'] }],
+      shared: [
+        { question: 'Will buyers pay for maintenance?', slugs: ['alpha', 'beta'] },
+        { question: 'Can one volunteer run it?', slugs: ['beta', 'gamma'] },
+      ],
       each: [
         ['alpha', ['Will buyers pay for maintenance?', 'Is the permit process short?'], true],
-        ['beta', ['  will buyers  PAY for maintenance '], true],
-        ['gamma', [], true],
+        ['beta', ['Will the buyers pay for its maintenance?', 'Can one volunteer run it?'], true],
+        ['gamma', ['Is the permit process short?', '  can one VOLUNTEER run it '], true],
       ],
     });
   });

@@ -2,11 +2,17 @@ import type { ComparisonView, EvaluationDetail } from '../../contract';
 import { getIdea } from '../sqlite/index-sql';
 import { UserError, type Workspace } from '../workspace/workspace';
 
-/** A crux as the comparison needs it: which idea's debate reached it, and its question. */
+/** A crux as the comparison needs it: which idea's debate reached it, its question, and its node. */
 export interface CruxOfIdea {
   ideaSlug: string | null;
   question: string;
   crystallized: boolean;
+  /**
+   * Its node in the workspace's global crux graph (core/crux/global-graph.ts): the cruxes of
+   * different debates that the graph holds to be one question (a duplicate the debate confirmed, or
+   * questions sharing more than half their keywords) have the same node. Null: not in the graph.
+   */
+  node: string | null;
 }
 
 /** What a comparison reads: the ideas' current evaluations and every debate's cruxes. */
@@ -16,9 +22,13 @@ export interface ComparisonSources {
   cruxes(): CruxOfIdea[] | Promise<CruxOfIdea[]>;
 }
 
-/** Crux questions are compared as words: case, spacing and a closing question mark aside. */
-function cruxKey(question: string): string {
-  return question
+/**
+ * What makes two cruxes one: the graph's node; for a crux outside the graph, its words (case,
+ * spacing and a closing question mark aside).
+ */
+function cruxKey(crux: CruxOfIdea): string {
+  if (crux.node !== null) return `node:${crux.node}`;
+  return crux.question
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim()
@@ -53,7 +63,7 @@ export async function compareIdeas(
   for (const crux of await sources.cruxes()) {
     if (!crux.crystallized || crux.ideaSlug === null || !slugs.includes(crux.ideaSlug)) continue;
     const questions = bySlug.get(crux.ideaSlug) ?? new Map<string, string>();
-    const key = cruxKey(crux.question);
+    const key = cruxKey(crux);
     if (!questions.has(key)) questions.set(key, crux.question);
     bySlug.set(crux.ideaSlug, questions);
   }

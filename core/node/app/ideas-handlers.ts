@@ -8,6 +8,7 @@ import { allRelationships, ideaFiles } from '../sqlite/index-sql';
 import { importNotes } from '../workspace/import-notes';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { cruxesHandlers } from './cruxes-handlers';
 import type { DebateReads } from './debate-view/debate-reads';
 import type { EvaluationReader } from './evaluation-reader';
 import { type ComparisonSources, compareIdeas } from './idea-comparison';
@@ -52,8 +53,20 @@ export function ideasHandlers(
       const current = reading.evaluations.summaries(slug).find((e) => e.current && e.status === 'completed');
       return current ? reading.evaluations.detail(current.id) : null;
     },
-    // The ledger's own reading of every debate's cruxes (the same folds and caches).
-    cruxes: async () => (await ledgerHandlers(ctx, reading.reads).impl['ledger:list']({})).cruxes,
+    // The ledger's own reading of every debate's cruxes (the same folds and caches), each with its
+    // node in the global crux graph: "the same crux" across ideas is the graph's measure, one for
+    // the whole app, not words that must match to the letter (two debates seldom word it alike).
+    cruxes: async () => {
+      const { cruxes } = await ledgerHandlers(ctx, reading.reads).impl['ledger:list']({});
+      const graph = await cruxesHandlers(ctx, reading.reads).impl['cruxes:graph']({});
+      const nodeOf = new Map(graph.nodes.flatMap((n) => n.members.map((m) => [`${m.debateId}/${m.thread}`, n.id])));
+      return cruxes.map((c) => ({
+        ideaSlug: c.ideaSlug,
+        question: c.question,
+        crystallized: c.crystallized,
+        node: nodeOf.get(`${c.debateId}/${c.thread}`) ?? null,
+      }));
+    },
   };
   /** The development calls running now, by idea, so that one can be cancelled. */
   const asking = new Map<string, AbortController>();
@@ -74,6 +87,7 @@ export function ideasHandlers(
         const shown = ws.show(slug);
         return {
           ...ideaSummary(shown),
+          secondaryTypes: shown.secondaryTypes,
           readme: shown.readme,
           files: shown.files.map((f) => ({ path: f.path, kind: f.kind, size: f.size })),
           relationships: shown.relationships.map((r) => ({

@@ -19,6 +19,8 @@ function bothHooks(app: RunHooks, pipeline: RunHooks): RunHooks {
     control: async () =>
       (app.control ? await app.control() : null) ?? (pipeline.control ? await pipeline.control() : null),
     stopReason: () => pipeline.stopReason?.() ?? app.stopReason?.() ?? 'cancelled',
+    // The review gate at a limit is the pipeline's alone (a run resumed from its view locks).
+    ...(pipeline.holdAtLimit ? { holdAtLimit: pipeline.holdAtLimit } : {}),
   };
 }
 

@@ -263,6 +263,11 @@ export const evaluationsCommands: Command[] = [
                   summaryLine(e),
                   `${e.ideaTitle} — ${e.mode}, round ${e.round}/${e.roundLimit}, ${e.progress.done}/${e.progress.total} answers, $${(e.costUsd ?? 0).toFixed(4)}`,
                   ...(e.prediction ? [`Prediction: ${e.prediction.text}`] : []),
+                  ...(e.addRoundPreview
+                    ? [
+                        `Add round (evaluations add-round ${e.id}): likely $${e.addRoundPreview.usd.toFixed(4)}, at most $${e.addRoundPreview.worstUsd.toFixed(4)} — ${e.addRoundPreview.basis}`,
+                      ]
+                    : []),
                   `Options: ${optionWords(e.options)}`,
                   ...e.criteria.map((c) => `  ${c.id.padEnd(28)} ${c.score === null ? '—' : c.score}`),
                 ].join('\n'),

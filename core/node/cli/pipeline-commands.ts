@@ -40,7 +40,11 @@ export function statusText(s: PipelineStatusView): string {
   for (const r of s.refused) lines.push(`  ${r.message}`);
   for (const w of s.waiting) {
     lines.push(
-      `  review gate: ${w.slug}, evaluation ${w.evaluationId} (${STEP_NAMES[w.step]}) waits: approve with \`pipeline approve ${w.slug} --evaluation ${w.evaluationId}\``,
+      `  review gate: ${w.slug}, evaluation ${w.evaluationId} (${STEP_NAMES[w.step]}) waits` +
+        (w.heldAt === 'review'
+          ? ''
+          : ` (its ${w.heldAt} ran out: approved, it locks from its figures, with no further call)`) +
+        `: approve with \`pipeline approve ${w.slug} --evaluation ${w.evaluationId}\``,
     );
     for (const c of w.critical)
       lines.push(`    CRITICAL ${c.criterion} (${c.persona}, ${c.winner ?? 'not ruled'}): ${c.challenge}`);

@@ -230,7 +230,7 @@ export const workspaceCommands: Command[] = [
         io.out(
           [
             `# ${idea.title}`,
-            `${idea.slug} · ${idea.type ?? 'untyped'} · ${idea.stage}${idea.stale ? ' · STALE evaluation' : ''}`,
+            `${idea.slug} · ${idea.type ?? 'untyped'}${idea.secondaryTypes.length ? ` (also ${idea.secondaryTypes.join(', ')})` : ''} · ${idea.stage}${idea.stale ? ' · STALE evaluation' : ''}`,
             idea.tags.length ? `tags: ${idea.tags.join(', ')}` : '',
             idea.summary ? `\n${idea.summary}` : '',
             '',

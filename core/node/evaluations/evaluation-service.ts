@@ -15,7 +15,7 @@ import {
 import type { DebateRecord } from '../../engine/debate-record';
 import type { EvaluationInput } from '../../evaluation/inputs';
 import { type BaselineComparison, compareWithBaseline, singlePass } from '../../evaluation/live/baseline';
-import { type DriveControl, driveLive, type LiveDrive } from '../../evaluation/live/drive-live';
+import { type DriveControl, driveLive, type LiveDrive, type LiveDriveOptions } from '../../evaluation/live/drive-live';
 import type { EvaluationPrompts } from '../../evaluation/live/requests';
 import { scriptFromInputs } from '../../evaluation/script-builder';
 import { ideaFile } from '../../idea/layout';
@@ -85,6 +85,8 @@ export interface RunHooks {
   control?: () => DriveControl | Promise<DriveControl>;
   /** Written into the checkpoint when the run stops (default `cancelled`). */
   stopReason?: () => StopReason;
+  /** When a limit would lock it now: true leaves it unlocked and resumable instead (drive-live.ts). */
+  holdAtLimit?: LiveDriveOptions['holdAtLimit'];
   /** Every record its log appends, once it is on disk (a live host follows the status by them). */
   onRecords?: (records: readonly DebateRecord[]) => void;
 }
@@ -210,6 +212,7 @@ export class EvaluationService {
       ...(options.spentBefore !== undefined ? { spentBefore: options.spentBefore } : {}),
       ...(options.timeLimitMs !== undefined ? { timeLeftMs: options.timeLimitMs } : {}),
       ...(hooks.control ? { control: hooks.control } : {}),
+      ...(hooks.holdAtLimit ? { holdAtLimit: hooks.holdAtLimit } : {}),
       ...(progress ? { append: progress.append } : {}),
       onInput: (input) => hooks.onInput?.(input),
       onCall: (call) => hooks.onCall?.(call.costUsd),

@@ -1,6 +1,6 @@
 import { MODE_SETTINGS, type Mode, resolveConfig } from '../../evaluation';
 import { planEvaluation } from '../../evaluation/plan';
-import { planClassification, planDevelopment, planRedTeamRound } from '../../pipeline/plan';
+import { planClassification, planDevelopment, planLock, planRedTeamRound } from '../../pipeline/plan';
 import type { PaidStep, StepEstimate } from '../../pipeline/steps';
 import type { ProviderFactory, ProviderName } from '../debates/providers';
 import { runEstimate } from '../llm/cost-preview';
@@ -32,4 +32,16 @@ export function stepEstimates(
     redteam: priced(planRedTeamRound({ mode, config, redTeam })),
     classify: priced(planClassification(tier('classifier'))),
   };
+}
+
+/** The cost preview of letting an evaluation approved in the review gate lock: its narrative call. */
+export function lockEstimate(
+  ws: Workspace,
+  provider: ProviderName,
+  mode: Mode,
+  providers: ProviderFactory,
+): StepEstimate {
+  return runEstimate(ws.root, planLock(mode), provider, undefined, () => {
+    providers(provider, ws.root, 1);
+  });
 }

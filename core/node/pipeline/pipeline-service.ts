@@ -7,6 +7,7 @@ import {
   type CriticalChallenge,
   criticalChallenges,
   gateHolds,
+  gateHoldsAtLimit,
   redTeamReason,
   redTeamTarget,
   undefended,
@@ -32,7 +33,7 @@ import { ideaEvaluationState } from '../sqlite/evaluation-record-queries';
 import { getIdea } from '../sqlite/index-sql';
 import type { SyncReport } from '../workspace/sync-pass';
 import { UserError, type Workspace } from '../workspace/workspace';
-import { stepEstimates } from './pipeline-estimates';
+import { lockEstimate, stepEstimates } from './pipeline-estimates';
 import { appendEntry, localDay, PipelineLogs, readEntries } from './pipeline-log-file';
 import { readRunState, writeRunState } from './pipeline-run-state';
 import { PIPELINE_FILE, readPipelineSettings, writePipelineSettings } from './pipeline-settings-file';
@@ -431,6 +432,7 @@ export class PipelineService {
       ideas: facts,
       evaluationCapUsd: cap === 0 ? null : cap,
       busy: facts.filter((f) => this.launcher.busy(f.slug) !== null).map((f) => f.slug),
+      lockEstimate: lockEstimate(this.ws, provider, settings.evaluationMode, this.options.providers),
     });
     return { decision, problems, facts, estimates, provider };
   }
@@ -644,6 +646,8 @@ export class PipelineService {
     const state: EvaluationState = resumeEvaluation(prepared.initial, prepared.inputs).state;
     let why: StopWhy | null = null;
     let held: CriticalChallenge[] | null = null;
+    /** Where it was held: at its review, or where its budget or time ran out (it would have locked there). */
+    let heldAt: 'budget' | 'time' | null = null;
     this.current = {
       slug: p.slug,
       title: p.title,
@@ -689,6 +693,16 @@ export class PipelineService {
         }
         return null;
       },
+      // A limit locks at once, with no round between for `control` to hold it at REVIEWING: the
+      // gate is asked there too, so CRITICAL challenges are seen whatever ends the evaluation.
+      holdAtLimit: (s, limit) => {
+        if (!settings.reviewGate || why !== null) return false;
+        const critical = gateHoldsAtLimit(s, limit, fromRound, approved);
+        if (!critical) return false;
+        held = critical;
+        heldAt = limit;
+        return true;
+      },
       stopReason: (): StopReason => (held ? 'review gate' : why === 'app closed' ? 'app closed' : 'cancelled'),
     };
     let outcome: RunOutcome;
@@ -706,10 +720,10 @@ export class PipelineService {
       return;
     }
     this.current = null;
-    const unlogged = Math.max(
-      0,
-      prepared.spentBefore - (this.logs.all().pipelines.get(p.slug)?.costByEvaluation[id] ?? 0),
-    );
+    // An outcome's cost is the evaluation's whole spend, its earlier runs' included (the runner counts
+    // from what a resumed run had spent): the log is owed what it has not counted of that yet.
+    const logged = this.logs.all().pipelines.get(p.slug)?.costByEvaluation[id] ?? 0;
+    const owed = (total: number) => Math.max(0, total - logged);
     if (outcome.kind === 'locked') {
       const doc = outcome.run.document;
       const critical = criticalChallenges(doc.auditTrail.conflicts, fromRound);
@@ -721,21 +735,26 @@ export class PipelineService {
       this.append(p.slug, p.title, {
         step: p.step,
         event: 'done',
-        costUsd: outcome.run.costUsd + unlogged,
+        costUsd: owed(outcome.run.costUsd),
         evaluationId: id,
         note,
         ...(critical.length > 0 ? { critical } : {}),
       });
     } else if (outcome.kind === 'stopped') {
       const gate = held as CriticalChallenge[] | null;
+      const limit = heldAt as 'budget' | 'time' | null;
       if (gate)
         this.append(p.slug, p.title, {
           step: p.step,
           event: 'held',
-          costUsd: outcome.costUsd + unlogged,
+          costUsd: owed(outcome.costUsd),
           evaluationId: id,
           critical: gate,
+          ...(limit ? { limit } : {}),
           note:
+            (limit
+              ? `its ${limit === 'budget' ? 'budget' : 'time'} ran out, so it would lock now from its figures; `
+              : '') +
             `waits in the review gate: ${gate.length} CRITICAL challenge${gate.length === 1 ? '' : 's'} to see before it locks ` +
             `(${gate.map((c) => `${c.criterion} by ${c.persona}`).join('; ')}); approve it in the pipeline panel or with ` +
             `\`pipeline approve ${p.slug} --evaluation ${id}\``,
@@ -744,7 +763,7 @@ export class PipelineService {
         this.append(p.slug, p.title, {
           step: p.step,
           event: 'stopped',
-          costUsd: outcome.costUsd + unlogged,
+          costUsd: owed(outcome.costUsd),
           evaluationId: id,
           note: why ? stopNote(why) : 'stopped from its evaluation view; the pipeline continues it at its next step',
         });
@@ -752,7 +771,7 @@ export class PipelineService {
       this.append(p.slug, p.title, {
         step: p.step,
         event: 'failed',
-        costUsd: outcome.costUsd + unlogged,
+        costUsd: owed(outcome.costUsd),
         evaluationId: id,
         note: outcome.reason,
       });

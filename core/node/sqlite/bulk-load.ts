@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { tagText } from '../../idea/frontmatter';
 import type { IndexEntry } from '../../idea/index-md';
 import type { FolderListing, SyncPlan } from '../../sync/types';
 
@@ -225,7 +226,7 @@ export class BulkLoader {
     }
     // The text rows go after the other rows, and may wait (see `writeText`).
     plan.upsertIdeas.forEach((row, i) => {
-      this.text.push([rowids[i] as number, row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText]);
+      this.text.push([rowids[i] as number, row.meta.title, row.meta.summary, tagText(row.meta), row.searchText]);
     });
     this.writeText(TEXT_BACKLOG);
     for (const error of plan.setErrors) {

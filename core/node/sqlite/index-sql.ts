@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FolderListing, IndexedIdea, IndexedStat, ListingRow, SyncPlan } from '../../sync/types';
+import { tagText } from '../../idea/frontmatter';
 import type { IndexEntry } from '../../idea/index-md';
 import type { IdeaFileKind } from '../../idea/layout';
 
@@ -193,7 +194,7 @@ export function applySyncPlan(
     for (const row of plan.upsertIdeas) {
       const rowid = rowidOf.get(row.meta.slug);
       deleteFts.run(rowid);
-      insertFts.run(rowid, row.meta.title, row.meta.summary, row.meta.tags.join(' '), row.searchText);
+      insertFts.run(rowid, row.meta.title, row.meta.summary, tagText(row.meta), row.searchText);
     }
     for (const slug of plan.clearErrorsFor) clearErrors.run(slug);
     for (const error of plan.setErrors) {

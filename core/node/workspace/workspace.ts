@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'n
 import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstLine } from '../../idea/first-line';
-import { normalizeDate } from '../../idea/frontmatter';
+import { normalizeDate, readIdeaFrontmatter } from '../../idea/frontmatter';
 import { firstHeading, firstParagraph } from '../../idea/headings';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { identitiesIn, identityMarker } from '../../capture/identity';
@@ -394,13 +394,19 @@ export class Workspace {
     const idea = getIdea(this.db, slug);
     if (!idea) throw new UserError(`no idea "${slug}" (see: npm run cli -- list)`);
     let readme = '';
+    // Read from the README as it is now, not kept in the index (the search text holds them).
+    let secondaryTypes: string[] = [];
     try {
-      readme = parseMarkdown(readTextInside(this.root, ideaFile(slug, 'README.md'))).body;
+      const doc = parseMarkdown(readTextInside(this.root, ideaFile(slug, 'README.md')));
+      readme = doc.body;
+      const fields = readIdeaFrontmatter(doc.data, { slug, body: doc.body, taxonomy: this.taxonomy });
+      if (fields.ok) secondaryTypes = fields.meta.secondaryTypes;
     } catch {
       readme = '';
     }
     return {
       ...idea,
+      secondaryTypes,
       readme,
       files: ideaFiles(this.db, slug),
       relationships: ideaRelationships(this.db, slug),

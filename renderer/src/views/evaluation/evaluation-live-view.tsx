@@ -342,9 +342,15 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                 <button
                   type="button"
                   onClick={() => void act.run('evaluations:addRound')}
-                  title="Grant one more round than the limit (never more than 5); recorded in the evaluation's log"
+                  title={`Grant one more round than the limit (never more than 5); recorded in the evaluation's log${d.addRoundPreview ? `. ${d.addRoundPreview.basis}; its budget still caps it` : ''}`}
                 >
                   Add round
+                  {d.addRoundPreview && (
+                    <span className="muted small" data-testid="add-round-preview">
+                      {' '}
+                      (~{usd(d.addRoundPreview.usd)}, ≤ {usd(d.addRoundPreview.worstUsd)})
+                    </span>
+                  )}
                 </button>
               )}
               {canApprove && (

@@ -241,6 +241,11 @@ export function IdeaView({ route }: { route: Route }) {
                 </select>
               </label>
               {data.type && <span className="badge accent">{data.type}</span>}
+              {data.secondaryTypes.length > 0 && (
+                <span className="muted small" data-testid="secondary-types" title="Other idea types it also belongs to">
+                  also {data.secondaryTypes.join(', ')}
+                </span>
+              )}
               {data.stale && (
                 <span className="badge warn" title="The idea changed since its evaluation">
                   stale

@@ -253,6 +253,8 @@ export function PipelinePanel() {
             <span className="muted small">
               {STEP_NAMES[w.step]}, evaluation <a href={href('evaluation', w.evaluationId)}>{w.evaluationId}</a>:{' '}
               {w.critical.length} CRITICAL challenge{w.critical.length === 1 ? '' : 's'} to see before it locks
+              {w.heldAt !== 'review' &&
+                ` (its ${w.heldAt} ran out: approved, it locks from its figures, with no further call)`}
             </span>
             <button
               type="button"
