@@ -19,7 +19,13 @@ import { cruxRunLogPath, type CruxRunListing, listCruxRuns, runResultJson, setRu
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexRunLogs, lastStatus, readDebateLog } from './journal';
 import { readBaseline, writeBaseline } from './baseline-file';
-import { type Baseline, type BaselineComparison, compareBaseline, runBaseline } from '../../crux/live/baseline';
+import {
+  BASELINE_KIND,
+  type Baseline,
+  type BaselineComparison,
+  compareBaseline,
+  runBaseline,
+} from '../../crux/live/baseline';
 import { subjectOrTopic } from '../../crux/live/subject';
 import type { CruxResult } from '../../crux/result';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
@@ -29,6 +35,7 @@ import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { runEstimate } from '../llm/cost-preview';
+import type { CallPlan } from '../../engine/cost-plan';
 import { ENDED_STATUSES } from '../../engine/protocol';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
@@ -363,12 +370,11 @@ export class DebateService {
    * beside the log, replacing an earlier one, and returned beside the debate's result.
    */
   async baseline(id: string): Promise<{ baseline: Baseline; comparison: BaselineComparison }> {
-    const rel = this.logPathOf(id);
-    const { records } = readDebateLog(this.ws.root, rel);
-    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const { rel, header } = this.endedDebate(id);
     const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
     const prompts = cruxPrompts(header, workspaceResources(this.ws)).personas;
-    const baseline = await runBaseline(provider.llm, {
+    const meter = new CallMeter();
+    const baseline = await runBaseline(meter.wrap(provider.llm), {
       subject: subjectOrTopic(header.subject, header.topic),
       topic: header.topic,
       agents: header.agents.map((a) => {
@@ -377,8 +383,46 @@ export class DebateService {
       }),
       now: () => Date.now(),
     });
+    // What the single pass took feeds its next estimate, as a debate's calls feed the debate's.
+    if (header.provider !== 'simulated')
+      recordCallTokens(this.ws.root, meter.observations('crux', header.agents.length));
     writeBaseline(this.ws.root, rel, baseline);
     return { baseline, comparison: compareBaseline(baseline, this.show(id).result as CruxResult) };
+  }
+
+  /**
+   * What `baseline` would cost, before it runs: one `crux_baseline` call per agent, on the debate's
+   * own provider, priced as every preview is. `cannotRun` says why that provider cannot run now.
+   */
+  baselineEstimate(id: string): DebateEstimate {
+    const { header } = this.endedDebate(id);
+    const provider = header.provider as ProviderName;
+    const n = header.agents.length;
+    const plan: CallPlan = {
+      protocol: 'crux',
+      size: n,
+      calls: header.agents.map((a) => ({ kind: BASELINE_KIND, likely: 1, worst: 1, tier: a.tier })),
+      basis: `one call per agent, alone (${n} agents), on the debate's provider`,
+    };
+    return runEstimate(this.ws.root, plan, provider, undefined, () => {
+      this.providers(provider, this.ws.root, header.seed);
+    });
+  }
+
+  /**
+   * A debate a single pass can be set beside: one that has ended, so there is a result to compare
+   * with (a running or paused one would be measured against a result still moving).
+   */
+  private endedDebate(id: string): { rel: string; header: DebateHeader } {
+    const rel = this.logPathOf(id);
+    const { records } = readDebateLog(this.ws.root, rel);
+    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const status = lastStatus(records);
+    if (status === null || !ENDED_STATUSES.has(status))
+      throw new UserError(
+        `debate ${id} has not ended (${status ?? 'running'}): a single pass is set beside a finished debate's result`,
+      );
+    return { rel, header };
   }
 
   logPathOf(id: string): string {
