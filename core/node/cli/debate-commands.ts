@@ -315,7 +315,8 @@ export const debateCommands: Command[] = [
         return debateView(args, io, action, id as string);
       }
       if (action === 'baseline') {
-        if (arena) throw new UserError(`debates baseline: ${id} is an arena; a single pass is set beside a crux debate`);
+        if (arena)
+          throw new UserError(`debates baseline: ${id} is an arena; a single pass is set beside a crux debate`);
         return baselineOf(args, io, id as string);
       }
       if (arena) return showArena(args, io, id as string);

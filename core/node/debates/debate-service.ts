@@ -5,7 +5,7 @@ import { topClaimFor, topClaimOnIdea } from '../../personas/persona';
 import type { DebateSubject } from '../../crux/live/subject';
 import { findPersonas } from '../../personas/find';
 import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
-import { type CruxEngineDeps, CruxEngine, type CruxOutcome, } from '../../engine/crux-engine';
+import { type CruxEngineDeps, CruxEngine, type CruxOutcome } from '../../engine/crux-engine';
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
