@@ -107,6 +107,25 @@ describe('running debates', () => {
     expect(detail.transcript).toContain('> **Simulated debate.**');
   });
 
+  it('sets the single pass a start asked for beside the result before the end is pushed, its calls in the estimate', async () => {
+    const app = await boot();
+    const seen = record(app);
+    const request = { ideaSlug: IDEA, agents: AGENTS, provider: 'simulated' as const, seed: 3 };
+    const plain = await call(app, 'debates:estimate', request);
+    const started = await call(app, 'debates:start', { ...request, baseline: true });
+    expect(started.estimate.calls - plain.calls).toBe(AGENTS.length);
+    expect(started.estimate.worstCalls - plain.worstCalls).toBe(AGENTS.length);
+    await eventually(() => lastRunStatus(seen, started.id)?.status === 'completed', 'the debate to end', 20_000);
+    // A view that reloads on the pushed end finds the pass: it is on disk by then.
+    const stored = join(t.root, 'ideas', IDEA, 'debates', `${started.id}.baseline.json`);
+    expect(existsSync(stored)).toBe(true);
+    const detail = await call(app, 'debates:get', { id: started.id });
+    expect(detail.baseline).toEqual(
+      compareBaseline(baselineSchema.parse(JSON.parse(readFileSync(stored, 'utf8'))), detail.result),
+    );
+    expect(detail.baseline?.cost.single.llmCalls).toBe(AGENTS.length);
+  });
+
   it('refuses to start what cannot run, with the reason', async () => {
     const app = await boot();
     expect(

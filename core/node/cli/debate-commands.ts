@@ -140,6 +140,8 @@ function debateRequest(
       ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
     },
     ...(config ? { config } : {}),
+    // The single pass's calls are then in the estimate (it runs after the debate, below).
+    ...(args.options.baseline ? { baseline: true } : {}),
   };
 }
 

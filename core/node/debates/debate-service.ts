@@ -59,6 +59,8 @@ export interface StartOptions {
   seed?: number;
   limits?: Partial<DebateLimits>;
   config?: Record<string, unknown>;
+  /** The single pass will be set beside it once it ends (`baseline`): its calls are in the estimate. */
+  baseline?: boolean;
 }
 
 export interface DebateEstimate {
@@ -116,6 +118,17 @@ export function topicLine(topic: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 80))}…`;
 }
 
+/** The single pass's calls: one `crux_baseline` per agent, at the agent's tier, on the debate's provider. */
+function baselinePlan(header: DebateHeader): CallPlan {
+  const n = header.agents.length;
+  return {
+    protocol: 'crux',
+    size: n,
+    calls: header.agents.map((a) => ({ kind: BASELINE_KIND, likely: 1, worst: 1, tier: a.tier })),
+    basis: `one call per agent, alone (${n} agents), on the debate's provider`,
+  };
+}
+
 /**
  * Starts, resumes and lists crux debates in a workspace: the composition of the engine with the
  * personas, a model provider and the journal.
@@ -169,13 +182,24 @@ export class DebateService {
    * per kind, likely and at worst), priced from the model table for the provider with the workspace's
    * token table. It needs no key; `cannotRun` is filled in by `start` when the provider cannot run.
    */
-  estimate(header: DebateHeader, provider: ProviderName): DebateEstimate {
+  estimate(header: DebateHeader, provider: ProviderName, withBaseline = false): DebateEstimate {
     const plan = planCrux({
       config: resolveConfig(header.config),
       agents: header.agents.map((a) => a.tier),
       maxMessages: header.limits.maxMessages,
     });
-    return runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    if (!withBaseline) return runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    // The budget bounds the debate alone: the single pass comes after it, on top.
+    const debate = runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    const single = runEstimate(this.ws.root, baselinePlan(header), provider, undefined);
+    return {
+      calls: debate.calls + single.calls,
+      usd: Math.round((debate.usd + single.usd) * 10_000) / 10_000,
+      worstCalls: debate.worstCalls + single.worstCalls,
+      worstUsd: Math.round((debate.worstUsd + single.worstUsd) * 10_000) / 10_000,
+      basis: `${debate.basis}; then the single pass: ${single.basis}`,
+      cannotRun: null,
+    };
   }
 
   async start(
@@ -245,7 +269,7 @@ export class DebateService {
     };
     hooks.onSubject?.(subject);
     // The estimate comes first: it is what a researcher without a key yet still wants to see.
-    const estimate = this.estimate(header, options.provider);
+    const estimate = this.estimate(header, options.provider, options.baseline === true);
     let provider: Provider;
     try {
       provider = this.providers(options.provider, this.ws.root, seed);
@@ -397,14 +421,7 @@ export class DebateService {
   baselineEstimate(id: string): DebateEstimate {
     const { header } = this.endedDebate(id);
     const provider = header.provider as ProviderName;
-    const n = header.agents.length;
-    const plan: CallPlan = {
-      protocol: 'crux',
-      size: n,
-      calls: header.agents.map((a) => ({ kind: BASELINE_KIND, likely: 1, worst: 1, tier: a.tier })),
-      basis: `one call per agent, alone (${n} agents), on the debate's provider`,
-    };
-    return runEstimate(this.ws.root, plan, provider, undefined, () => {
+    return runEstimate(this.ws.root, baselinePlan(header), provider, undefined, () => {
       this.providers(provider, this.ws.root, header.seed);
     });
   }
