@@ -5,7 +5,7 @@ import { llmUsageSchema } from '../crux/counters';
 import { falsifierSchema } from '../crux/falsifier';
 import { cruxReviewSchema, steelmanPairSchema } from '../crux/record-schemas';
 import { HORIZONS, SIDES, STAGES, THREAD_STATUSES } from '../crux/vocabulary';
-import { cruxEventSchema } from './crux';
+import { baselineComparisonSchema, cruxEventSchema } from './crux';
 import {
   debateDetailSchema,
   debateEstimateSchema,
@@ -17,9 +17,9 @@ import { debateIdSchema, slugSchema } from './ids';
 import { strictCopy } from './strict-copy';
 
 /**
- * `debates:*`: crux debates (list, read, estimate, start, pause, resume, cancel) and what the debate
- * views read of one (its progress with budgets and meter, its crux map with stored node positions,
- * its course), and the events a running debate pushes. docs/ui-debates.md says why each view is
+ * `debates:*`: crux debates (list, read, estimate, start, pause, resume, cancel, the single pass
+ * set beside an ended one) and what the debate views read of one (its progress with budgets and
+ * meter, its crux map with stored node positions, its course), and the events a running debate pushes. docs/ui-debates.md says why each view is
  * shaped so. Spread into `channels` and `pushEvents` of core/contract.ts.
  */
 
@@ -268,6 +268,14 @@ export const debatesChannels = {
   'debates:cruxMap': { input: debateId, output: cruxMapSchema },
   /** How a debate went, message by message: each crux's DCG and each agent's side and confidence in each thread. */
   'debates:course': { input: debateId, output: debateCourseSchema },
+  /**
+   * Was the debate worth it? Asks each agent of an ended debate once, alone, on the debate's own
+   * provider, keeps that single pass beside its log (`<id>.baseline.json`, replacing an earlier one)
+   * and answers with it beside the debate's result; `debates:get` carries it from then on.
+   */
+  'debates:baseline': { input: debateId, output: baselineComparisonSchema },
+  /** What `debates:baseline` would cost (one call per agent) and whether its provider can run now; runs nothing. */
+  'debates:baselineEstimate': { input: debateId, output: debateEstimateSchema },
   /** Keeps the node positions of a crux map beside the debate's log (`<id>.layout.json`). */
   'debates:saveCruxLayout': {
     input: z.strictObject({ id: debateIdSchema, positions: nodePositionsSchema }),

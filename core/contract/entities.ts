@@ -254,6 +254,8 @@ export const debateRequestSchema = z
     seed: z.number().int().nonnegative().optional(),
     limits: z.strictObject(limitsShape).partial().optional(),
     config: configOverridesSchema.optional(),
+    /** Once it ends, also ask each agent once, alone (`debates:baseline`); its calls are in the estimate. */
+    baseline: z.boolean().optional(),
   })
   .refine((request) => request.ideaSlug !== undefined || request.topic !== undefined, {
     message: 'a debate needs an idea (ideaSlug) or a topic',

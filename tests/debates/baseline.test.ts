@@ -81,6 +81,20 @@ describe('debate --baseline', () => {
     }
   });
 
+  it('is set beside an ended debate later with `debates baseline ID`, priced first with --estimate', () => {
+    const ran = debate();
+    const cli = <T>(...extra: string[]) => cliJson<T>(['debates', 'baseline', ran.id, '--workspace', root, ...extra]);
+    const estimate = cli<{ calls: number; usd: number; cannotRun: string | null }>('--estimate');
+    expect(existsSync(join(root, ran.log.replace(/\.jsonl$/, '.baseline.json')))).toBe(false);
+    const comparison = cli<NonNullable<Ran['baseline']>>();
+    const shown = cliJson<{ baseline?: unknown }>(['debates', 'show', ran.id, '--workspace', root]);
+    expect({ estimate, single: comparison.cost.single, shown: shown.baseline }).toEqual({
+      estimate: expect.objectContaining({ calls: AGENTS.length, usd: 0, cannotRun: null }),
+      single: { llmCalls: AGENTS.length, costUsd: 0 },
+      shown: comparison,
+    });
+  });
+
   it('adds nothing when not asked for', () => {
     const ran = debate();
     expect({

@@ -121,6 +121,49 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(s.problems).toEqual([]);
   }, 180_000);
 
+  it('sets a single pass beside the finished debate from its view, its cost shown first', async () => {
+    const { page } = s;
+    await page.evaluate((id) => {
+      window.location.hash = `#/debate/${id}`;
+    }, debateId);
+    await page.getByTestId('debate-status').filter({ hasText: 'completed' }).waitFor();
+    expect(await page.getByTestId('baseline').count()).toBe(0);
+    await page.getByRole('button', { name: 'Compare with a single pass…' }).click();
+    // Nothing is asked before the cost is shown: one call per debater, free on the simulator.
+    const estimate = await s.app.client.invoke('debates:baselineEstimate', { id: debateId });
+    const agents = (await s.app.client.invoke('debates:get', { id: debateId })).header.agents;
+    expect(estimate.calls).toBe(agents.length);
+    await page
+      .getByTestId('baseline-estimate')
+      .filter({ hasText: `Each debater asked once, alone: ${estimate.calls} calls, free (${estimate.basis}).` })
+      .waitFor();
+    expect(existsSync(join(ws.root, 'ideas', IDEA, 'debates', `${debateId}.baseline.json`))).toBe(false);
+    await page.getByRole('button', { name: 'Run the single pass' }).click();
+
+    const card = page.getByTestId('baseline');
+    await card.waitFor();
+    // What the card shows is the comparison the channel answered with, now kept beside the debate.
+    const baseline = (await s.app.client.invoke('debates:get', { id: debateId })).baseline;
+    if (!baseline) throw new Error('the single pass was not kept beside the debate');
+    expect(existsSync(join(ws.root, 'ideas', IDEA, 'debates', `${debateId}.baseline.json`))).toBe(true);
+    const { single, debate } = baseline.cost;
+    expect(await card.getByTestId('baseline-cost').textContent()).toContain(
+      `The single pass took ${single.llmCalls} calls and $${single.costUsd.toFixed(4)}; the debate ${debate.llmCalls} calls`,
+    );
+    const rows = card.getByRole('table', { name: 'Alone and after the debate' }).getByRole('row');
+    const shown = (await rows.allTextContents()).slice(1);
+    const name = (id: string) => agents.find((a) => a.id === id)?.name ?? id;
+    expect(
+      shown.map((text, i) => [
+        text.startsWith(name(baseline.agents[i]?.agent ?? '')),
+        text.includes(baseline.agents[i]?.single?.crux ?? '?'),
+      ]),
+    ).toEqual(baseline.agents.map(() => [true, true]));
+    expect(await page.getByTestId('baseline-offer').count()).toBe(0);
+    await s.screenshot('debate-baseline');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
   it('opens the crux map and shows a crux’s positions and falsifiers when it is picked', async () => {
     const { page } = s;
     await page.getByRole('link', { name: 'crux map' }).first().click();

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { BaselineComparisonView } from '../../core/contract';
-import { baselineCostWords, baselineSideWords } from '../../renderer/src/views/debate/baseline-words';
+import {
+  baselineCostWords,
+  baselineOfferWords,
+  baselineSideWords,
+} from '../../renderer/src/views/debate/baseline-words';
 
 // The baseline card's sentences: both costs, and how many debaters ended where they stood alone.
 
@@ -30,5 +34,25 @@ describe('the baseline card', () => {
     ]);
     const nothing = { ...comparison, agents: comparison.agents.map((a) => ({ ...a, debate: null })) };
     expect(baselineSideWords(nothing)).toBeNull();
+  });
+});
+
+describe('the offer of a single pass', () => {
+  it('says its calls and its likely and worst cost before anything is asked, or that it is free', () => {
+    const estimate = {
+      calls: 3,
+      usd: 0.0042,
+      worstCalls: 3,
+      worstUsd: 0.0117,
+      basis: 'one call per agent',
+      cannotRun: null,
+    };
+    expect([
+      baselineOfferWords(estimate),
+      baselineOfferWords({ ...estimate, calls: 1, usd: 0, worstUsd: 0, basis: 'the simulator costs nothing' }),
+    ]).toEqual([
+      'Each debater asked once, alone: 3 calls, likely $0.0042, at worst $0.0117 (one call per agent).',
+      'Each debater asked once, alone: 1 call, free (the simulator costs nothing).',
+    ]);
   });
 });

@@ -83,6 +83,9 @@ const checkCrux = (value: BaselineAnswer): AnswerCheck<BaselineAnswer> =>
     ? { ok: true, value: { ...value, crux: value.crux.trim() } }
     : { ok: false, problems: ['crux: one yes/no question ending in "?"'] };
 
+/** The single pass's kind of call: its answer's name, what the meter and the cost preview count it by. */
+export const BASELINE_KIND = 'crux_baseline';
+
 export function baselineRequest(
   subject: DebateSubject,
   topic: string,
@@ -109,7 +112,7 @@ export function baselineRequest(
     ],
     brief,
     schema: baselineAnswerSchema,
-    schemaName: 'crux_baseline',
+    schemaName: BASELINE_KIND,
     schemaDescription: 'Your position, your confidence and the crux you would name, in one pass.',
     tier: agent.tier,
     maxTokens: 400,

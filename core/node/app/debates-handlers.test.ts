@@ -15,6 +15,7 @@ import {
 } from '../../../tests/helpers/app-harness';
 import { eventually } from '../../../tests/helpers/temp-workspace';
 import { type Channel, debatesChannels } from '../../contract';
+import { baselineSchema, compareBaseline } from '../../crux/live/baseline';
 
 // The debates:* channels against a real app on a temp workspace, with the offline simulator:
 // debates started, paused, resumed and cancelled in the background, and what the views read of
@@ -106,6 +107,25 @@ describe('running debates', () => {
     expect(detail.transcript).toContain('> **Simulated debate.**');
   });
 
+  it('sets the single pass a start asked for beside the result before the end is pushed, its calls in the estimate', async () => {
+    const app = await boot();
+    const seen = record(app);
+    const request = { ideaSlug: IDEA, agents: AGENTS, provider: 'simulated' as const, seed: 3 };
+    const plain = await call(app, 'debates:estimate', request);
+    const started = await call(app, 'debates:start', { ...request, baseline: true });
+    expect(started.estimate.calls - plain.calls).toBe(AGENTS.length);
+    expect(started.estimate.worstCalls - plain.worstCalls).toBe(AGENTS.length);
+    await eventually(() => lastRunStatus(seen, started.id)?.status === 'completed', 'the debate to end', 20_000);
+    // A view that reloads on the pushed end finds the pass: it is on disk by then.
+    const stored = join(t.root, 'ideas', IDEA, 'debates', `${started.id}.baseline.json`);
+    expect(existsSync(stored)).toBe(true);
+    const detail = await call(app, 'debates:get', { id: started.id });
+    expect(detail.baseline).toEqual(
+      compareBaseline(baselineSchema.parse(JSON.parse(readFileSync(stored, 'utf8'))), detail.result),
+    );
+    expect(detail.baseline?.cost.single.llmCalls).toBe(AGENTS.length);
+  });
+
   it('refuses to start what cannot run, with the reason', async () => {
     const app = await boot();
     expect(
@@ -141,6 +161,11 @@ describe('running debates', () => {
     expect(await call(app, 'debates:pause', { id })).toEqual({ id });
     await eventually(() => lastRunStatus(seen, id)?.status === 'paused', 'the pause to be logged');
     const pausedAt = debateEvents(seen, id).length;
+    // A single pass is set beside a result that no longer moves, not a paused one.
+    expect(await refused(call(app, 'debates:baselineEstimate', { id }))).toMatchObject({
+      code: 'user_error',
+      message: `debate ${id} has not ended (paused): a single pass is set beside a finished debate's result`,
+    });
     expect((await call(app, 'debates:list', {})).debates[0]).toMatchObject({ id, status: 'paused', live: true });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(debateEvents(seen, id).length).toBe(pausedAt);
@@ -259,6 +284,37 @@ describe('what the views read of a finished debate', () => {
       );
       expect(error.code).toBe('bad_input');
       expect(error.field).toBe('positions.crux:t1.x');
+    });
+  });
+
+  describe('a single pass beside the debate', () => {
+    it('says what it would cost, then asks each agent once, keeps it beside the log, and the detail carries it', async () => {
+      const estimate = await call('debates:baselineEstimate', { id: debateId });
+      expect(estimate).toMatchObject({ calls: AGENTS.length, worstCalls: AGENTS.length, usd: 0, cannotRun: null });
+      const before = await call('debates:get', { id: debateId });
+      expect('baseline' in before).toBe(false);
+      const file = join(root, `ideas/${IDEA}/debates/${debateId}.baseline.json`);
+      expect(existsSync(file)).toBe(false);
+
+      const comparison = await call('debates:baseline', { id: debateId });
+      // The stored pass, set beside the debate's result by the protocol's own comparison, is the answer.
+      const stored = baselineSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      expect(comparison).toEqual(compareBaseline(stored, before.result));
+      expect(stored.answers.map((a) => [a.agent, a.error, a.answer?.crux.endsWith('?')])).toEqual(
+        AGENTS.map((a) => [a, null, true]),
+      );
+      expect(comparison.cost).toEqual({
+        single: { llmCalls: estimate.calls, costUsd: 0 },
+        debate: { llmCalls: before.result.systemMetrics.llmCalls, costUsd: 0 },
+      });
+      expect((await call('debates:get', { id: debateId })).baseline).toEqual(comparison);
+    });
+
+    it('refuses an unknown debate in words', async () => {
+      expect(await refused(call('debates:baseline', { id: 'nope' }))).toMatchObject({
+        code: 'user_error',
+        message: expect.stringContaining('no debate "nope"'),
+      });
     });
   });
 

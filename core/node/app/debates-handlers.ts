@@ -101,6 +101,16 @@ export function debatesHandlers(ctx: AppContext, reads: DebateReads): AreaHandle
         return { ...course, ideaSlug: row?.idea ?? null, status: statusOf(id, digest.outcome.status) };
       },
 
+      // The same single pass as `debate --baseline`, on the provider (and stored keys) of this app.
+      'debates:baseline': async ({ id }) => {
+        open();
+        return (await service.baseline(id)).comparison;
+      },
+      'debates:baselineEstimate': ({ id }) => {
+        open();
+        return service.baselineEstimate(id);
+      },
+
       'debates:saveCruxLayout': ({ id, positions }) => {
         open();
         const path = writeLayout(ws.root, service.logPathOf(id), positions, now());

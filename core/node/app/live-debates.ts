@@ -59,6 +59,7 @@ export function startOptions(request: DebateRequest): StartOptions {
     ...(request.seed !== undefined ? { seed: request.seed } : {}),
     ...(limits && Object.keys(limits).length > 0 ? { limits } : {}),
     ...(request.config ? { config: request.config } : {}),
+    ...(request.baseline ? { baseline: true } : {}),
   };
 }
 
@@ -122,15 +123,33 @@ export class LiveDebates {
       basis: 'no estimate was reported',
       cannotRun: null,
     };
-    const engine = await this.launch((hooks) =>
-      this.deps.service.start(startOptions(request), {
+    const engine = await this.launch(async (hooks) => {
+      const run = await this.deps.service.start(startOptions(request), {
         ...hooks,
         onEstimate: (e) => {
           estimate = e;
         },
-      }),
-    );
+      });
+      if (request.baseline) await this.baselineAfter(run.id);
+      return run;
+    });
     return { id: engine.header.id, estimate };
+  }
+
+  /**
+   * The single pass a start asked for, once the debate has ended and before its end is pushed, so the
+   * view that reloads on that push finds it. A pass that fails leaves the debate as it ended (the view
+   * then offers the pass again); the app closing skips it.
+   */
+  private async baselineAfter(id: string): Promise<void> {
+    if (this.closing) return;
+    try {
+      await this.deps.service.baseline(id);
+    } catch (error) {
+      this.deps.log.warn(`debate ${id}: the single pass asked for at its start failed`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
 
   /** Asks a running debate to pause; it logs the pause when the calls in flight return (pushed then). */

@@ -37,6 +37,8 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'debates:progress': { command: 'debates progress ID' },
   'debates:cruxMap': { command: 'debates map ID' },
   'debates:course': { command: 'debates course ID' },
+  'debates:baseline': { command: 'debates baseline ID' },
+  'debates:baselineEstimate': { command: 'debates baseline ID --estimate' },
   'debates:saveCruxLayout': { exempt: 'node positions dragged on the crux map: a drawing, nothing to type' },
   'ledger:list': { command: 'ledger list' },
   'cruxes:graph': { command: 'cruxes graph' },

@@ -18,7 +18,18 @@ import type { CliIo } from './io';
 import type { Command } from './workspace-commands';
 
 const json = jsonOption;
-const DEBATES_ACTIONS = ['list', 'show', 'pause', 'stop', 'resume', 'events', 'progress', 'map', 'course'] as const;
+const DEBATES_ACTIONS = [
+  'list',
+  'show',
+  'pause',
+  'stop',
+  'resume',
+  'events',
+  'progress',
+  'map',
+  'course',
+  'baseline',
+] as const;
 const workspace = workspaceOption;
 const open = openWorkspace;
 
@@ -129,6 +140,8 @@ function debateRequest(
       ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
     },
     ...(config ? { config } : {}),
+    // The single pass's calls are then in the estimate (it runs after the debate, below).
+    ...(args.options.baseline ? { baseline: true } : {}),
   };
 }
 
@@ -144,6 +157,23 @@ function estimateDebate(
   return withApp(args, async (app) => {
     const estimate = await call(app, 'debates:estimate', request);
     io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
+    return 0;
+  });
+}
+
+/**
+ * `debates baseline ID`: the app's `debates:baseline` on an ended debate (with `--estimate`, its
+ * `debates:baselineEstimate`), the same single pass `debate --baseline` sets beside a new one.
+ */
+function baselineOf(args: ParsedArgs, io: CliIo, id: string): Promise<number> {
+  return withApp(args, async (app) => {
+    if (args.options.estimate) {
+      const estimate = await call(app, 'debates:baselineEstimate', { id });
+      io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
+      return 0;
+    }
+    const comparison = await call(app, 'debates:baseline', { id });
+    io.out(args.options.json ? JSON.stringify(comparison, null, 2) : baselineLines(comparison).join('\n'));
     return 0;
   });
 }
@@ -250,9 +280,9 @@ export const debateCommands: Command[] = [
     spec: {
       name: 'debates',
       summary:
-        "List debates and arenas, show one, pause, stop or resume a running one, or read a debate's events, progress, crux map or course.",
+        "List debates and arenas, show one, pause, stop or resume a running one, read a debate's events, progress, crux map or course, or set a single pass beside an ended one.",
       usage:
-        'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID) --workspace DIR [--json]',
+        'debates (list | show ID | pause ID | stop ID | resume ID | events ID [--from N] | progress ID | map ID | course ID | baseline ID [--estimate]) --workspace DIR [--json]',
       positionals: ['ACTION', 'ID?'],
       options: {
         workspace,
@@ -260,6 +290,10 @@ export const debateCommands: Command[] = [
           type: 'string',
           value: 'N',
           description: "events: from this index of the debate's event sequence (default 0)",
+        },
+        estimate: {
+          type: 'boolean',
+          description: 'baseline: only say what the single pass would cost; ask nothing',
         },
         json,
       },
@@ -281,6 +315,11 @@ export const debateCommands: Command[] = [
             `debates ${action}: ${id} is an arena, which has no ${action === 'map' ? 'crux map' : action} (a crux debate's); see: debates show ${id}`,
           );
         return debateView(args, io, action, id as string);
+      }
+      if (action === 'baseline') {
+        if (arena)
+          throw new UserError(`debates baseline: ${id} is an arena; a single pass is set beside a crux debate`);
+        return baselineOf(args, io, id as string);
       }
       if (arena) return showArena(args, io, id as string);
       const ws = open(args);

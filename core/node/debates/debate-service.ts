@@ -5,7 +5,7 @@ import { topClaimFor, topClaimOnIdea } from '../../personas/persona';
 import type { DebateSubject } from '../../crux/live/subject';
 import { findPersonas } from '../../personas/find';
 import type { AgentSpec, DebateHeader, DebateLimits, DebateRecord } from '../../engine/debate-record';
-import { type CruxEngineDeps, CruxEngine, type CruxOutcome, } from '../../engine/crux-engine';
+import { type CruxEngineDeps, CruxEngine, type CruxOutcome } from '../../engine/crux-engine';
 import { renderTranscript } from '../../crux/transcript-md';
 import type { Llm } from '../../ports/llm';
 import { safeWrite } from '../fs/atomic-write';
@@ -19,7 +19,13 @@ import { cruxRunLogPath, type CruxRunListing, listCruxRuns, runResultJson, setRu
 import { UserError, type Workspace } from '../workspace/workspace';
 import { DebateJournal, debateLogPath, indexRunLogs, lastStatus, readDebateLog } from './journal';
 import { readBaseline, writeBaseline } from './baseline-file';
-import { type Baseline, type BaselineComparison, compareBaseline, runBaseline } from '../../crux/live/baseline';
+import {
+  BASELINE_KIND,
+  type Baseline,
+  type BaselineComparison,
+  compareBaseline,
+  runBaseline,
+} from '../../crux/live/baseline';
 import { subjectOrTopic } from '../../crux/live/subject';
 import type { CruxResult } from '../../crux/result';
 import { type Provider, type ProviderFactory, type ProviderName, providerFor } from './providers';
@@ -29,6 +35,7 @@ import { planCrux } from '../../crux/plan';
 import { CallMeter } from '../../llm/call-meter';
 import { recordCallTokens } from '../llm/call-tokens';
 import { runEstimate } from '../llm/cost-preview';
+import type { CallPlan } from '../../engine/cost-plan';
 import { ENDED_STATUSES } from '../../engine/protocol';
 import { claimRun, type HeldRun, type RunAction } from '../runs/run-control';
 import { workspaceResources } from '../runs/run-resources';
@@ -52,6 +59,8 @@ export interface StartOptions {
   seed?: number;
   limits?: Partial<DebateLimits>;
   config?: Record<string, unknown>;
+  /** The single pass will be set beside it once it ends (`baseline`): its calls are in the estimate. */
+  baseline?: boolean;
 }
 
 export interface DebateEstimate {
@@ -109,6 +118,17 @@ export function topicLine(topic: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 80))}…`;
 }
 
+/** The single pass's calls: one `crux_baseline` per agent, at the agent's tier, on the debate's provider. */
+function baselinePlan(header: DebateHeader): CallPlan {
+  const n = header.agents.length;
+  return {
+    protocol: 'crux',
+    size: n,
+    calls: header.agents.map((a) => ({ kind: BASELINE_KIND, likely: 1, worst: 1, tier: a.tier })),
+    basis: `one call per agent, alone (${n} agents), on the debate's provider`,
+  };
+}
+
 /**
  * Starts, resumes and lists crux debates in a workspace: the composition of the engine with the
  * personas, a model provider and the journal.
@@ -162,13 +182,24 @@ export class DebateService {
    * per kind, likely and at worst), priced from the model table for the provider with the workspace's
    * token table. It needs no key; `cannotRun` is filled in by `start` when the provider cannot run.
    */
-  estimate(header: DebateHeader, provider: ProviderName): DebateEstimate {
+  estimate(header: DebateHeader, provider: ProviderName, withBaseline = false): DebateEstimate {
     const plan = planCrux({
       config: resolveConfig(header.config),
       agents: header.agents.map((a) => a.tier),
       maxMessages: header.limits.maxMessages,
     });
-    return runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    if (!withBaseline) return runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    // The budget bounds the debate alone: the single pass comes after it, on top.
+    const debate = runEstimate(this.ws.root, plan, provider, header.limits.budgetUsd);
+    const single = runEstimate(this.ws.root, baselinePlan(header), provider, undefined);
+    return {
+      calls: debate.calls + single.calls,
+      usd: Math.round((debate.usd + single.usd) * 10_000) / 10_000,
+      worstCalls: debate.worstCalls + single.worstCalls,
+      worstUsd: Math.round((debate.worstUsd + single.worstUsd) * 10_000) / 10_000,
+      basis: `${debate.basis}; then the single pass: ${single.basis}`,
+      cannotRun: null,
+    };
   }
 
   async start(
@@ -238,7 +269,7 @@ export class DebateService {
     };
     hooks.onSubject?.(subject);
     // The estimate comes first: it is what a researcher without a key yet still wants to see.
-    const estimate = this.estimate(header, options.provider);
+    const estimate = this.estimate(header, options.provider, options.baseline === true);
     let provider: Provider;
     try {
       provider = this.providers(options.provider, this.ws.root, seed);
@@ -363,12 +394,11 @@ export class DebateService {
    * beside the log, replacing an earlier one, and returned beside the debate's result.
    */
   async baseline(id: string): Promise<{ baseline: Baseline; comparison: BaselineComparison }> {
-    const rel = this.logPathOf(id);
-    const { records } = readDebateLog(this.ws.root, rel);
-    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const { rel, header } = this.endedDebate(id);
     const provider = this.providers(header.provider as ProviderName, this.ws.root, header.seed);
     const prompts = cruxPrompts(header, workspaceResources(this.ws)).personas;
-    const baseline = await runBaseline(provider.llm, {
+    const meter = new CallMeter();
+    const baseline = await runBaseline(meter.wrap(provider.llm), {
       subject: subjectOrTopic(header.subject, header.topic),
       topic: header.topic,
       agents: header.agents.map((a) => {
@@ -377,8 +407,39 @@ export class DebateService {
       }),
       now: () => Date.now(),
     });
+    // What the single pass took feeds its next estimate, as a debate's calls feed the debate's.
+    if (header.provider !== 'simulated')
+      recordCallTokens(this.ws.root, meter.observations('crux', header.agents.length));
     writeBaseline(this.ws.root, rel, baseline);
     return { baseline, comparison: compareBaseline(baseline, this.show(id).result as CruxResult) };
+  }
+
+  /**
+   * What `baseline` would cost, before it runs: one `crux_baseline` call per agent, on the debate's
+   * own provider, priced as every preview is. `cannotRun` says why that provider cannot run now.
+   */
+  baselineEstimate(id: string): DebateEstimate {
+    const { header } = this.endedDebate(id);
+    const provider = header.provider as ProviderName;
+    return runEstimate(this.ws.root, baselinePlan(header), provider, undefined, () => {
+      this.providers(provider, this.ws.root, header.seed);
+    });
+  }
+
+  /**
+   * A debate a single pass can be set beside: one that has ended, so there is a result to compare
+   * with (a running or paused one would be measured against a result still moving).
+   */
+  private endedDebate(id: string): { rel: string; header: DebateHeader } {
+    const rel = this.logPathOf(id);
+    const { records } = readDebateLog(this.ws.root, rel);
+    const header = (records[0] as Extract<DebateRecord, { type: 'debate_created' }>).header;
+    const status = lastStatus(records);
+    if (status === null || !ENDED_STATUSES.has(status))
+      throw new UserError(
+        `debate ${id} has not ended (${status ?? 'running'}): a single pass is set beside a finished debate's result`,
+      );
+    return { rel, header };
   }
 
   logPathOf(id: string): string {

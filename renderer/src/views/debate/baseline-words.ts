@@ -1,4 +1,4 @@
-import type { BaselineComparisonView } from '../../../../core/contract';
+import type { BaselineComparisonView, ChannelOutput } from '../../../../core/contract';
 
 // Was the debate worth it? The single pass beside the debate, in the words the baseline card uses.
 
@@ -20,4 +20,11 @@ export function baselineSideWords(b: BaselineComparisonView): string | null {
   if (both.length === 0) return null;
   const same = both.filter((a) => a.single?.side === a.debate?.side).length;
   return `${same} of ${both.length} debaters ended on the side they took alone; ${both.length - same} moved.`;
+}
+
+/** What the single pass would cost, said before it is asked for: its calls, the likely and the worst figure. */
+export function baselineOfferWords(e: ChannelOutput<'debates:baselineEstimate'>): string {
+  const calls = `${e.calls} call${e.calls === 1 ? '' : 's'}`;
+  const cost = e.usd === 0 && e.worstUsd === 0 ? 'free' : `likely ${money(e.usd)}, at worst ${money(e.worstUsd)}`;
+  return `Each debater asked once, alone: ${calls}, ${cost} (${e.basis}).`;
 }

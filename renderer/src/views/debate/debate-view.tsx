@@ -11,6 +11,7 @@ import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
 import { ENDED, statusBadge } from './format';
 import { BaselineCard } from './baseline-card';
+import { BaselineOffer } from './baseline-offer';
 import { OutcomeCard } from './outcome-card';
 import { type Draft, ThreadColumn } from './thread-column';
 import { useDebateEvents } from './use-debate-events';
@@ -238,6 +239,9 @@ function LiveDebate({ id }: { id: string }) {
       )}
       {ENDED.has(status) && detail.data?.baseline && (
         <BaselineCard baseline={detail.data.baseline} agentName={agentName} agentColour={agentColour} />
+      )}
+      {ENDED.has(status) && detail.data && !detail.data.baseline && (
+        <BaselineOffer debateId={id} provider={detail.data.header.provider} onDone={detail.reload} />
       )}
       <div className="debate-columns">
         {model.columns.map((column) => (

@@ -36,6 +36,7 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
   const budgetUsd = Number(budget);
   const budgetOk = budget.trim() !== '' && Number.isFinite(budgetUsd) && budgetUsd >= 0;
   const [advanced, setAdvanced] = useState<AdvancedFields>({});
+  const [baseline, setBaseline] = useState(false);
   const config = useMemo(() => configOf(advanced), [advanced]);
 
   const request = useMemo<ChannelInput<'debates:start'> | null>(
@@ -47,9 +48,10 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
             provider,
             limits: { budgetUsd },
             ...(config.value ? { config: config.value } : {}),
+            ...(baseline ? { baseline: true } : {}),
           }
         : null,
-    [ideaSlug, picked, provider, budgetUsd, budgetOk, config],
+    [ideaSlug, picked, provider, budgetUsd, budgetOk, config, baseline],
   );
   const [estimateInput, setEstimateInput] = useState<typeof request>(null);
   // The estimate follows the form a moment after the last change, not on every keystroke.
@@ -137,6 +139,10 @@ export function StartDebateForm({ ideaSlug, onCancel }: { ideaSlug: string; onCa
         </label>
       </div>
       <AdvancedConfig fields={advanced} onChange={setAdvanced} check={config} debaters={picked.length} />
+      <label title="Once the debate ends, each debater is asked once, alone: its side, confidence and the crux it would name, set beside what the debate reached. The estimate below counts those calls.">
+        <input type="checkbox" checked={baseline} onChange={(e) => setBaseline(e.target.checked)} />
+        Also measure a single pass (one call per debater, alone) to compare the debate with
+      </label>
       <div className="muted small" aria-live="polite" data-testid="estimate">
         {picked.length < 2
           ? 'Choose at least two debaters.'
