@@ -59,6 +59,15 @@ describe('the pipeline within its daily budget', () => {
     cleanup();
   });
 
+  it('records its log entries as the app’s own writes, so the watcher does not take them for an edit', async () => {
+    const pipeline = service();
+    pipeline.run([IDEA]);
+    await pipeline.idle();
+    expect(readEntries(root, IDEA).map((e) => e.event)).toEqual(['enrolled']);
+    expect(ws.isOwnWrite(`ideas/${IDEA}/pipeline.md`)).toBe(true);
+    await pipeline.close();
+  });
+
   it('refuses a step that would pass the budget, says so once a day, and counts what each step spent', async () => {
     const estimates = stepEstimates(ws, 'anthropic', 'quick', charging);
     // Enough for the development call at its worst, and a cent of it really spent; not for an evaluation.

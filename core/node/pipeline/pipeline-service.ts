@@ -136,6 +136,8 @@ export class PipelineService {
   /** Stopped in this process: no step starts until `run` (the run state says the same for every process). */
   private stopped = false;
   private performs: boolean;
+  /** Why the pipeline stopped performing in this process, shown in the status until it performs again. */
+  private failure: string | null = null;
 
   constructor(
     private readonly ws: Workspace,
@@ -164,6 +166,7 @@ export class PipelineService {
     }
     writeRunState(this.ws.root, true, this.now());
     this.stopped = false;
+    this.failure = null;
     this.performs = true;
     for (const slug of slugs) this.enrol(slug, 'sent through the pipeline by the researcher', true);
     this.changed(null);
@@ -244,7 +247,7 @@ export class PipelineService {
     return {
       settings: read.settings,
       file: PIPELINE_FILE,
-      problems: [...read.problems, ...problems],
+      problems: [...read.problems, ...problems, ...(this.failure ? [this.failure] : [])],
       running: readRunState(this.ws.root).running,
       working: this.loop !== null,
       performer: owner,
@@ -347,7 +350,7 @@ export class PipelineService {
         decision = this.gather().decision;
         this.logRefusals(decision);
       } catch (error) {
-        this.log.error('the pipeline could not decide its next step', { error: message(error) });
+        this.fail(`the pipeline could not decide its next step (${message(error)})`);
         return;
       }
       if (!decision.next) return;
@@ -355,7 +358,7 @@ export class PipelineService {
         await this.perform(decision.next);
       } catch (error) {
         // Every step logs its own end; one that cannot even do that would be chosen again forever.
-        this.log.error('the pipeline stopped: a step could not be logged', { error: message(error) });
+        this.fail(`the pipeline stopped: a step could not be logged (${message(error)})`);
         this.stopped = true;
         return;
       }
@@ -464,8 +467,16 @@ export class PipelineService {
 
   private append(slug: string, title: string, entry: Omit<PipelineEntry, 'at' | 'day'>): void {
     const now = this.now();
-    appendEntry(this.ws.root, slug, title, { at: now.toISOString(), day: localDay(now), ...entry });
+    const written = appendEntry(this.ws.root, slug, title, { at: now.toISOString(), day: localDay(now), ...entry });
+    this.ws.recordOwnWrite(written.path, written);
     this.changed(slug);
+  }
+
+  /** Records why the pipeline stopped performing: in the status (its problems) and the process's log. */
+  private fail(why: string): void {
+    this.failure = why;
+    this.log.error(why);
+    this.changed(null);
   }
 
   private changed(slug: string | null): void {

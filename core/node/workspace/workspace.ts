@@ -355,6 +355,11 @@ export class Workspace {
     return outcome;
   }
 
+  /** A file the app wrote other than through `write` (the pipeline's appended log): its watcher event is an echo too. */
+  recordOwnWrite(relPath: string, written: { size: number; mtimeMs: number }): void {
+    this.ownWrites.set(relPath, { size: written.size, mtimeMs: written.mtimeMs, at: Date.now() });
+  }
+
   /**
    * True when the file at `relPath` is exactly what the app itself last wrote there: the watcher's
    * event for it is an echo and needs no sync pass.
