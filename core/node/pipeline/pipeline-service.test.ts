@@ -68,6 +68,23 @@ describe('the pipeline within its daily budget', () => {
     await pipeline.close();
   });
 
+  it('says in its status when the index fails as it takes its lease, with no unhandled rejection', async () => {
+    writePipelineSettings(root, { steps: { develop: true } });
+    // Not another process holding the lease (a refusal) but the index itself failing under it.
+    ws.db.exec('DROP TABLE run_leases');
+    const pipeline = service();
+    pipeline.run([IDEA]);
+    await pipeline.idle();
+    const status = pipeline.status();
+    expect({ problems: status.problems, working: status.working, current: status.current }).toEqual({
+      problems: ['the pipeline could not take its lease in the index (no such table: run_leases)'],
+      working: false,
+      current: null,
+    });
+    expect(readEntries(root, IDEA).map((e) => e.event)).toEqual(['enrolled']);
+    await pipeline.close();
+  });
+
   it('refuses a step that would pass the budget, says so once a day, and counts what each step spent', async () => {
     const estimates = stepEstimates(ws, 'anthropic', 'quick', charging);
     // Enough for the development call at its worst, and a cent of it really spent; not for an evaluation.

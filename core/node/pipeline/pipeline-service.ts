@@ -325,13 +325,16 @@ export class PipelineService {
       this.kicked = true;
       return;
     }
-    this.loop = this.work().finally(() => {
-      this.loop = null;
-      if (this.kicked) {
-        this.kicked = false;
-        this.kick();
-      }
-    });
+    // `work` catches what it can; anything else still ends in the status, never as an unhandled rejection.
+    this.loop = this.work()
+      .catch((error) => this.fail(`the pipeline stopped unexpectedly (${message(error)})`))
+      .finally(() => {
+        this.loop = null;
+        if (this.kicked) {
+          this.kicked = false;
+          this.kick();
+        }
+      });
   }
 
   private async work(): Promise<void> {
@@ -344,7 +347,16 @@ export class PipelineService {
       } catch {
         return;
       }
-      if (!this.claim()) return;
+      let claimed: boolean;
+      try {
+        claimed = this.claim();
+      } catch (error) {
+        // The index itself failed (not another process holding the lease): said in the status, and
+        // the loop ends here rather than rejecting, which nothing would catch.
+        this.fail(`the pipeline could not take its lease in the index (${message(error)})`);
+        return;
+      }
+      if (!claimed) return;
       let decision: Decision;
       try {
         decision = this.gather().decision;
