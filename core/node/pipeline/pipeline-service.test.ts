@@ -85,6 +85,36 @@ describe('the pipeline within its daily budget', () => {
     await pipeline.close();
   });
 
+  it('leaves no step running when its start cannot be logged, and says why in its status', async () => {
+    writePipelineSettings(root, { steps: { develop: true }, provider: 'anthropic' });
+    const log = join(root, 'ideas', IDEA, 'pipeline.md');
+    let enrolled = false;
+    // Once enrolled, the log loses its header (as if the researcher's own note took its place, entries
+    // kept): the idea is still enrolled, but the develop step's `started` entry is refused.
+    const pipeline = new PipelineService(ws, {
+      providers: charging,
+      now: () => day,
+      onChange: (slug) => {
+        if (slug !== IDEA || enrolled) return;
+        enrolled = true;
+        const entries = readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line.startsWith('- '));
+        writeFileSync(log, `# My notes on the pipeline\n\n${entries.join('\n')}\n`);
+      },
+    });
+    pipeline.run([IDEA]);
+    await pipeline.idle();
+    const status = pipeline.status();
+    expect({ current: status.current, problems: status.problems }).toEqual({
+      current: null,
+      problems: [
+        `the pipeline stopped: a step could not be logged (ideas/${IDEA}/pipeline.md is not a pipeline log (its first line does not start with "# Pipeline log:"): the pipeline does not write into a note of yours; rename that file and the pipeline goes on with this idea)`,
+      ],
+    });
+    await pipeline.close();
+  });
+
   it('refuses a step that would pass the budget, says so once a day, and counts what each step spent', async () => {
     const estimates = stepEstimates(ws, 'anthropic', 'quick', charging);
     // Enough for the development call at its worst, and a cent of it really spent; not for an evaluation.

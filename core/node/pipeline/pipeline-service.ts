@@ -584,14 +584,20 @@ export class PipelineService {
         if (p.step === 'develop') controller.abort();
       },
     };
-    this.append(p.slug, p.title, {
-      step: p.step,
-      event: 'started',
-      costUsd: 0,
-      provider,
-      note: `${p.reason}; likely $${(estimate?.usd ?? 0).toFixed(4)}, at most $${(estimate?.worstUsd ?? 0).toFixed(4)}`,
-      ...(estimate ? { estimate } : {}),
-    });
+    try {
+      this.append(p.slug, p.title, {
+        step: p.step,
+        event: 'started',
+        costUsd: 0,
+        provider,
+        note: `${p.reason}; likely $${(estimate?.usd ?? 0).toFixed(4)}, at most $${(estimate?.worstUsd ?? 0).toFixed(4)}`,
+        ...(estimate ? { estimate } : {}),
+      });
+    } catch (error) {
+      // Not started after all: no step may be left showing as running (and stopped at close).
+      this.current = null;
+      throw error;
+    }
     try {
       let note: string;
       if (p.step === 'develop') {
@@ -682,21 +688,27 @@ export class PipelineService {
       },
     };
     const begun = p.kind === 'resume' ? 'continues' : 'starts';
-    this.append(p.slug, p.title, {
-      step: p.step,
-      event: 'started',
-      costUsd: 0,
-      evaluationId: id,
-      provider,
-      ...(p.reevaluation && p.kind === 'start' ? { reevaluation: true } : {}),
-      note:
-        `${p.reason}; evaluation ${id} ${begun}` +
-        (target ? `, challenging "${target}"` : '') +
-        (p.kind === 'start'
-          ? ` (${settings.evaluationMode}); likely $${(estimate?.usd ?? 0).toFixed(4)}, its budget $${p.capUsd.toFixed(4)}`
-          : ''),
-      ...(estimate ? { estimate } : {}),
-    });
+    try {
+      this.append(p.slug, p.title, {
+        step: p.step,
+        event: 'started',
+        costUsd: 0,
+        evaluationId: id,
+        provider,
+        ...(p.reevaluation && p.kind === 'start' ? { reevaluation: true } : {}),
+        note:
+          `${p.reason}; evaluation ${id} ${begun}` +
+          (target ? `, challenging "${target}"` : '') +
+          (p.kind === 'start'
+            ? ` (${settings.evaluationMode}); likely $${(estimate?.usd ?? 0).toFixed(4)}, its budget $${p.capUsd.toFixed(4)}`
+            : ''),
+        ...(estimate ? { estimate } : {}),
+      });
+    } catch (error) {
+      // Not started after all: no evaluation may be left showing as running (and stopped at close).
+      this.current = null;
+      throw error;
+    }
     const hooks: RunHooks = {
       onInput: (input) => {
         try {
