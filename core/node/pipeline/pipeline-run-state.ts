@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeWrite } from '../fs/atomic-write';
 
 /**
  * Whether the pipeline is switched on: `.crucible/pipeline.json`. It is state, not a choice kept with
@@ -29,10 +30,13 @@ export function readRunState(root: string): PipelineRunState {
 }
 
 export function writeRunState(root: string, running: boolean, now: Date): void {
-  mkdirSync(join(root, FILE[0]), { recursive: true });
-  const path = join(root, ...FILE);
-  // Written whole and renamed: a reader never sees half of it.
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ running, at: now.toISOString(), pid: process.pid })}\n`);
-  renameSync(tmp, path);
+  // The workspace's atomic write: a fresh temp name (created exclusively, so no link planted there is
+  // written through), flushed, renamed into place: a reader never sees half of it.
+  safeWrite(
+    root,
+    join(...FILE),
+    `${JSON.stringify({ running, at: now.toISOString(), pid: process.pid })}\n`,
+    'any',
+    now,
+  );
 }

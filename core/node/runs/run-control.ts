@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type Database from 'better-sqlite3';
+import { safeWrite } from '../fs/atomic-write';
 import { openExistingIndex } from '../sqlite/open';
 import { acquireLease, confirmLease, liveLease, type RunLease, releaseLease, renewLease } from '../sqlite/run-leases';
 import { UserError } from '../workspace/workspace';
@@ -50,12 +51,10 @@ function controlPath(root: string, id: string): string {
 
 /** Asks the process running `id` for an action (a later request replaces one not yet read). */
 export function requestRun(root: string, id: string, action: RunAction): void {
-  mkdirSync(runsDir(root), { recursive: true });
-  const path = controlPath(root, id);
-  // Written whole and renamed, so the runner never reads half a request.
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ action, at: new Date().toISOString(), from: process.pid })}\n`);
-  renameSync(tmp, path);
+  // The workspace's atomic write (a fresh temp name, never a link, then a rename), so the runner
+  // never reads half a request.
+  const rel = relative(root, controlPath(root, id));
+  safeWrite(root, rel, `${JSON.stringify({ action, at: new Date().toISOString(), from: process.pid })}\n`, 'any');
 }
 
 function indexPath(root: string): string {
