@@ -349,9 +349,36 @@ describe('the red team in the pipeline', () => {
       supersedes: redTeam?.evaluationId,
     });
     expect(ideaEvaluationState(ws.db, STOOD)?.evaluationId).toBe(again?.evaluationId);
-    const redTeamDone = readEntries(root, DEFENDED).find((e) => e.step === 'redteam' && e.event === 'done');
-    expect(redTeamDone?.evaluationId).toBeDefined();
-    expect(undefended(redTeamDone?.critical ?? [])).toEqual([]);
+    // Where the evaluator defended every CRITICAL challenge, the red team's done entry names its own
+    // locked TARGETED evaluation, disputing the first one on the criterion the gate's rule picks, and
+    // nothing stands undefended (so no re-evaluation followed).
+    const [defendedFirst, redTeamDone] = readEntries(root, DEFENDED).filter(
+      (e) => e.event === 'done' && e.step !== 'classify',
+    );
+    const defended = record(DEFENDED, redTeamDone?.evaluationId);
+    const defendedScores = record(DEFENDED, defendedFirst?.evaluationId).scores;
+    const defendedTarget = redTeamTarget(
+      defendedScores.map((s) => ({
+        criterion: s.criterion,
+        name: s.criterion,
+        finalScore: s.finalScore,
+        confidence: s.confidence,
+        critical: criteria.get(s.criterion)?.critical ?? false,
+      })),
+    );
+    expect({
+      step: redTeamDone?.step,
+      scope: defended.scope,
+      supersedes: defended.supersedes,
+      criterion: defended.dispute?.criterion,
+      undefended: undefended(redTeamDone?.critical ?? []),
+    }).toEqual({
+      step: 'redteam',
+      scope: 'TARGETED',
+      supersedes: defendedFirst?.evaluationId,
+      criterion: defendedTarget?.criterion,
+      undefended: [],
+    });
     await pipeline.close();
   }, 90_000);
 });
