@@ -68,19 +68,19 @@ describe('the pipeline within its daily budget', () => {
     await pipeline.close();
   });
 
-  it('says in its status when the index fails as it takes its lease, with no unhandled rejection', async () => {
+  it('ends with the reason, and no unhandled rejection, when the index fails as it takes its lease', async () => {
     writePipelineSettings(root, { steps: { develop: true } });
-    // Not another process holding the lease (a refusal) but the index itself failing under it.
-    ws.db.exec('DROP TABLE run_leases');
-    const pipeline = service();
+    const errors: string[] = [];
+    const log = { info() {}, warn() {}, error: (m: string) => void errors.push(m) };
+    const pipeline = new PipelineService(ws, { providers: charging, now: () => day, log });
     pipeline.run([IDEA]);
+    // Not another process holding the lease (a refusal) but the index itself failing, before the
+    // loop's first claim (it waits a turn).
+    ws.db.close();
     await pipeline.idle();
-    const status = pipeline.status();
-    expect({ problems: status.problems, working: status.working, current: status.current }).toEqual({
-      problems: ['the pipeline could not take its lease in the index (no such table: run_leases)'],
-      working: false,
-      current: null,
-    });
+    expect(errors).toEqual([
+      'the pipeline could not take its lease in the index (The database connection is not open)',
+    ]);
     expect(readEntries(root, IDEA).map((e) => e.event)).toEqual(['enrolled']);
     await pipeline.close();
   });
