@@ -150,11 +150,7 @@ describe('placing a capture', () => {
       added('Set up', '```sh\n# install deps\nnpm ci\n```\n\n# Set up\n\nRun it.\n', 'a1'),
       added('Underlined', 'Underlined\n==========\n\n# not a title but a line\n', 'a2'),
       added('Marked title', '# **Marked** title\n\nBody.\n', 'a3'),
-    ]).toEqual([
-      '```sh\n# install deps\nnpm ci\n```\n\n\nRun it.\n',
-      '# not a title but a line\n',
-      'Body.\n',
-    ]);
+    ]).toEqual(['```sh\n# install deps\nnpm ci\n```\n\n\nRun it.\n', '# not a title but a line\n', 'Body.\n']);
   });
 
   it('refuses an idea that is not there, by name', () => {
