@@ -50,6 +50,8 @@ export const captureClassificationSchema = z.strictObject({
   offered: z.array(capturePlacementSchema),
   /** The researcher must choose before anything is written (not NEW, or captured before). */
   needsChoice: z.boolean(),
+  /** There is something to ask (a NEW capture close to an idea may be linked to it): the box asks. */
+  offersChoice: z.boolean(),
 });
 export type CaptureClassificationView = z.infer<typeof captureClassificationSchema>;
 

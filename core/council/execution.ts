@@ -27,6 +27,13 @@ export interface JournalOp {
   before: string | null;
   /** Hash of what the path (for a move, `to`) holds once the operation is done (null: nothing). */
   afterHash: string | null;
+  /**
+   * For a move: this move placed the copy at `to` (and, on revert, the copy back at the path). Only
+   * a copy recorded here is ever taken back: a file found there with the same bytes may be the
+   * researcher's.
+   */
+  placed?: boolean;
+  placedBack?: boolean;
 }
 
 export interface JournalAction {
@@ -82,7 +89,7 @@ function journalOp(files: CouncilFiles, op: FileOp): JournalOp {
 const hashAt = (files: CouncilFiles, path: string) => files.read(path)?.hash ?? null;
 
 /** Performs one journalled operation unless it is already done; says what it did. */
-function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: string } {
+function perform(files: CouncilFiles, op: JournalOp, save: () => void): FileChange & { failed?: string } {
   const now = hashAt(files, op.path);
   if (op.kind === 'write') {
     const change = op.beforeHash === null ? 'created' : 'modified';
@@ -105,7 +112,13 @@ function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: st
       : { path: op.path, change: 'deleted', failed: `${op.path} changed meanwhile; kept` };
   }
   const to = op.to as string;
-  const moved = moveFile(files, op.path, to, op.beforeHash ?? '');
+  const moved = moveFile(files, op.path, to, op.beforeHash ?? '', {
+    ours: op.placed === true,
+    record: () => {
+      op.placed = true;
+      save();
+    },
+  });
   return 'failed' in moved
     ? { path: op.path, change: 'moved', to, failed: moved.failed }
     : { path: op.path, change: 'moved', to };
@@ -116,17 +129,22 @@ function perform(files: CouncilFiles, op: JournalOp): FileChange & { failed?: st
  * then the original removed (only while it still holds the bytes copied). A process killed between
  * the two finds the copy in place beside the original, and finishes the move; one killed after
  * finds it done. A file changed meanwhile stays where it is, and so does anything found at `to`.
+ * The copy is recorded in the journal once placed (`copy.record`); only a copy recorded as this
+ * move's own (`copy.ours`, or placed now) is taken back when the original cannot be removed, since a
+ * file already at `to` with the same bytes may be one the researcher made.
  */
 function moveFile(
   files: CouncilFiles,
   from: string,
   to: string,
   hash: string,
+  copy: { ours: boolean; record: () => void },
 ): { done: 'now' | 'before' } | { failed: string } {
   const atFrom = hashAt(files, from);
   const atTo = hashAt(files, to);
   if (atFrom === null && atTo === hash) return { done: 'before' };
   if (atFrom !== hash) return { failed: `${from} changed or went since it was planned; left as it is` };
+  let ours = copy.ours;
   if (atTo === null) {
     const placed = files.restore(to, files.snapshot(from) ?? '', null);
     if (placed.conflict) {
@@ -134,11 +152,17 @@ function moveFile(
       files.remove(placed.path, 'any');
       return { failed: `${to} appeared meanwhile; ${from} was not moved` };
     }
+    copy.record();
+    ours = true;
   } else if (atTo !== hash) return { failed: `${to} already holds another file; ${from} was not moved` };
-  if (!files.remove(from, hash).removed) {
-    files.remove(to, hash);
-    return { failed: `${from} changed while it was being moved; left as it is` };
-  }
+  // Checked again before the removal: a `from` edited since the copy keeps the edit, and the copy
+  // goes back only if it is this move's own; otherwise both stay.
+  const changed = () => {
+    if (ours) files.remove(to, hash);
+    return { failed: `${from} changed while it was being moved; left as it is${ours ? '' : ` (and so is ${to})`}` };
+  };
+  if (hashAt(files, from) !== hash) return changed();
+  if (!files.remove(from, hash).removed) return changed();
   return { done: 'now' };
 }
 
@@ -183,7 +207,7 @@ export function executeAction(
   const changes: FileChange[] = [];
   const failures: string[] = [];
   for (const op of entry.ops) {
-    const { failed, ...change } = perform(files, op);
+    const { failed, ...change } = perform(files, op, () => saveJournal(files, journal));
     changes.push(change);
     if (failed) {
       failures.push(failed);
@@ -214,10 +238,16 @@ function undoneChange(op: JournalOp): FileChange {
  * taken as undone (by a revert killed after it); one edited since the council wrote it keeps the
  * edit, and what it held before the council goes to a conflict copy beside it.
  */
-function undo(files: CouncilFiles, op: JournalOp): { change?: FileChange; conflict?: string } {
+function undo(files: CouncilFiles, op: JournalOp, save: () => void): { change?: FileChange; conflict?: string } {
   const now = hashAt(files, op.path);
   if (op.kind === 'move') {
-    const back = moveFile(files, op.to as string, op.path, op.afterHash ?? '');
+    const back = moveFile(files, op.to as string, op.path, op.afterHash ?? '', {
+      ours: op.placedBack === true,
+      record: () => {
+        op.placedBack = true;
+        save();
+      },
+    });
     return 'failed' in back ? { conflict: back.failed } : { change: undoneChange(op) };
   }
   if (now === op.beforeHash) return { change: undoneChange(op) };
@@ -268,7 +298,7 @@ export function revertExecution(
   const changes = [...done.changes];
   const conflicts = [...(done.conflicts ?? [])];
   for (let k = done.undone; k < ops.length; k++) {
-    const { change, conflict } = undo(files, ops[k] as JournalOp);
+    const { change, conflict } = undo(files, ops[k] as JournalOp, () => saveJournal(files, journal));
     if (change) changes.push(change);
     if (conflict) conflicts.push(conflict);
     journal.reverted = { undone: k + 1, changes: [...changes], conflicts: [...conflicts] };

@@ -48,14 +48,25 @@ function* proseLines(body: string): Generator<{ line: string; at: number; lines:
   }
 }
 
-/** The first level-1 heading of a markdown body, as words; null when it has none. */
-export function firstHeading(body: string): string | null {
+/**
+ * Where a body's first level-1 heading is: its words and its lines, `from` to `to` (exclusive,
+ * counted in the body's lines), two lines for an underlined one. A caller that takes the heading
+ * out of a text removes exactly these lines and nothing else.
+ */
+export interface HeadingAt {
+  words: string;
+  from: number;
+  to: number;
+}
+
+/** The first level-1 heading of a markdown body with its line range; null when it has none. */
+export function firstHeadingAt(body: string): HeadingAt | null {
   let previousBlank = true;
   for (const { line, at, lines } of proseLines(body)) {
     const atx = ATX.exec(line);
     if (atx) {
       const words = atx[1] === '#' ? plainInline(atx[2] ?? '') : '';
-      if (words) return words;
+      if (words) return { words, from: at, to: at + 1 };
     } else if (
       previousBlank &&
       line.trim() !== '' &&
@@ -63,11 +74,24 @@ export function firstHeading(body: string): string | null {
       !/^ {0,3}([>|]|[-*+] |\d+[.)] )/.test(line)
     ) {
       const words = plainInline(line);
-      if (words) return words;
+      if (words) return { words, from: at, to: at + 2 };
     }
     previousBlank = line.trim() === '';
   }
   return null;
+}
+
+/** The first level-1 heading of a markdown body, as words; null when it has none. */
+export function firstHeading(body: string): string | null {
+  return firstHeadingAt(body)?.words ?? null;
+}
+
+/** A body without the lines of its first level-1 heading (the body itself when it has none). */
+export function withoutFirstHeading(body: string): string {
+  const at = firstHeadingAt(body);
+  if (!at) return body;
+  const lines = body.split(/\r?\n/);
+  return [...lines.slice(0, at.from), ...lines.slice(at.to)].join('\n');
 }
 
 /** The first paragraph of prose of a markdown body, as one line of words ('' when there is none). */

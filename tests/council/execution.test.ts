@@ -206,6 +206,50 @@ describe('council execution on a workspace', () => {
     }
   });
 
+  it('never takes back a file at a move’s target that it did not place, when the original changes meanwhile', () => {
+    const { root, files, cleanup } = councilWorkspace();
+    try {
+      const from = `${SOIL}/research/capacitive-sensor-bench-test.md`;
+      const to = 'ideas/soil-sensing/research/capacitive-sensor-bench-test.md';
+      const original = readFileSync(join(root, from), 'utf8');
+      const edited = `${original}\nA result the researcher added while the council worked.\n`;
+      let copied = false;
+      let edit = false;
+      // Once the action is journalled the researcher copies the file to where the move will put it
+      // (the very bytes planned), and then edits the original just as the move goes to remove it.
+      const racing: CouncilFiles = {
+        ...files,
+        write(path, content, expected) {
+          const out = files.write(path, content, expected);
+          if (path.startsWith('council/executions/') && !copied) {
+            copied = true;
+            files.restore(to, files.snapshot(from) ?? '', null);
+          }
+          return out;
+        },
+        remove(path, expected) {
+          if (path === from && !edit) {
+            edit = true;
+            writeFileSync(join(root, from), edited);
+          }
+          return files.remove(path, expected);
+        },
+      };
+      const result = executeAction(racing, 'M-p1', 0, {
+        tool: 'rename_idea',
+        args: { idea: 'soil-moisture-lora', to: 'soil-sensing' },
+      });
+      expect({
+        ok: result.ok,
+        failed: result.detail.includes(`${from} changed while it was being moved`),
+        from: existsSync(join(root, from)) && readFileSync(join(root, from), 'utf8'),
+        to: existsSync(join(root, to)) && readFileSync(join(root, to), 'utf8'),
+      }).toEqual({ ok: false, failed: true, from: edited, to: original });
+    } finally {
+      cleanup();
+    }
+  });
+
   it('keeps an edit made during the execution, puts its own version in a conflict copy, and fails the check', () => {
     const { root, files, cleanup } = councilWorkspace();
     try {
@@ -303,8 +347,9 @@ describe('council execution on a workspace', () => {
     clean.cleanup();
     // Each action writes its journal before and after its file operations: 8 actions with one
     // operation (3 each), the merge with two (4), the rename with two moves of two halves each (a
-    // copy placed, the original removed), the new README and the old one's removal (8): 36 moments.
-    expect([expected.results.every(Boolean), operations]).toEqual([true, 36]);
+    // copy placed and recorded in the journal, the original removed), the new README and the old
+    // one's removal (10): 38 moments.
+    expect([expected.results.every(Boolean), operations]).toEqual([true, 38]);
     for (let at = 1; at <= operations; at++) {
       const { root, files, cleanup } = councilWorkspace();
       try {

@@ -27,14 +27,21 @@ describe('captures', () => {
       as: { as: 'inspired', slug: OTHER },
     });
     const again = await call(app, 'captures:classify', { ...capture, provider: 'simulated' });
+    const fresh = await call(app, 'captures:classify', {
+      title: 'Sourdough by bicycle',
+      text: 'A weekly sourdough bread subscription delivered by bicycle to offices in the old town.',
+    });
     expect({
       classified: [
         classification.decision,
         classification.slug,
         classification.offered,
         classification.needsChoice,
+        classification.offersChoice,
         costUsd,
       ],
+      // A new topic far from every idea: nothing to ask, the box makes it a new idea at once.
+      newTopic: [fresh.classification.decision, fresh.classification.inspiredBy, fresh.classification.offersChoice],
       unchanged,
       added: [added.slug, added.written, added.conflict, added.idea?.slug],
       inspired: [
@@ -49,8 +56,10 @@ describe('captures', () => {
         IDEA,
         [{ as: 'existing', slug: IDEA }, { as: 'inspired', slug: IDEA }, { as: 'new' }],
         true,
+        true,
         0,
       ],
+      newTopic: ['NEW', null, false],
       unchanged: true,
       added: [IDEA, true, false, IDEA],
       inspired: [{ as: 'inspired', slug: OTHER }, 'Repair café for e-bikes', OTHER],

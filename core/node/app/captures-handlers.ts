@@ -1,5 +1,5 @@
 import type { capturesChannels } from '../../contract';
-import { needsChoice, offeredPlacements } from '../../capture/choice';
+import { needsChoice, offeredPlacements, offersChoice } from '../../capture/choice';
 import { CaptureService, type CaptureSource } from '../capture/capture-service';
 import type { AppContext, AreaHandlers } from './app-context';
 import { ideaSummary } from './views';
@@ -24,6 +24,7 @@ export function capturesHandlers(ctx: AppContext): AreaHandlers<keyof typeof cap
             ...classification,
             offered: offeredPlacements(classification),
             needsChoice: needsChoice(classification),
+            offersChoice: offersChoice(classification),
           },
           costUsd,
           repairs,

@@ -68,7 +68,13 @@ describe('the global crux graph', () => {
     // Across debates the words only picked the pairs: the model's two calls decide (the simulator
     // plays them offline), and what they said is kept in the workspace.
     expect(graph.crossDebate).toEqual({ checked: 0, confirmed: 0, unchecked: 5 });
-    const check = await t.call(app, 'cruxes:check', { provider: 'simulated' });
+    // Asked twice at once (two windows, a double click): the second waits for the first, then finds
+    // nothing left to ask; neither's paid answers are written over by the other.
+    const [check, overlapping] = await Promise.all([
+      t.call(app, 'cruxes:check', { provider: 'simulated' }),
+      t.call(app, 'cruxes:check', { provider: 'simulated' }),
+    ]);
+    expect([overlapping.relations, overlapping.llmCalls]).toEqual([[], 0]);
     const pair = (r: (typeof check.relations)[number]) => [r.a, r.b, r.relation, r.from, r.status, r.provider];
     expect([check.relations.map(pair), check.llmCalls, check.left, check.stoppedBy]).toEqual([
       [

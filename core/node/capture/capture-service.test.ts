@@ -140,6 +140,19 @@ describe('placing a capture', () => {
     });
   });
 
+  it('takes out only the capture’s own title heading, never a line of code or prose that starts with #', () => {
+    const added = (title: string, body: string, identity: string) => {
+      const before = readme('community-solar-coop');
+      ws.appendCapture('community-solar-coop', { title, text: body, identity });
+      return readme('community-solar-coop').slice(before.trimEnd().length).split('-->\n')[1];
+    };
+    expect([
+      added('Set up', '```sh\n# install deps\nnpm ci\n```\n\n# Set up\n\nRun it.\n', 'a1'),
+      added('Underlined', 'Underlined\n==========\n\n# not a title but a line\n', 'a2'),
+      added('Marked title', '# **Marked** title\n\nBody.\n', 'a3'),
+    ]).toEqual(['```sh\n# install deps\nnpm ci\n```\n\n\nRun it.\n', '# not a title but a line\n', 'Body.\n']);
+  });
+
   it('refuses an idea that is not there, by name', () => {
     const service = new CaptureService(ws);
     expect(() => service.place(REPEAT, { as: 'existing', slug: 'no-such-idea' })).toThrow(

@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { firstLine } from '../../idea/first-line';
 import { normalizeDate, readIdeaFrontmatter } from '../../idea/frontmatter';
-import { firstHeading, firstParagraph } from '../../idea/headings';
+import { firstHeading, firstHeadingAt, firstParagraph, withoutFirstHeading } from '../../idea/headings';
 import { setFrontmatterField } from '../../idea/frontmatter-edit';
 import { identitiesIn, identityMarker } from '../../capture/identity';
 import { INDEX_MARKER, renderIndex } from '../../idea/index-md';
@@ -595,9 +595,9 @@ export class Workspace {
     }
     const title = capture.title?.trim();
     let text = capture.text.trim();
-    // The capture's own title heading is the section's heading now, not a second title of the idea.
-    const heading = firstHeading(text);
-    if (title && heading === title) text = text.replace(/^#\s+.*\n*/m, '').trim();
+    // The capture's own title heading is the section's heading now, not a second title of the idea:
+    // exactly the line(s) of that heading go, never another line that merely starts with `#`.
+    if (title && firstHeadingAt(text)?.words === title) text = withoutFirstHeading(text).trim();
     const newline = before.text.includes('\r\n') ? '\r\n' : '\n';
     const block = [
       `## Captured ${this.today()}${title ? `: ${title}` : ''}`,

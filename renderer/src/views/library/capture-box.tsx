@@ -97,8 +97,8 @@ export function CaptureBox({
       title,
       ...(text.trim() ? { text } : {}),
     });
-    const choice = classification.needsChoice || classification.offered.length > 1;
-    if (!choice) {
+    // Whether to ask is decided on the main side (core/capture/choice.ts `offersChoice`), not here.
+    if (!classification.offersChoice) {
       await place.run(captured, { as: 'new' });
       return;
     }
