@@ -56,9 +56,9 @@ describe('predictRounds', () => {
     expect(predictionText(p as NonNullable<typeof p>)).toBe(
       'about 1 more round to convergence (confidence is 0.1 short and closing 0.1 a round)',
     );
-    // After one round there is no trend yet: stability still needs its second still round.
+    // After one round there is no trend yet: stability still needs its second stable round.
     expect(predictRounds(at(header(), opening, round('beta', 'Beta leans on one survey', 0.6)))?.needs).toEqual([
-      { condition: 'stability', rounds: 1, reason: '1 still round of the 2 stability needs' },
+      { condition: 'stability', rounds: 1, reason: '1 stable round of the 2 stability needs' },
       { condition: 'confidence', rounds: 1, reason: 'confidence is 0.2 short; no trend yet' },
     ]);
   });

@@ -79,8 +79,8 @@ export function predictRounds(state: EvaluationState): RoundsPrediction | null {
         rounds,
         reason:
           run === 0
-            ? `scores still moved in round ${done}: stability needs ${plural(needed, 'still round')} in a row`
-            : `${plural(run, 'still round')} of the ${needed} stability needs`,
+            ? `scores still moved in round ${done}: stability needs ${plural(needed, 'stable round')} in a row`
+            : `${plural(run, 'stable round')} of the ${needed} stability needs`,
       });
     }
     if (!confidence.met) {

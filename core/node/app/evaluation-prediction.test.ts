@@ -75,11 +75,11 @@ describe('the rounds prediction', () => {
         .map(([name]) => name)
         .sort(),
     }).toEqual({ done: 1, limit: 3, stability: [false, 2, 0.5, 1], unmet: ['confidence', 'saturation', 'stability'] });
-    // Worked out from those numbers: 3 - 1 = 2 rounds left; stability has 0 still rounds of the 2 it
+    // Worked out from those numbers: 3 - 1 = 2 rounds left; stability has 0 stable rounds of the 2 it
     // needs, so 2 more; confidence and saturation have no trend yet, 1 each; the slowest (2) is within
     // the 2 left, so convergence, not the limit, is predicted.
     const expectedText =
-      'about 2 more rounds to convergence (scores still moved in round 1: stability needs 2 still rounds in a row)';
+      'about 2 more rounds to convergence (scores still moved in round 1: stability needs 2 stable rounds in a row)';
     expect(
       prediction && {
         more: prediction.more,
