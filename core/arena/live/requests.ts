@@ -41,7 +41,7 @@ Several agents answer one question. Round 1: each writes a proposal (title, summ
 
 How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give the claims that are new or changed in full, with their ids, and dropClaims for any you withdraw. Then your confidence now, every change with its reason, and the ids of the critiques of your proposal this version answers.
 
-Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
+Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded; write plainly and say how sure you are rather than hedging every sentence. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
 export function arenaToolset(): LlmTool[] {
   return [
