@@ -58,9 +58,25 @@ export function critiqueProblems(state: ArenaState, author: string, answer: Crit
 }
 
 export function revisionProblems(state: ArenaState, agent: string, answer: RevisionAnswer): string[] {
-  const problems = duplicateClaims(answer);
+  return [
+    ...duplicateClaims(answer),
+    ...changeProblems(state, agent, answer.changes),
+    ...answer.addressed.flatMap((id, i) => ownCritiqueProblems(state, agent, id).map((p) => `addressed[${i}]: ${p}`)),
+  ];
+}
+
+/** What is wrong with `id` as a critique of `agent`'s proposal that it answers. */
+function ownCritiqueProblems(state: ArenaState, agent: string, id: string): string[] {
+  const critique = state.critiques.find((c) => c.id === id);
+  if (!critique) return [`unknown critique id "${id}"`];
+  if (critique.target !== agent) return [`${id} is a critique of ${critique.target}'s proposal, not yours`];
+  return [];
+}
+
+function changeProblems(state: ArenaState, agent: string, changes: RevisionAnswer['changes']): string[] {
+  const problems: string[] = [];
   const critiques = new Map(state.critiques.map((c) => [c.id, c]));
-  answer.changes.forEach((change, i) => {
+  changes.forEach((change, i) => {
     const because = change.because;
     if ('critique' in because && !critiques.has(because.critique))
       problems.push(`changes[${i}].because: unknown critique id "${because.critique}"`);
@@ -71,21 +87,28 @@ export function revisionProblems(state: ArenaState, agent: string, answer: Revis
         problems.push(`changes[${i}].because: unknown agent "${because.adopted}"`);
     }
   });
-  answer.addressed.forEach((id, i) => {
-    const critique = critiques.get(id);
-    if (!critique) problems.push(`addressed[${i}]: unknown critique id "${id}"`);
-    else if (critique.target !== agent)
-      problems.push(`addressed[${i}]: ${id} is a critique of ${critique.target}'s proposal, not yours`);
-  });
   return problems;
 }
 
-/** A live revision (edits to the agent's current version): what keeps the edits from applying, or the revision they make from counting. */
+/**
+ * A live revision (edits to the agent's current version): what keeps the edits from applying, or
+ * the revision they make from counting, each named by the field the model wrote (`answered.<id>`,
+ * `changes[i]`), not by the whole revision's it becomes.
+ */
 export function revisionEditsProblems(state: ArenaState, agent: string, edits: RevisionEdits): string[] {
   const current = currentProposal(state, agent);
   if (!current) return [`${agent} has no proposal to revise`];
   const applied = applyRevisionEdits(current, edits);
-  return applied.ok ? revisionProblems(state, agent, applied.value) : applied.problems;
+  if (!applied.ok) return applied.problems;
+  return [
+    ...duplicateClaims(applied.value),
+    ...Object.keys(edits.answered).flatMap((id) =>
+      ownCritiqueProblems(state, agent, id).map(
+        (p) => `answered."${id}": ${p}${p.endsWith('not yours') ? ' (a change because of it goes in changes)' : ''}`,
+      ),
+    ),
+    ...changeProblems(state, agent, edits.changes),
+  ];
 }
 
 export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {

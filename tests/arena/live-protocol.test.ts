@@ -32,13 +32,16 @@ function setupOf(header: Record<string, unknown>): ArenaSetup {
 }
 
 /** A model that answers each request from the script line its brief names. */
-function scripted(lines: Record<string, unknown>[]): Llm & { asked: string[] } {
+function scripted(lines: Record<string, unknown>[]): Llm & { asked: string[]; tools: string[][] } {
   const used = new Set<number>();
   const asked: string[] = [];
+  const tools: string[][] = [];
   return {
     provider: 'script',
     asked,
+    tools,
     async call<T>(request: LlmRequest<T>) {
+      tools.push((request.toolset ?? []).map((t) => t.name));
       const brief = request.brief as ArenaBrief;
       const agent = 'agent' in brief ? brief.agent : undefined;
       const round = 'round' in brief ? String(brief.round) : undefined;
@@ -100,6 +103,7 @@ describe('the live arena', () => {
     ];
     const live: Record<string, unknown> = {};
     const replayed: Record<string, unknown> = {};
+    const tools: Record<string, string[][]> = {};
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       const lines = text
@@ -107,11 +111,24 @@ describe('the live arena', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       const [header, ...answers] = lines as [Record<string, unknown>, ...Record<string, unknown>[]];
-      const run = await runLive(setupOf(header), scripted(answers));
+      const llm = scripted(answers);
+      const run = await runLive(setupOf(header), llm);
       live[file] = [run.status, run.summary];
       replayed[file] = ['completed', runArenaReplay(text)];
+      tools[file.split('/').at(-1) as string] = [...new Set(llm.tools.map((t) => t.join(' ')))].map((t) => t.split(' '));
     }
     expect(live).toEqual(replayed);
+    // One tool set for every request of an arena (they share the cached head), holding only the
+    // shapes its setup can ask for: the judged agreement with the judged measure, the challenge
+    // with the trickster on.
+    const base = ['arena_proposal', 'arena_critiques', 'arena_revision'];
+    expect(tools).toEqual({
+      'arena-replay-small.jsonl': [[...base, 'arena_vote', 'arena_judgment']],
+      'hollow-trickster.jsonl': [[...base, 'arena_vote', 'arena_challenge', 'arena_judgment']],
+      'split-extended.jsonl': [[...base, 'arena_vote', 'arena_judgment']],
+      'judged-early.jsonl': [[...base, 'arena_similarity', 'arena_vote', 'arena_challenge', 'arena_judgment']],
+      'judged-lead.jsonl': [[...base, 'arena_vote', 'arena_judgment']],
+    });
   });
 
   it('is played offline by the simulator to an end, hollow consensus included, the same way for a seed', async () => {

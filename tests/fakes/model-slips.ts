@@ -134,8 +134,8 @@ export function unknownId(answer: Json): Json | null {
     a.critiques[0].claim = 'k99';
     return a;
   }
-  if (Array.isArray(a.addressed) && Array.isArray(a.changes)) {
-    a.addressed = [...a.addressed, 'c2-the-moderator-1'];
+  if (a.answered && typeof a.answered === 'object' && Array.isArray(a.changes)) {
+    a.answered = { ...a.answered, 'c2-the-moderator-1': 'answered a critique nobody wrote' };
     return a;
   }
   if (Array.isArray(a.pairs) && typeof a.pairs[0]?.agreement === 'number') {

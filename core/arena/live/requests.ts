@@ -18,6 +18,7 @@ import {
   tricksterProblems,
   voteProblems,
 } from '../checks';
+import type { ArenaConfig } from '../config';
 import type { ArenaAsk } from '../inputs';
 import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
@@ -39,11 +40,16 @@ const RULES = `# How this arena works
 
 Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises by editing its current version (the paragraphs of every body are numbered for that), saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
 
-How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give the claims that are new or changed in full, with their ids, and dropClaims for any you withdraw. Then your confidence now, every change with its reason, and the ids of the critiques of your proposal this version answers.
+How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give a new claim in full; a changed one by its id with what changes (its text, its whole evidence list, or both); and dropClaims for any you withdraw. Then your confidence now; in answered, each critique of your proposal this version answers, by its id, with a line saying what answers it; and in changes every other change with its reason (an idea adopted from another agent, or a reason of your own).
 
 Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded; write plainly and say how sure you are rather than hedging every sentence. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
-export function arenaToolset(): LlmTool[] {
+/**
+ * Every answer shape this arena can ask for, one tool set for all its requests (so they share the
+ * cached head): the judged agreement only when the measure is `judged`, the challenge only with the
+ * trickster on. A shape the arena never asks for would be read by every call for nothing.
+ */
+export function arenaToolset(config: Pick<ArenaConfig, 'similarity' | 'trickster'>): LlmTool[] {
   return [
     { name: 'arena_proposal', description: 'Your proposal.', schema: proposalAnswerSchema },
     { name: 'arena_critiques', description: 'Your critiques of the other proposals.', schema: critiqueAnswerSchema },
@@ -52,9 +58,13 @@ export function arenaToolset(): LlmTool[] {
       description: 'Your revision: what changes against your current version.',
       schema: revisionEditsSchema,
     },
-    { name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema },
+    ...(config.similarity === 'judged'
+      ? [{ name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema }]
+      : []),
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
-    { name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema },
+    ...(config.trickster
+      ? [{ name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema }]
+      : []),
     { name: 'arena_judgment', description: "The judge's scores.", schema: judgeAnswerSchema },
   ] as LlmTool[];
 }
@@ -302,7 +312,7 @@ export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk
   return {
     system,
     systemParts: [system],
-    toolset: arenaToolset(),
+    toolset: arenaToolset(state.config),
     // The shared materials first (cached), then who answers and what is asked (the only part that
     // differs between the requests of a round).
     messages: [
