@@ -7,6 +7,7 @@ import type {
   TricksterAnswer,
   VoteAnswer,
 } from './answers';
+import { type JudgedAgreements, PAIR_JOIN, pairName, pairOfName } from './judged-agreements';
 import { applyRevisionEdits, type RevisionEdits } from './revision-edits';
 import { pairsOf } from './similarity';
 import { type ArenaState, activeIds, agentIds, currentProposal, lastVote } from './state';
@@ -111,22 +112,49 @@ export function revisionEditsProblems(state: ArenaState, agent: string, edits: R
   ];
 }
 
-export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
+/** The pairs an agreement answer names, each with where it stands in the answer: every pair in play once. */
+function pairProblems(state: ArenaState, named: { at: string; a: string; b: string; which: [string, string] }[]) {
   const problems: string[] = [];
   const key = (a: string, b: string) => [a, b].sort().join(' ');
   const seen = new Set<string>();
-  answer.pairs.forEach((p, i) => {
-    const a = notInPlay(state, p.a);
-    const b = notInPlay(state, p.b);
-    if (a) problems.push(`pairs[${i}].a: ${a}`);
-    else if (b) problems.push(`pairs[${i}].b: ${b}`);
-    else if (p.a === p.b) problems.push(`pairs[${i}]: a proposal paired with itself`);
-    else if (seen.has(key(p.a, p.b))) problems.push(`pairs[${i}]: the pair ${p.a}–${p.b} twice`);
-    seen.add(key(p.a, p.b));
-  });
+  for (const { at, a, b, which } of named) {
+    const goneA = notInPlay(state, a);
+    const goneB = notInPlay(state, b);
+    if (goneA) problems.push(`${which[0]}: ${goneA}`);
+    else if (goneB) problems.push(`${which[1]}: ${goneB}`);
+    else if (a === b) problems.push(`${at}: a proposal paired with itself`);
+    else if (seen.has(key(a, b))) problems.push(`${at}: the pair ${pairName(a, b)} twice`);
+    seen.add(key(a, b));
+  }
   const missing = pairsOf(activeIds(state)).filter(([a, b]) => !seen.has(key(a, b)));
-  if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => `${a}–${b}`).join(', ')}`);
+  if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => pairName(a, b)).join(', ')}`);
   return problems;
+}
+
+export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
+  return pairProblems(
+    state,
+    answer.pairs.map((p, i) => ({
+      at: `pairs[${i}]`,
+      a: p.a,
+      b: p.b,
+      which: [`pairs[${i}].a`, `pairs[${i}].b`] as [string, string],
+    })),
+  );
+}
+
+/** The judged measure's live answer (`agreements` keyed by pair names), its slips named by key. */
+export function judgedAgreementsProblems(state: ArenaState, answer: JudgedAgreements): string[] {
+  const keys = Object.keys(answer.agreements);
+  const unreadable = keys
+    .filter((k) => pairOfName(k) === null)
+    .map((k) => `agreements."${k}": not a pair's name (two agent ids joined by "${PAIR_JOIN}", as the ask lists them)`);
+  const named = keys.flatMap((k) => {
+    const pair = pairOfName(k);
+    const at = `agreements."${k}"`;
+    return pair ? [{ at, a: pair[0], b: pair[1], which: [at, at] as [string, string] }] : [];
+  });
+  return [...unreadable, ...pairProblems(state, named)];
 }
 
 export function voteProblems(state: ArenaState, agent: string, answer: VoteAnswer): string[] {

@@ -3,6 +3,7 @@ import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { Change, Claim, CritiqueItem, ProposalAnswer, RevisionAnswer, Severity } from './answers';
 import type { ArenaBrief } from './live/briefs';
+import { judgedAgreements } from './judged-agreements';
 import { type RevisionEdits, revisionEdits } from './revision-edits';
 import { jaccard, lexicalTerms, proposalText } from './similarity';
 import type { ProposalVersion } from './state';
@@ -219,7 +220,8 @@ export const simulatorForArena = protocolSimulator<ArenaBrief>('arena', {
         agreement: Math.round(jaccard(terms[a] ?? new Set(), terms[b] ?? new Set()) * 100) / 100,
       })),
     );
-    return { pairs };
+    // As a model answers the judged measure live: keyed by pair names.
+    return judgedAgreements({ pairs });
   },
   vote: voteFor,
   trickster(_seed, brief) {

@@ -9,7 +9,8 @@ import type { ArenaBrief } from '../../core/arena/live/briefs';
 import { arenaEntry } from '../../core/arena/live/protocol';
 import { NO_RESOURCES } from '../../core/engine/registry';
 import type { ArenaSetup } from '../../core/arena/live/setup';
-import type { RevisionAnswer } from '../../core/arena/answers';
+import type { RevisionAnswer, SimilarityAnswer } from '../../core/arena/answers';
+import { judgedAgreements } from '../../core/arena/judged-agreements';
 import { revisionEdits } from '../../core/arena/revision-edits';
 import type { ProposalVersion } from '../../core/arena/state';
 
@@ -57,10 +58,13 @@ function scripted(lines: Record<string, unknown>[]): Llm & { asked: string[]; to
       asked.push(`${brief.kind}:${agent ?? '-'}`);
       const line = (lines[i] as { output: unknown }).output;
       // A live revision is sent as edits to the agent's current version; the engine applies them.
+      // The judged measure's pairs are keyed by pair names.
       const value =
         brief.kind === 'revision' || brief.kind === 'refinement'
           ? revisionEdits(brief.proposals[brief.agent] as ProposalVersion, line as RevisionAnswer)
-          : line;
+          : brief.kind === 'similarity'
+            ? judgedAgreements(line as SimilarityAnswer)
+            : line;
       const checked = request.check?.(request.schema.parse(value));
       if (checked && !checked.ok) throw new Error(checked.problems.join('; '));
       return {

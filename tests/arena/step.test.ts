@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { revisionEditsProblems } from '../../core/arena/checks';
+import { judgedAgreementsProblems, revisionEditsProblems } from '../../core/arena/checks';
+import { agreementPairs, judgedAgreements } from '../../core/arena/judged-agreements';
 import { ArenaInputError } from '../../core/arena/errors';
 import { applyRevisionEdits } from '../../core/arena/revision-edits';
 import { replayArena } from '../../core/arena/replay';
@@ -138,6 +139,35 @@ describe('the arena state machine', () => {
         'answered."c2-ben-9": unknown critique id "c2-ben-9"',
         "answered.\"c2-ben-1\": c2-ben-1 is a critique of ana's proposal, not yours (a change because of it goes in changes)",
         'changes[0].because: adopted from yourself',
+      ],
+    });
+  });
+
+  it('takes the judged agreements keyed by pair names, and names a slip by its key', () => {
+    const state = initial();
+    const pairs = [
+      { a: 'ana', b: 'ben', agreement: 0.4 },
+      { a: 'ana', b: 'cy', agreement: 0.7 },
+      { a: 'ben', b: 'cy', agreement: 0.55 },
+    ];
+    const live = judgedAgreements({ pairs });
+    expect({
+      live,
+      logged: agreementPairs(live),
+      sound: judgedAgreementsProblems(state, live),
+      slips: judgedAgreementsProblems(state, {
+        agreements: { 'ana-ben': 0.4, 'ana–cy': 0.7, 'cy–ana': 0.7, 'ana–moe': 0.1, 'ben–ben': 1 },
+      }),
+    }).toEqual({
+      live: { agreements: { 'ana–ben': 0.4, 'ana–cy': 0.7, 'ben–cy': 0.55 } },
+      logged: { pairs },
+      sound: [],
+      slips: [
+        'agreements."ana-ben": not a pair\'s name (two agent ids joined by "–", as the ask lists them)',
+        'agreements."cy–ana": the pair cy–ana twice',
+        'agreements."ana–moe": unknown agent "moe"',
+        'agreements."ben–ben": a proposal paired with itself',
+        'missing pairs: ana–ben, ben–cy',
       ],
     });
   });

@@ -11,6 +11,7 @@ import {
 } from '../answers';
 import {
   critiqueProblems,
+  judgedAgreementsProblems,
   judgeProblems,
   proposalProblems,
   revisionEditsProblems,
@@ -20,6 +21,7 @@ import {
 } from '../checks';
 import type { ArenaConfig } from '../config';
 import type { ArenaAsk } from '../inputs';
+import { judgedAgreementsSchema, pairName } from '../judged-agreements';
 import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
 import { type ArenaState, activeIds, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
@@ -59,7 +61,7 @@ export function arenaToolset(config: Pick<ArenaConfig, 'similarity' | 'trickster
       schema: revisionEditsSchema,
     },
     ...(config.similarity === 'judged'
-      ? [{ name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema }]
+      ? [{ name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: judgedAgreementsSchema }]
       : []),
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
     ...(config.trickster
@@ -226,14 +228,14 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
     }
     case 'similarity': {
       const pairs = pairsOf(activeIds(state))
-        .map(([a, b]) => `${a}–${b}`)
+        .map(([a, b]) => pairName(a, b))
         .join(', ');
       return {
-        text: `After revision round ${ask.round}, how far do the proposals above agree? Judge what each would have the researcher do, not its wording. Give the agreement (0 to 1) of every pair exactly once: ${pairs}.`,
-        schema: similarityAnswerSchema,
+        text: `After revision round ${ask.round}, how far do the proposals above agree? Judge what each would have the researcher do, not its wording. Give the agreement (0 to 1) of every pair exactly once, keyed by its name: ${pairs}.`,
+        schema: judgedAgreementsSchema,
         schemaName: 'arena_similarity',
         maxTokens: 600,
-        check: checked((v) => similarityProblems(state, v)),
+        check: checked((v) => judgedAgreementsProblems(state, v)),
       };
     }
     case 'vote':
