@@ -61,7 +61,7 @@ export function critiqueProblems(state: ArenaState, author: string, answer: Crit
 export function revisionProblems(state: ArenaState, agent: string, answer: RevisionAnswer): string[] {
   return [
     ...duplicateClaims(answer),
-    ...changeProblems(state, agent, answer.changes),
+    ...changeProblems(state, agent, answer.changes, (i) => `changes[${i}].because`),
     ...answer.addressed.flatMap((id, i) => ownCritiqueProblems(state, agent, id).map((p) => `addressed[${i}]: ${p}`)),
   ];
 }
@@ -74,18 +74,23 @@ function ownCritiqueProblems(state: ArenaState, agent: string, id: string): stri
   return [];
 }
 
-function changeProblems(state: ArenaState, agent: string, changes: RevisionAnswer['changes']): string[] {
+function changeProblems(
+  state: ArenaState,
+  agent: string,
+  changes: RevisionAnswer['changes'],
+  at: (i: number) => string,
+): string[] {
   const problems: string[] = [];
   const critiques = new Map(state.critiques.map((c) => [c.id, c]));
   changes.forEach((change, i) => {
     const because = change.because;
     if ('critique' in because && !critiques.has(because.critique))
-      problems.push(`changes[${i}].because: unknown critique id "${because.critique}"`);
+      problems.push(`${at(i)}: unknown critique id "${because.critique}"`);
     if ('adopted' in because) {
       // An idea may be taken up from an agent that has since left: its proposal is still there.
-      if (because.adopted === agent) problems.push(`changes[${i}].because: adopted from yourself`);
+      if (because.adopted === agent) problems.push(`${at(i)}: adopted from yourself`);
       else if (!knownAgent(state, because.adopted))
-        problems.push(`changes[${i}].because: unknown agent "${because.adopted}"`);
+        problems.push(`${at(i)}: unknown agent "${because.adopted}"`);
     }
   });
   return problems;
@@ -108,7 +113,13 @@ export function revisionEditsProblems(state: ArenaState, agent: string, edits: R
         (p) => `answered."${id}": ${p}${p.endsWith('not yours') ? ' (a change because of it goes in changes)' : ''}`,
       ),
     ),
-    ...changeProblems(state, agent, edits.changes),
+    // The changes the model listed, after those its answered critiques became.
+    ...changeProblems(
+      state,
+      agent,
+      applied.value.changes.slice(Object.keys(edits.answered).length),
+      (i) => `changes[${i}]`,
+    ),
   ];
 }
 

@@ -68,7 +68,7 @@ describe('revisions sent as edits', () => {
         claims: [],
         confidence: 0.7,
         answered: {},
-        changes: [{ what: 'w', because: { own: 'o' } }],
+        changes: [{ what: 'w', own: 'o' }],
       },
       replacedAndInserted: [
         { op: 'replace', at: 2, paragraph: 'Two, better.' },
@@ -91,8 +91,8 @@ describe('revisions sent as edits', () => {
       answering: [
         { 'c2-ben-1': 'a pilot first', 'c2-cy-1': 'a control group' },
         [
-          { what: 'w', because: { adopted: 'ben' } },
-          { what: 'x', because: { critique: 'c2-cy-2' } },
+          { what: 'w', adopted: 'ben' },
+          { what: 'x', critique: 'c2-cy-2' },
         ],
       ],
     });
@@ -128,6 +128,8 @@ describe('revisions sent as edits', () => {
       changesNothing: problems({ claims: [{ id: 'k2' }] }),
       newWithoutText: problems({ claims: [{ id: 'k8', evidence: [] }] }),
       givenTwice: problems({ claims: [{ id: 'k8', text: 'a' }, { id: 'k8', text: 'b' }] }),
+      twoReasons: problems({ changes: [{ what: 'w', own: 'o' }, { what: 'x', own: 'o', adopted: 'ben' }] }),
+      noReason: problems({ changes: [{ what: 'w' }] }),
     }).toEqual({
       noSuchParagraph: ['bodyEdits[0].at: your current version has 4 paragraph(s), no ¶5'],
       insertPastEnd: ['bodyEdits[0].at: your current version has 4 paragraph(s), no ¶7'],
@@ -142,6 +144,8 @@ describe('revisions sent as edits', () => {
       changesNothing: ['claims[0]: claim "k2" changes nothing: give its new text, its evidence, or both'],
       newWithoutText: ['claims[0]: "k8" is a new claim (your current version has no such id) and needs its text'],
       givenTwice: ['claims[1]: claim id "k8" is given twice'],
+      twoReasons: ['changes[1]: give one reason, adopted, own or critique (2 given)'],
+      noReason: ['changes[0]: give one reason, adopted, own or critique (0 given)'],
     });
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  changeSchema,
+  type Change,
   type Claim,
   claimIdSchema,
   evidenceSchema,
@@ -51,6 +51,19 @@ export const claimEditSchema = z.strictObject({
 });
 export type ClaimEdit = z.output<typeof claimEditSchema>;
 
+/**
+ * Any other change, with its one reason beside it rather than inside a `because` object: an idea
+ * adopted from another agent, a reason of one's own, or a critique of another agent's proposal.
+ */
+export const changeEditSchema = z.strictObject({
+  what: text('what changed, in a sentence'),
+  adopted: text('the id of the agent whose idea you took up').optional(),
+  own: text('or your own reason, in a sentence').optional(),
+  critique: text("or the id of a critique of another agent's proposal that led to it").optional(),
+});
+export type ChangeEdit = z.output<typeof changeEditSchema>;
+const REASONS = ['adopted', 'own', 'critique'] as const;
+
 export const revisionEditsSchema = z.strictObject({
   title: text('the new title, only when it changes').optional(),
   summary: text('the new summary, only when it changes').optional(),
@@ -68,7 +81,7 @@ export const revisionEditsSchema = z.strictObject({
     .record(z.string(), text('what in this version answers it, in a line'))
     .describe('the critiques of your proposal this version answers, by id (c2-ben-1), each with what answers it'),
   changes: z
-    .array(changeSchema)
+    .array(changeEditSchema)
     .describe('every other change from your previous version, each with its reason: an idea adopted, your own reason'),
 });
 export type RevisionEdits = z.output<typeof revisionEditsSchema>;
@@ -154,6 +167,15 @@ export function applyRevisionEdits(current: ProposalAnswer, edits: RevisionEdits
   const problems: string[] = [];
   const body = applyBody(current.body, edits.bodyEdits, problems);
   const claims = applyClaims(current.claims, edits, problems);
+  const changes = edits.changes.flatMap((c, i): Change[] => {
+    const given = REASONS.filter((r) => c[r] !== undefined);
+    if (given.length !== 1) {
+      problems.push(`changes[${i}]: give one reason, adopted, own or critique (${given.length} given)`);
+      return [];
+    }
+    const reason = given[0] as (typeof REASONS)[number];
+    return [{ what: c.what, because: { [reason]: c[reason] } as Change['because'] }];
+  });
   if (problems.length > 0) return { ok: false, problems };
   const answered = Object.entries(edits.answered);
   return {
@@ -164,7 +186,7 @@ export function applyRevisionEdits(current: ProposalAnswer, edits: RevisionEdits
       body,
       claims,
       confidence: edits.confidence,
-      changes: [...answered.map(([critique, what]) => ({ what, because: { critique } })), ...edits.changes],
+      changes: [...answered.map(([critique, what]) => ({ what, because: { critique } })), ...changes],
       addressed: answered.map(([critique]) => critique),
     },
   };
@@ -248,6 +270,6 @@ export function revisionEdits(current: ProposalAnswer, next: RevisionAnswer): Re
     ...(dropped.length > 0 ? { dropClaims: dropped } : {}),
     confidence: next.confidence,
     answered,
-    changes: others,
+    changes: others.map((c) => ({ what: c.what, ...c.because })),
   };
 }

@@ -156,7 +156,8 @@ function revised(seed: number, brief: Extract<ArenaBrief, { kind: 'revision' | '
         ? { ...c, evidence: [{ source: `${S} ${agent}'s follow-up`, quote: `${S} what answers the critique.` }] }
         : c,
     ),
-    confidence: Math.min(0.95, current.confidence + 0.05),
+    // Two decimals, as a model writes a confidence (0.83, not 0.8300000000000001).
+    confidence: Math.round(Math.min(0.95, current.confidence + 0.05) * 100) / 100,
     changes,
     addressed: answered.map((c) => c.id),
   };

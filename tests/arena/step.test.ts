@@ -117,7 +117,7 @@ describe('the arena state machine', () => {
       claims: [],
       confidence: 0.8,
       answered,
-      changes: [{ what: 'took up a control group', because: { adopted } }],
+      changes: [{ what: 'took up a control group', adopted }],
     });
     const sound = edits({ 'c2-ben-2': 'a control group', 'c2-ana-2': 'the evidence for c2' });
     const applied = applyRevisionEdits(currentProposal(state, 'cy') as NonNullable<ReturnType<typeof currentProposal>>, sound);
@@ -138,7 +138,7 @@ describe('the arena state machine', () => {
       slips: [
         'answered."c2-ben-9": unknown critique id "c2-ben-9"',
         "answered.\"c2-ben-1\": c2-ben-1 is a critique of ana's proposal, not yours (a change because of it goes in changes)",
-        'changes[0].because: adopted from yourself',
+        'changes[0]: adopted from yourself',
       ],
     });
   });

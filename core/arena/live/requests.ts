@@ -190,7 +190,8 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
   switch (ask.kind) {
     case 'proposal':
       return {
-        text: 'Round 1, your proposal. Answer the question above. Give each claim a short id of your own (k1, k2 …) and keep it across revisions; attach evidence only from the brief or from general knowledge named as such. Say in the body how the proposal could fail and how we would know.',
+        // How to give claims, ids and evidence is in the rules and the answer's shape, read from the cache.
+        text: 'Round 1, your proposal: answer the question above. Say in the body how the proposal could fail and how we would know.',
         schema: proposalAnswerSchema,
         schemaName: 'arena_proposal',
         maxTokens: 1500,
@@ -198,7 +199,8 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     case 'critique':
       return {
-        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left): target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
+        // What a critique's fields and severities mean is in its answer's shape, read from the cache.
+        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left), specifically enough that its author can act on it.`,
         schema: critiqueAnswerSchema,
         schemaName: 'arena_critiques',
         maxTokens: 1500,
