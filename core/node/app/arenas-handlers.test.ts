@@ -81,27 +81,27 @@ describe('arenas', () => {
     // Priced from the model table for Anthropic, with no key: the figure is there, and why it cannot run.
     const priced = await call(app, 'arenas:estimate', { ideaSlug: IDEA, agents: AGENTS, provider: 'anthropic' });
     expect({ free, priced: { ...priced, usd: priced.usd > 0, worstUsd: priced.worstUsd > priced.usd } }).toEqual({
-      // Likely: 3 proposals + 3 critiques + 3·(2 rounds + ⅓ hollow + ¼ extended) revisions + 3·½
-      // refinements + 3·(1 + ⅓ + ¼) votes + ⅓ challenge + 1¼ judgments = 21.58; at worst
-      // 3 + 3 + 3·(3 + 1 + 2) + 3 + 3·(1 + 1 + 2) + 1 + 3 = 43.
+      // The arena's plan (core/arena/plan.ts). Likely: 3 proposals + 3 critiques + 3·(2 rounds + ½
+      // refinement + ¼ extended + 0.3 challenged) revisions + 3·(1 + ¼ + 0.3) votes + 0.3 challenge
+      // + 1¼ judgments = 21.35; at worst 3 + 3 + 3·(3 + 1 + 2 + 1) + 3·(1 + 2 + 1) + 1 + 3 = 43.
       free: {
-        calls: 22,
+        calls: 21,
         usd: 0,
         worstCalls: 43,
         worstUsd: 0,
         basis: expect.stringMatching(
-          /^about 22 calls: 3 proposals, 3 critique lists, .*; the simulator costs nothing$/,
+          /^about 21 calls for 3 agents: proposals, critiques, 2 revision round\(s\), .*a challenge and a re-vote\); the simulator costs nothing$/,
         ),
         cannotRun: null,
       },
       priced: {
         // No trickster, and judged similarity by default with a model: 2 measurements likely, 3 at
-        // worst: 3 + 3 + 3·2¼ + 1½ + 3·1¼ + 2 + 1¼ = 21.25; 3 + 3 + 3·5 + 3 + 3·3 + 3 + 3 = 39.
+        // worst: 3 + 3 + 3·2¾ + 3·1¼ + 2 + 1¼ = 21.25; 3 + 3 + 3·6 + 3·3 + 3 + 3 = 39.
         calls: 21,
         usd: true,
         worstCalls: 39,
         worstUsd: true,
-        basis: expect.stringContaining('each with the judge measuring agreement'),
+        basis: expect.stringContaining('2 revision round(s) each judged for agreement'),
         cannotRun: expect.stringMatching(/key/i),
       },
     });
@@ -280,16 +280,17 @@ describe('tournaments', () => {
   it('prices all its meetings with the arena estimate, plays them one after another, and folds the ideas’ Elo as `ratings --ideas` does', async () => {
     const app = await boot();
     const estimate = await call(app, 'arenas:estimate', { ideas: IDEAS, agents: CHAMPIONS, provider: 'simulated' });
-    // Three head-to-heads of two agents, no trickster, lexical: each likely 2 proposals + 2 critiques
-    // + 2·(2 + ¼) revisions + 2·½ refinements + 2·(1 + ¼) votes + 1¼ judgments = 13.25, so 39.75 in
-    // all; at worst 2 + 2 + 2·(3 + 2) + 2 + 2·(1 + 2) + 3 = 25 each, 75 in all.
+    // Three head-to-heads of two agents, no trickster, lexical. Two agents who may not vote for
+    // themselves never reach consensus, so a meeting likely runs an extended round: each likely 2
+    // proposals + 2 critiques + 2·(2 + ½ + 1) revisions + 2·(1 + 1) votes + 2 judgments = 17, so 51
+    // in all; at worst 2 + 2 + 2·(3 + 1 + 2) + 2·(1 + 2) + 3 = 25 each, 75 in all.
     expect(estimate).toEqual({
-      calls: 40,
+      calls: 51,
       usd: 0,
       worstCalls: 75,
       worstUsd: 0,
       basis: expect.stringMatching(
-        /^3 head-to-head arenas, every pair of the 3 ideas once; each about 13 calls: 2 proposals.*; the simulator costs nothing$/,
+        /^3 head-to-head arenas, every pair of the 3 ideas once; each about 17 calls for 2 agents: proposals.*likely 1 extended round\(s\).*; the simulator costs nothing$/,
       ),
       cannotRun: null,
     });
