@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWorkspace } from '../../bench/lib/generate';
 import { vocabularyFromTaxonomy } from '../../bench/lib/vocabulary';
+import { arenaSetupFor } from '../../core/node/arena/arena-setup';
+import { type ProviderFactory, providerFor } from '../../core/node/debates/providers';
+import { RunService } from '../../core/node/runs/run-service';
 import { Workspace } from '../../core/node/workspace/workspace';
+import { LlmError } from '../../core/ports/llm';
 import { chromiumPath, openSession, type Session, sessionPerFile } from './harness';
 
 // An arena started from an idea's page in Chromium against browser mode, watched until it ends; a
@@ -19,7 +23,7 @@ const CONTESTANTS = [IDEA, 'ebike-repair-workshop', 'soil-moisture-lora'];
 const HOLLOW = { agents: ['optimist-engineer', 'skeptical-economist', 'regulator'], seed: 2 };
 
 describe.skipIf(!chromiumPath)('arenas in the window', () => {
-  const { s, go } = sessionPerFile();
+  const { s, ws, go } = sessionPerFile();
   const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
   afterAll(() => {
     if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
@@ -49,7 +53,7 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
       start: await form.getByRole('button', { name: 'Start the arena' }).isDisabled(),
     }).toEqual({
       estimate: expect.stringMatching(
-        /^Likely cost: \$0\.[1-9]\d, at worst \$\d+\.\d\d — about \d+ calls: 3 proposals/,
+        /^Likely cost: \$0\.[1-9]\d, at worst \$\d+\.\d\d — about \d+ calls for 3 agents: proposals, critiques/,
       ),
       // With a model, agreement is judged by it unless chosen otherwise.
       measure: 'judged',
@@ -420,6 +424,72 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1024);
     await page.getByRole('button', { name: 'Switch to the light theme' }).click();
     await page.setViewportSize({ width: 1400, height: 900 });
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('shows an agent that left the arena: why, what it wrote before, and its critiques no longer open', async () => {
+    const { page } = s;
+    // The regulator's revisions fail every time: it leaves after its third failed ask and the other
+    // two finish without it. Played here, beside the app, into the workspace the page shows.
+    const providers: ProviderFactory = (name, root, seed) => {
+      const simulated = providerFor(name, root, seed);
+      return {
+        ...simulated,
+        llm: {
+          provider: simulated.llm.provider,
+          call: (request) => {
+            const brief = request.brief as { kind?: string; agent?: string } | undefined;
+            return brief?.kind === 'revision' && brief.agent === 'regulator'
+              ? Promise.reject(new LlmError('server_error', 'the server is down'))
+              : simulated.llm.call(request);
+          },
+        },
+      };
+    };
+    const w = Workspace.open(ws.root);
+    const run = await (async () => {
+      try {
+        const { topic, setup } = arenaSetupFor(w, {
+          topic: 'Should the co-op insure the panels itself?',
+          agents: HOLLOW.agents,
+          judge: 'judge',
+          trickster: false,
+          similarity: 'lexical',
+          ledger: { cruxes: [], falsifiers: [] },
+        });
+        return await new RunService(w, undefined, providers).start({
+          protocol: 'arena',
+          topic,
+          provider: 'simulated',
+          seed: 3,
+          setup,
+        });
+      } finally {
+        w.close();
+      }
+    })();
+    await go(`#/arena/${run.id}`);
+    await page.getByTestId('arena-outcome').waitFor();
+    const d = await s.app.client.invoke('arenas:get', { id: run.id });
+    const regulator = page.locator('[data-testid="arena-column"][data-agent="regulator"]');
+    const left = d.agents.find((a) => a.id === 'regulator');
+    expect({
+      notes: await page.getByTestId('arena-column-left').count(),
+      note: await regulator.getByTestId('arena-column-left').innerText(),
+      badge: await regulator.locator('.arena-column-head .badge.warn').innerText(),
+      versions: await regulator.getByTestId('arena-version').count(),
+      open: await regulator.getByText('no longer open', { exact: true }).count(),
+    }).toEqual({
+      notes: 1,
+      note: `Left the arena: ${left?.left}. What it wrote before stays; it is not asked again, voted on, scored or rated, and the critiques of its proposal are no longer open.`,
+      badge: 'left the arena',
+      versions: left?.versions.length,
+      open: left?.critiques.filter((c) => c.addressedIn === null).length,
+    });
+    expect(left?.left).toMatch(/^regulator's revision \(round 3\) failed: .*the server is down/);
+    expect(left?.critiques.length).toBeGreaterThan(0);
+    await regulator.scrollIntoViewIfNeeded();
+    await s.screenshot('arena-left');
     expect(s.problems).toEqual([]);
   }, 60_000);
 });

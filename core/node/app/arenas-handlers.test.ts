@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, IDEA, OTHER, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
 import { type ArenaDetail, arenasChannels, type Channel, type PushPayload } from '../../contract';
+import { LlmError } from '../../ports/llm';
+import { arenaSetupFor } from '../arena/arena-setup';
 import { ideaRatingsReport, ratingsReport } from '../arena/ratings-report';
+import { type ProviderFactory, providerFor } from '../debates/providers';
 import { RunService } from '../runs/run-service';
 import { Workspace } from '../workspace/workspace';
 import type { App } from './create-app';
@@ -145,7 +148,7 @@ describe('arenas', () => {
       status: detail.status,
       waitingFor: detail.waitingFor,
       similarity: detail.settings.similarity,
-      agents: detail.agents.map((a) => [a.id, a.versions.map((v) => v.label)]),
+      agents: detail.agents.map((a) => [a.id, a.versions.map((v) => v.label), a.left]),
       votes: detail.votes.map((v) => v.pass),
       hollow: detail.hollow && {
         ran: detail.hollow.ran,
@@ -157,7 +160,7 @@ describe('arenas', () => {
       status: 'completed',
       waitingFor: [],
       similarity: 'lexical',
-      agents: AGENTS.map((a) => [a, ['proposal', 'revision 3', 'after the challenge']]),
+      agents: AGENTS.map((a) => [a, ['proposal', 'revision 3', 'after the challenge'], null]),
       votes: ['main', 'T'],
       hollow: { ran: true, detected: true, reasons: ['ADOPTION', 'THIN_EVIDENCE', 'TOO_FAST'] },
       challenge: detail.votes[0]?.leader,
@@ -183,6 +186,68 @@ describe('arenas', () => {
       }
     }
     expect(detail.agents.flatMap((a) => a.critiques).length).toBe(detail.counters.critiques);
+  });
+
+  it('shows an agent that left the arena, why it left, and what it wrote before', async () => {
+    // The regulator's revisions fail every time (the simulator answers the rest): it leaves after
+    // its third failed ask, and the other two finish the arena without it.
+    const providers: ProviderFactory = (name, root, seed) => {
+      const simulated = providerFor(name, root, seed);
+      return {
+        ...simulated,
+        llm: {
+          provider: simulated.llm.provider,
+          call: (request) => {
+            const brief = request.brief as { kind?: string; agent?: string } | undefined;
+            return brief?.kind === 'revision' && brief.agent === 'regulator'
+              ? Promise.reject(new LlmError('server_error', 'the server is down'))
+              : simulated.llm.call(request);
+          },
+        },
+      };
+    };
+    const ws = Workspace.open(t.root);
+    const run = await (async () => {
+      try {
+        ws.sync();
+        const { topic, setup } = arenaSetupFor(ws, {
+          ideaSlug: IDEA,
+          agents: AGENTS,
+          judge: 'judge',
+          trickster: false,
+          similarity: 'lexical',
+          ledger: { cruxes: [], falsifiers: [] },
+        });
+        return await new RunService(ws, undefined, providers).start({
+          protocol: 'arena',
+          ideaSlug: IDEA,
+          topic,
+          provider: 'simulated',
+          seed: 3,
+          setup,
+        });
+      } finally {
+        ws.close();
+      }
+    })();
+    const app = await boot();
+    const detail = await call(app, 'arenas:get', { id: run.id });
+    const withdrawn = (run.summary as { withdrawn?: Record<string, string> }).withdrawn ?? {};
+    expect({
+      status: detail.status,
+      left: detail.agents.map((a) => [a.id, a.left, a.versions.map((v) => v.round)]),
+      scored: detail.judgments.at(-1)?.ranking.slice().sort(),
+    }).toEqual({
+      status: 'completed',
+      left: [
+        ['optimist-engineer', null, expect.arrayContaining(['1', '3'])],
+        ['skeptical-economist', null, expect.arrayContaining(['1', '3'])],
+        // Its proposal stays; no revision of it was ever had.
+        ['regulator', withdrawn.regulator, ['1']],
+      ],
+      scored: ['optimist-engineer', 'skeptical-economist'],
+    });
+    expect(withdrawn.regulator).toMatch(/^regulator's revision \(round 3\) failed: .*the server is down/);
   });
 
   it('folds ratings with a history per arena from completed arenas only, as the ratings command does', async () => {
