@@ -248,6 +248,17 @@ describe('arenas', () => {
       scored: ['optimist-engineer', 'skeptical-economist'],
     });
     expect(withdrawn.regulator).toMatch(/^regulator's revision \(round 3\) failed: .*the server is down/);
+    // It plays none of the arena's games: the ratings fold counts the arena for the two that stayed,
+    // whose ratings are the arena's own "after", and leaves the regulator out.
+    const ratings = await call(app, 'arenas:ratings', {});
+    const elo = (run.summary as { elo: { after: Record<string, number> } }).elo.after;
+    expect(ratings.personas.map((p) => [p.id, p.arenas, Math.round(p.elo * 10) / 10]).sort()).toEqual(
+      [
+        ['optimist-engineer', 1, elo['optimist-engineer']],
+        ['skeptical-economist', 1, elo['skeptical-economist']],
+      ].sort(),
+    );
+    expect(elo.regulator).toBe(1500);
   });
 
   it('folds ratings with a history per arena from completed arenas only, as the ratings command does', async () => {
