@@ -12,6 +12,7 @@ import type { ArenaSetup } from '../../core/arena/live/setup';
 import type { RevisionAnswer, SimilarityAnswer } from '../../core/arena/answers';
 import { judgedAgreements } from '../../core/arena/judged-agreements';
 import { revisionEdits } from '../../core/arena/revision-edits';
+import { jaccard, lexicalTerms, pairsOf, proposalText } from '../../core/arena/similarity';
 import type { ProposalVersion } from '../../core/arena/state';
 
 // The live protocol runs on the same transitions as the replay: the one runner fed the answers of a
@@ -94,7 +95,7 @@ async function runLive(setup: ArenaSetup, llm: Llm) {
     { llm, append: (r) => records.push(...r), estimateCostUsd: () => 0, now: () => 0 },
   );
   const out = await runner.run();
-  return { status: out.status, summary: arenaEntry.summary(out.state), records };
+  return { status: out.status, summary: arenaEntry.summary(out.state), records, state: out.state };
 }
 
 describe('the live arena', () => {
@@ -119,7 +120,9 @@ describe('the live arena', () => {
       const run = await runLive(setupOf(header), llm);
       live[file] = [run.status, run.summary];
       replayed[file] = ['completed', runArenaReplay(text)];
-      tools[file.split('/').at(-1) as string] = [...new Set(llm.tools.map((t) => t.join(' ')))].map((t) => t.split(' '));
+      tools[file.split('/').at(-1) as string] = [...new Set(llm.tools.map((t) => t.join(' ')))].map((t) =>
+        t.split(' '),
+      );
     }
     expect(live).toEqual(replayed);
     // One tool set for every request of an arena (they share the cached head), holding only the
@@ -155,6 +158,65 @@ describe('the live arena', () => {
     expect({ outcomes: [...outcomes].sort(), someChallenged: challenged > 0 }).toEqual({
       outcomes: ['CONSENSUS', 'JUDGED', 'SPLIT'],
       someChallenged: true,
+    });
+  });
+
+  it('revises up to three rounds, scoring agreement after each, and refines only when they never agreed', async () => {
+    // Simulated seeds with three agents, lexical: 1 agrees after round 3, 13 after round 5, and 2
+    // never does, so the refinement (round 6) follows its three revision rounds.
+    const played: Record<number, unknown> = {};
+    for (const seed of [1, 13, 2]) {
+      const setup = arenaEntry.setup.parse({
+        question: 'Should the town build a solar co-op?',
+        agents: ['ada', 'bo', 'cy'].map(persona),
+        judge: persona('judge'),
+        config: { similarity: 'lexical' },
+      });
+      const { state } = await runLive(setup, createSimulatedLlm(seed));
+      // Each round's score recomputed from the versions that round left: the mean of every pair's
+      // Jaccard over the proposals' unigrams and bigrams.
+      const at = (agent: string, round: number) =>
+        (state.proposals[agent] ?? []).find((v) => v.round === round) as ProposalVersion;
+      const recomputed = state.convergence.map((c) => {
+        const pairs = pairsOf(['ada', 'bo', 'cy']).map(([a, b]) =>
+          jaccard(lexicalTerms(proposalText(at(a, c.round))), lexicalTerms(proposalText(at(b, c.round)))),
+        );
+        return pairs.reduce((x, y) => x + y, 0) / pairs.length;
+      });
+      played[seed] = {
+        convergence: state.convergence.map((c, i) => [c.round, c.measure, c.score === recomputed[i], c.score >= 0.8]),
+        versions: (state.proposals.ada ?? []).map((v) => v.round),
+        early: state.earlyConsensus,
+        then: [state.votes.length > 0, state.judgments.length > 0, state.outcome !== null],
+      };
+    }
+    expect(played).toEqual({
+      1: {
+        convergence: [[3, 'lexical', true, true]],
+        versions: [1, 3],
+        early: true,
+        then: [true, true, true],
+      },
+      13: {
+        convergence: [
+          [3, 'lexical', true, false],
+          [4, 'lexical', true, false],
+          [5, 'lexical', true, true],
+        ],
+        versions: [1, 3, 4, 5],
+        early: true,
+        then: [true, true, true],
+      },
+      2: {
+        convergence: [
+          [3, 'lexical', true, false],
+          [4, 'lexical', true, false],
+          [5, 'lexical', true, false],
+        ],
+        versions: [1, 3, 4, 5, 6],
+        early: false,
+        then: [true, true, true],
+      },
     });
   });
 });

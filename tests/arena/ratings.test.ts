@@ -64,7 +64,7 @@ const ratings = () => {
   const run = cli(['ratings', '--workspace', ws.root, '--json']);
   if (run.code !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout) as {
-    ratings: { id: string; elo: number; arenas: number }[];
+    ratings: { id: string; elo: number; arenas: number; wins: number; votes: number; voteBrier: number | null }[];
     counted: number;
     leftOut: Record<string, number>;
   };
@@ -105,5 +105,22 @@ describe('ratings', { timeout: 120_000 }, () => {
       leftOut: { cancelled: 1, failed: 1, partial: 1 },
       rebuilt: table,
     });
+    // Wins and vote calibration, from the two arenas' own results: a win is a first place in the
+    // judge's ranking, a persona's vote Brier the mean of its arenas' (each vote against the ranking).
+    const results = [a, b];
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+    const round3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
+    expect(Object.fromEntries(table.ratings.map((r) => [r.id, [r.wins, r.votes, round3(r.voteBrier)]]))).toEqual(
+      Object.fromEntries(
+        table.ratings.map((r) => {
+          const briers = results.flatMap((x) => (r.id in x.voteBrier ? [x.voteBrier[r.id] as number] : []));
+          return [
+            r.id,
+            [results.filter((x) => x.judge.ranking[0] === r.id).length, briers.length, round3(mean(briers))],
+          ];
+        }),
+      ),
+    );
+    expect(table.ratings.map((r) => r.wins).reduce((s, w) => s + w, 0)).toBe(2);
   });
 });
