@@ -123,4 +123,66 @@ describe('ratings', { timeout: 120_000 }, () => {
     );
     expect(table.ratings.map((r) => r.wins).reduce((s, w) => s + w, 0)).toBe(2);
   });
+
+  it('pick a team with --agents auto --size N: the N − 1 best by Elo (then Brier, then id) and the least-played', () => {
+    // After the arenas above: the table as `ratings` has it, every built-in debater not in it at 1500
+    // with no arena and no Brier (an unknown Brier ranks after any known one).
+    const table = ratings();
+    const debaters = [
+      'end-user-advocate',
+      'ethicist',
+      'field-researcher',
+      'historian',
+      'investor',
+      'optimist-engineer',
+      'regulator',
+      'skeptical-economist',
+      'systems-thinker',
+    ];
+    const standing = (id: string) => {
+      const r = table.ratings.find((x) => x.id === id);
+      return { id, elo: r?.elo ?? 1500, arenas: r?.arenas ?? 0, brier: r?.voteBrier ?? Number.POSITIVE_INFINITY };
+    };
+    const best = debaters
+      .map(standing)
+      .sort((a, b) => b.elo - a.elo || a.brier - b.brier || a.id.localeCompare(b.id))
+      .slice(0, 3);
+    const newcomer = debaters
+      .map(standing)
+      .filter((s) => !best.some((b) => b.id === s.id))
+      .sort((a, b) => a.arenas - b.arenas || a.id.localeCompare(b.id))[0];
+    const run = cli([
+      'arena',
+      '--workspace',
+      ws.root,
+      '--topic',
+      'Share the roof with the school?',
+      '--agents',
+      'auto',
+      '--size',
+      '4',
+      '--judge',
+      'judge',
+      '--provider',
+      'simulated',
+      '--json',
+    ]);
+    const report = JSON.parse(run.stdout) as { status: string; summary: ArenaResult };
+    const refused = (args: string[]) =>
+      cli(['arena', '--workspace', ws.root, '--topic', 'x', '--judge', 'judge', ...args]).stderr.trim();
+    expect({
+      code: run.code,
+      team: Object.keys(report.summary.elo.before),
+      refused: [refused(['--agents', 'auto']), refused(['--agents', 'investor,historian', '--size', '2'])],
+    }).toEqual({
+      code: 0,
+      team: [...best.map((b) => b.id), newcomer?.id],
+      refused: [
+        expect.stringContaining('--agents auto needs --size N'),
+        expect.stringContaining('--size goes with --agents auto'),
+      ],
+    });
+    // Who was picked is not what plain id order would give: the ratings decide it.
+    expect(Object.keys(report.summary.elo.before)).not.toEqual(debaters.slice(0, 4));
+  });
 });
