@@ -105,10 +105,30 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
         outcome: text(document.querySelector('[data-testid="arena-outcome-badge"]')),
         checks: q('[data-testid="hollow-check"]').map((x) => x.getAttribute('data-holds')),
         help: q('[data-testid="help"]').length,
+        // Each critique where it is pinned: under the claim it targets (or above the claims), with
+        // its severity and whether a later version answered it.
+        pinned: q('[data-testid="critique"]').map((x) => [
+          x.getAttribute('data-critique'),
+          x.parentElement?.closest('li[data-claim]')?.getAttribute('data-claim') ?? null,
+          text(x.querySelector('.sev .badge')),
+          text(x.querySelector('.badge.ok') ?? x.querySelector('.row > .badge:last-child')),
+        ]),
+        tallies: q('[data-testid="arena-vote"]').map((v) =>
+          q('.arena-bars li', v).map((li) => `${text(li.querySelector('span'))} ${text(li.querySelector('.num'))}`),
+        ),
+        scores: q('[data-testid="arena-judgment"] .arena-ranking li .badge').map((x) => text(x)),
       };
     });
     const names = new Map(d.agents.map((a) => [a.id, a.name]));
     const reasons: string[] = d.hollow?.reasons ?? [];
+    const when = (round: string) =>
+      round === '6'
+        ? 'in the refinement'
+        : round === 'T'
+          ? 'after the challenge'
+          : round.startsWith('X')
+            ? `in extended round ${round.slice(1)}`
+            : `in revision ${round}`;
     expect({ ...shown, convergence: shown.convergence.includes('semantic') }).toEqual({
       columns: d.agents.map((a) => ({
         agent: a.id,
@@ -125,6 +145,23 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
         ? ['ADOPTION', 'UNADDRESSED_CRITICAL', 'THIN_EVIDENCE', 'TOO_FAST'].map((r) => String(reasons.includes(r)))
         : [],
       help: expect.any(Number),
+      pinned: d.agents.flatMap((a) => {
+        const claims = new Set(a.versions[0]?.claims.map((c) => c.id));
+        // Above the claims first (no claim), then under each claim in the proposal's order.
+        const order = [null, ...(a.versions[0]?.claims.map((c) => c.id) ?? [])];
+        return order.flatMap((claim) =>
+          a.critiques
+            .filter((c) => (c.claim !== null && claims.has(c.claim) ? c.claim : null) === claim)
+            .map((c) => [
+              c.id,
+              claim,
+              c.severity.toLowerCase(),
+              c.addressedIn ? `answered ${when(c.addressedIn)}` : 'not answered',
+            ]),
+        );
+      }),
+      tallies: d.votes.map((v) => v.tally.map((t) => `${names.get(t.agent)} ${t.votes} of ${v.ballots.length}`)),
+      scores: d.judgments.flatMap((j) => j.scores.map((x) => `${x.overall.toFixed(1)}/10`)),
     });
     expect(shown.help).toBeGreaterThan(10);
     expect(await page.getByTestId('arena-convergence').innerText()).toMatch(/Measured by word overlap \(lexical\)/);
