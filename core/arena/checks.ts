@@ -89,8 +89,7 @@ function changeProblems(
     if ('adopted' in because) {
       // An idea may be taken up from an agent that has since left: its proposal is still there.
       if (because.adopted === agent) problems.push(`${at(i)}: adopted from yourself`);
-      else if (!knownAgent(state, because.adopted))
-        problems.push(`${at(i)}: unknown agent "${because.adopted}"`);
+      else if (!knownAgent(state, because.adopted)) problems.push(`${at(i)}: unknown agent "${because.adopted}"`);
     }
   });
   return problems;

@@ -127,8 +127,18 @@ describe('revisions sent as edits', () => {
       noClaimLeft: problems({ dropClaims: ['k1', 'k2', 'k3'] }),
       changesNothing: problems({ claims: [{ id: 'k2' }] }),
       newWithoutText: problems({ claims: [{ id: 'k8', evidence: [] }] }),
-      givenTwice: problems({ claims: [{ id: 'k8', text: 'a' }, { id: 'k8', text: 'b' }] }),
-      twoReasons: problems({ changes: [{ what: 'w', own: 'o' }, { what: 'x', own: 'o', adopted: 'ben' }] }),
+      givenTwice: problems({
+        claims: [
+          { id: 'k8', text: 'a' },
+          { id: 'k8', text: 'b' },
+        ],
+      }),
+      twoReasons: problems({
+        changes: [
+          { what: 'w', own: 'o' },
+          { what: 'x', own: 'o', adopted: 'ben' },
+        ],
+      }),
       noReason: problems({ changes: [{ what: 'w' }] }),
     }).toEqual({
       noSuchParagraph: ['bodyEdits[0].at: your current version has 4 paragraph(s), no ¶5'],

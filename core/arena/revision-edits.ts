@@ -74,7 +74,9 @@ export const revisionEditsSchema = z.strictObject({
     ),
   claims: z
     .array(claimEditSchema)
-    .describe('the claims that are new or changed (a changed one by its id with what changes); empty when none changed'),
+    .describe(
+      'the claims that are new or changed (a changed one by its id with what changes); empty when none changed',
+    ),
   dropClaims: z.array(claimIdSchema).optional().describe('the ids of claims you withdraw'),
   confidence: z.number().min(0).max(1).describe('how sure you are now that this is the best answer, 0 to 1'),
   answered: z
@@ -112,8 +114,7 @@ function applyBody(body: string, edits: readonly BodyEdit[], problems: string[])
   const inserted = new Map<number, string[]>();
   edits.forEach((edit, i) => {
     const where = `bodyEdits[${i}]`;
-    if (edit.op === 'delete' && edit.paragraph !== undefined)
-      problems.push(`${where}: a delete takes no paragraph`);
+    if (edit.op === 'delete' && edit.paragraph !== undefined) problems.push(`${where}: a delete takes no paragraph`);
     else if (edit.op !== 'delete' && edit.paragraph === undefined)
       problems.push(`${where}: ${edit.op} needs the new paragraph`);
     else if (edit.at > n) problems.push(`${where}.at: your current version has ${n} paragraph(s), no ¶${edit.at}`);
@@ -251,7 +252,8 @@ export function revisionEdits(current: ProposalAnswer, next: RevisionAnswer): Re
   const others = [...next.changes];
   for (const id of new Set(next.addressed)) {
     const at = others.findIndex((c) => 'critique' in c.because && c.because.critique === id);
-    if (at < 0) throw new Error(`${id} is listed as answered without a change citing it: a live revision cannot say that`);
+    if (at < 0)
+      throw new Error(`${id} is listed as answered without a change citing it: a live revision cannot say that`);
     answered[id] = (others.splice(at, 1)[0] as RevisionAnswer['changes'][number]).what;
   }
   return {

@@ -187,7 +187,7 @@ describe('the live arena', () => {
         convergence: state.convergence.map((c, i) => [c.round, c.measure, c.score === recomputed[i], c.score >= 0.8]),
         versions: (state.proposals.ada ?? []).map((v) => v.round),
         early: state.earlyConsensus,
-        then: [state.votes.length > 0, state.judgments.length > 0, state.outcome !== null],
+        votedAndJudged: [state.votes.length > 0, state.judgments.length > 0, state.outcome !== null],
       };
     }
     expect(played).toEqual({
@@ -195,7 +195,7 @@ describe('the live arena', () => {
         convergence: [[3, 'lexical', true, true]],
         versions: [1, 3],
         early: true,
-        then: [true, true, true],
+        votedAndJudged: [true, true, true],
       },
       13: {
         convergence: [
@@ -205,7 +205,7 @@ describe('the live arena', () => {
         ],
         versions: [1, 3, 4, 5],
         early: true,
-        then: [true, true, true],
+        votedAndJudged: [true, true, true],
       },
       2: {
         convergence: [
@@ -215,7 +215,7 @@ describe('the live arena', () => {
         ],
         versions: [1, 3, 4, 5, 6],
         early: false,
-        then: [true, true, true],
+        votedAndJudged: [true, true, true],
       },
     });
   });

@@ -107,7 +107,7 @@ describe('the arena state machine', () => {
     });
   });
 
-  it("answers critiques by id in a live revision, and names a slip by the field the model wrote", () => {
+  it('answers critiques by id in a live revision, and names a slip by the field the model wrote', () => {
     // After the critiques: cy's proposal has c2-ana-2 and c2-ben-2 against it; c2-ben-1 is of ana's.
     let state = initial();
     const revisions = run.inputs.findIndex((i) => i.kind === 'revision');
@@ -120,7 +120,10 @@ describe('the arena state machine', () => {
       changes: [{ what: 'took up a control group', adopted }],
     });
     const sound = edits({ 'c2-ben-2': 'a control group', 'c2-ana-2': 'the evidence for c2' });
-    const applied = applyRevisionEdits(currentProposal(state, 'cy') as NonNullable<ReturnType<typeof currentProposal>>, sound);
+    const applied = applyRevisionEdits(
+      currentProposal(state, 'cy') as NonNullable<ReturnType<typeof currentProposal>>,
+      sound,
+    );
     expect({
       sound: revisionEditsProblems(state, 'cy', sound),
       logged: applied.ok ? { changes: applied.value.changes, addressed: applied.value.addressed } : applied.problems,
@@ -137,7 +140,7 @@ describe('the arena state machine', () => {
       },
       slips: [
         'answered."c2-ben-9": unknown critique id "c2-ben-9"',
-        "answered.\"c2-ben-1\": c2-ben-1 is a critique of ana's proposal, not yours (a change because of it goes in changes)",
+        'answered."c2-ben-1": c2-ben-1 is a critique of ana\'s proposal, not yours (a change because of it goes in changes)',
         'changes[0]: adopted from yourself',
       ],
     });

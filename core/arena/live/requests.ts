@@ -61,7 +61,13 @@ export function arenaToolset(config: Pick<ArenaConfig, 'similarity' | 'trickster
       schema: revisionEditsSchema,
     },
     ...(config.similarity === 'judged'
-      ? [{ name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: judgedAgreementsSchema }]
+      ? [
+          {
+            name: 'arena_similarity',
+            description: 'How far each pair of proposals agrees.',
+            schema: judgedAgreementsSchema,
+          },
+        ]
       : []),
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
     ...(config.trickster
