@@ -100,6 +100,9 @@ function responder(seed: number): (request: FakeRequest) => FakeStep {
       return paragraphsOf(value)
         .map((p) => grow(p, 'paragraph'))
         .join('\n\n');
+    // A revision's answered critiques are keyed by their ids: each line is a change, grown like one.
+    if (key === 'answered' && value !== null && typeof value === 'object' && !Array.isArray(value))
+      return Object.fromEntries(Object.entries(value).map(([id, line]) => [id, grow(line, 'what')]));
     if (typeof value === 'string' && key !== null && ARENA_WORDS[key] !== undefined) {
       const rng = new Prng(seedOf(`${key}\u0000${value}`));
       let text = value;

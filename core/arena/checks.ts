@@ -7,6 +7,7 @@ import type {
   TricksterAnswer,
   VoteAnswer,
 } from './answers';
+import { type JudgedAgreements, PAIR_JOIN, pairName, pairOfName } from './judged-agreements';
 import { applyRevisionEdits, type RevisionEdits } from './revision-edits';
 import { pairsOf } from './similarity';
 import { type ArenaState, activeIds, agentIds, currentProposal, lastVote } from './state';
@@ -58,52 +59,112 @@ export function critiqueProblems(state: ArenaState, author: string, answer: Crit
 }
 
 export function revisionProblems(state: ArenaState, agent: string, answer: RevisionAnswer): string[] {
-  const problems = duplicateClaims(answer);
+  return [
+    ...duplicateClaims(answer),
+    ...changeProblems(state, agent, answer.changes, (i) => `changes[${i}].because`),
+    ...answer.addressed.flatMap((id, i) => ownCritiqueProblems(state, agent, id).map((p) => `addressed[${i}]: ${p}`)),
+  ];
+}
+
+/** What is wrong with `id` as a critique of `agent`'s proposal that it answers. */
+function ownCritiqueProblems(state: ArenaState, agent: string, id: string): string[] {
+  const critique = state.critiques.find((c) => c.id === id);
+  if (!critique) return [`unknown critique id "${id}"`];
+  if (critique.target !== agent) return [`${id} is a critique of ${critique.target}'s proposal, not yours`];
+  return [];
+}
+
+function changeProblems(
+  state: ArenaState,
+  agent: string,
+  changes: RevisionAnswer['changes'],
+  at: (i: number) => string,
+): string[] {
+  const problems: string[] = [];
   const critiques = new Map(state.critiques.map((c) => [c.id, c]));
-  answer.changes.forEach((change, i) => {
+  changes.forEach((change, i) => {
     const because = change.because;
     if ('critique' in because && !critiques.has(because.critique))
-      problems.push(`changes[${i}].because: unknown critique id "${because.critique}"`);
+      problems.push(`${at(i)}: unknown critique id "${because.critique}"`);
     if ('adopted' in because) {
       // An idea may be taken up from an agent that has since left: its proposal is still there.
-      if (because.adopted === agent) problems.push(`changes[${i}].because: adopted from yourself`);
-      else if (!knownAgent(state, because.adopted))
-        problems.push(`changes[${i}].because: unknown agent "${because.adopted}"`);
+      if (because.adopted === agent) problems.push(`${at(i)}: adopted from yourself`);
+      else if (!knownAgent(state, because.adopted)) problems.push(`${at(i)}: unknown agent "${because.adopted}"`);
     }
-  });
-  answer.addressed.forEach((id, i) => {
-    const critique = critiques.get(id);
-    if (!critique) problems.push(`addressed[${i}]: unknown critique id "${id}"`);
-    else if (critique.target !== agent)
-      problems.push(`addressed[${i}]: ${id} is a critique of ${critique.target}'s proposal, not yours`);
   });
   return problems;
 }
 
-/** A live revision (edits to the agent's current version): what keeps the edits from applying, or the revision they make from counting. */
+/**
+ * A live revision (edits to the agent's current version): what keeps the edits from applying, or
+ * the revision they make from counting, each named by the field the model wrote (`answered.<id>`,
+ * `changes[i]`), not by the whole revision's it becomes.
+ */
 export function revisionEditsProblems(state: ArenaState, agent: string, edits: RevisionEdits): string[] {
   const current = currentProposal(state, agent);
   if (!current) return [`${agent} has no proposal to revise`];
   const applied = applyRevisionEdits(current, edits);
-  return applied.ok ? revisionProblems(state, agent, applied.value) : applied.problems;
+  if (!applied.ok) return applied.problems;
+  return [
+    ...duplicateClaims(applied.value),
+    ...Object.keys(edits.answered).flatMap((id) =>
+      ownCritiqueProblems(state, agent, id).map(
+        (p) => `answered."${id}": ${p}${p.endsWith('not yours') ? ' (a change because of it goes in changes)' : ''}`,
+      ),
+    ),
+    // The changes the model listed, after those its answered critiques became.
+    ...changeProblems(
+      state,
+      agent,
+      applied.value.changes.slice(Object.keys(edits.answered).length),
+      (i) => `changes[${i}]`,
+    ),
+  ];
 }
 
-export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
+/** The pairs an agreement answer names, each with where it stands in the answer: every pair in play once. */
+function pairProblems(state: ArenaState, named: { at: string; a: string; b: string; which: [string, string] }[]) {
   const problems: string[] = [];
   const key = (a: string, b: string) => [a, b].sort().join(' ');
   const seen = new Set<string>();
-  answer.pairs.forEach((p, i) => {
-    const a = notInPlay(state, p.a);
-    const b = notInPlay(state, p.b);
-    if (a) problems.push(`pairs[${i}].a: ${a}`);
-    else if (b) problems.push(`pairs[${i}].b: ${b}`);
-    else if (p.a === p.b) problems.push(`pairs[${i}]: a proposal paired with itself`);
-    else if (seen.has(key(p.a, p.b))) problems.push(`pairs[${i}]: the pair ${p.a}–${p.b} twice`);
-    seen.add(key(p.a, p.b));
-  });
+  for (const { at, a, b, which } of named) {
+    const goneA = notInPlay(state, a);
+    const goneB = notInPlay(state, b);
+    if (goneA) problems.push(`${which[0]}: ${goneA}`);
+    else if (goneB) problems.push(`${which[1]}: ${goneB}`);
+    else if (a === b) problems.push(`${at}: a proposal paired with itself`);
+    else if (seen.has(key(a, b))) problems.push(`${at}: the pair ${pairName(a, b)} twice`);
+    seen.add(key(a, b));
+  }
   const missing = pairsOf(activeIds(state)).filter(([a, b]) => !seen.has(key(a, b)));
-  if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => `${a}–${b}`).join(', ')}`);
+  if (missing.length > 0) problems.push(`missing pairs: ${missing.map(([a, b]) => pairName(a, b)).join(', ')}`);
   return problems;
+}
+
+export function similarityProblems(state: ArenaState, answer: SimilarityAnswer): string[] {
+  return pairProblems(
+    state,
+    answer.pairs.map((p, i) => ({
+      at: `pairs[${i}]`,
+      a: p.a,
+      b: p.b,
+      which: [`pairs[${i}].a`, `pairs[${i}].b`] as [string, string],
+    })),
+  );
+}
+
+/** The judged measure's live answer (`agreements` keyed by pair names), its slips named by key. */
+export function judgedAgreementsProblems(state: ArenaState, answer: JudgedAgreements): string[] {
+  const keys = Object.keys(answer.agreements);
+  const unreadable = keys
+    .filter((k) => pairOfName(k) === null)
+    .map((k) => `agreements."${k}": not a pair's name (two agent ids joined by "${PAIR_JOIN}", as the ask lists them)`);
+  const named = keys.flatMap((k) => {
+    const pair = pairOfName(k);
+    const at = `agreements."${k}"`;
+    return pair ? [{ at, a: pair[0], b: pair[1], which: [at, at] as [string, string] }] : [];
+  });
+  return [...unreadable, ...pairProblems(state, named)];
 }
 
 export function voteProblems(state: ArenaState, agent: string, answer: VoteAnswer): string[] {

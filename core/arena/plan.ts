@@ -1,11 +1,15 @@
 import type { CallPlan, PlannedCalls } from '../engine/cost-plan';
 import type { ModelTier } from '../ports/llm';
 import type { ArenaConfig } from './config';
+import type { ArenaSetup } from './live/setup';
+import { pairingAgents, type TournamentIdea, tournamentPairings } from './tournament';
 
 /**
  * How many calls an arena makes, before it starts, by answer shape (the request's `schemaName`, the
  * token table's kind): the likely case and what the settings allow at most. A tournament is the sum
- * of its head-to-head arenas.
+ * of its head-to-head arenas. The one plan of the arena: the CLI's `--estimate`, the app's
+ * `arenas:estimate` (the start form, the library's tournament form) and a start's preview all price
+ * it (core/node/arena/arena-estimate.ts).
  */
 
 export interface ArenaPlanInput {
@@ -84,4 +88,39 @@ export function sumPlans(plans: readonly CallPlan[], basis: string): CallPlan {
   const size = plans[0]?.size ?? 2;
   if (plans.some((p) => p.size !== size)) throw new Error('plans of arenas of different sizes cannot be summed');
   return { protocol: plans[0]?.protocol ?? 'arena', size, calls: [...merged.values()], basis };
+}
+
+/** The plan of an arena as its setup has it: its agents' tiers, the judge's, the trickster's when on. */
+export function arenaPlanOf(setup: Pick<ArenaSetup, 'agents' | 'judge' | 'trickster' | 'config'>): CallPlan {
+  return planArena({
+    config: setup.config,
+    agents: setup.agents.map((a) => a.tier),
+    judge: setup.judge.tier,
+    trickster: setup.config.trickster ? (setup.trickster?.tier ?? null) : null,
+  });
+}
+
+/** A tournament's plan: every meeting's (its two champions at their tiers), added up. */
+export function planTournament(input: {
+  ideas: readonly TournamentIdea[];
+  /** A champion's tier, by persona id. */
+  tierOf: (persona: string) => ModelTier;
+  judge: ModelTier;
+  trickster: ModelTier | null;
+  config: ArenaConfig;
+}): CallPlan {
+  const pairings = tournamentPairings(input.ideas.map((i) => i.slug));
+  const plans = pairings.map((pairing) =>
+    planArena({
+      config: input.config,
+      agents: pairingAgents(input.ideas, pairing).map(input.tierOf),
+      judge: input.judge,
+      trickster: input.trickster,
+    }),
+  );
+  const n = plans.length;
+  return sumPlans(
+    plans,
+    `${n} head-to-head arena${n === 1 ? '' : 's'}, every pair of the ${input.ideas.length} ideas once; each ${plans[0]?.basis ?? ''}`,
+  );
 }

@@ -33,7 +33,18 @@ describe('revisions sent as edits', () => {
       insertedFirst: revised({ body: 'Zero.\n\nOne.\n\nTwo.\n\nThree.\n\nFour.' }),
       rewritten: revised({ title: 'Other', summary: 'Else.', body: 'A.\n\nB.\n\nC.\n\nD.\n\nE.\n\nF.' }),
       claims: revised({
-        claims: [claim('k1'), claim('k3', 'claim k3', [{ source: 's', quote: 'q' }]), claim('k9')],
+        claims: [claim('k1', 'k1 said better'), claim('k3', 'claim k3', [{ source: 's', quote: 'q' }]), claim('k9')],
+      }),
+      // Critiques answered (each with its change), then an idea adopted and a change because of a
+      // critique of another agent's proposal, which answers none of this one's.
+      answering: revised({
+        changes: [
+          { what: 'a pilot first', because: { critique: 'c2-ben-1' } },
+          { what: 'a control group', because: { critique: 'c2-cy-1' } },
+          { what: 'w', because: { adopted: 'ben' } },
+          { what: 'x', because: { critique: 'c2-cy-2' } },
+        ],
+        addressed: ['c2-ben-1', 'c2-cy-1'],
       }),
     };
     const edits = Object.fromEntries(Object.entries(cases).map(([k, next]) => [k, revisionEdits(current, next)]));
@@ -49,14 +60,15 @@ describe('revisions sent as edits', () => {
       replacedAndInserted: edits.replacedAndInserted?.bodyEdits,
       deletedFirstAndLast: edits.deletedFirstAndLast?.bodyEdits,
       insertedFirst: edits.insertedFirst?.bodyEdits,
-      claims: [edits.claims?.claims.map((c) => c.id), edits.claims?.dropClaims],
+      claims: [edits.claims?.claims, edits.claims?.dropClaims],
+      answering: [edits.answering?.answered, edits.answering?.changes],
     }).toEqual({
       unchanged: {
         bodyEdits: [],
         claims: [],
         confidence: 0.7,
-        changes: [{ what: 'w', because: { own: 'o' } }],
-        addressed: [],
+        answered: {},
+        changes: [{ what: 'w', own: 'o' }],
       },
       replacedAndInserted: [
         { op: 'replace', at: 2, paragraph: 'Two, better.' },
@@ -67,8 +79,29 @@ describe('revisions sent as edits', () => {
         { op: 'delete', at: 4 },
       ],
       insertedFirst: [{ op: 'insertAfter', at: 0, paragraph: 'Zero.' }],
-      claims: [['k3', 'k9'], ['k2']],
+      // A changed claim with what changes only (k1 its text, k3 its evidence), a new one in full.
+      claims: [
+        [
+          { id: 'k1', text: 'k1 said better' },
+          { id: 'k3', evidence: [{ source: 's', quote: 'q' }] },
+          { id: 'k9', text: 'claim k9', evidence: [] },
+        ],
+        ['k2'],
+      ],
+      answering: [
+        { 'c2-ben-1': 'a pilot first', 'c2-cy-1': 'a control group' },
+        [
+          { what: 'w', adopted: 'ben' },
+          { what: 'x', critique: 'c2-cy-2' },
+        ],
+      ],
     });
+  });
+
+  it('has no live form for a critique listed as answered with no change citing it', () => {
+    expect(() => revisionEdits(current, revised({ addressed: ['c2-ben-1'] }))).toThrow(
+      'c2-ben-1 is listed as answered without a change citing it',
+    );
   });
 
   it('names what stands in the way of edits that do not fit the current version', () => {
@@ -92,6 +125,21 @@ describe('revisions sent as edits', () => {
       unknownClaim: problems({ dropClaims: ['k7'] }),
       changedAndDropped: problems({ claims: [claim('k1', 'new')], dropClaims: ['k1'] }),
       noClaimLeft: problems({ dropClaims: ['k1', 'k2', 'k3'] }),
+      changesNothing: problems({ claims: [{ id: 'k2' }] }),
+      newWithoutText: problems({ claims: [{ id: 'k8', evidence: [] }] }),
+      givenTwice: problems({
+        claims: [
+          { id: 'k8', text: 'a' },
+          { id: 'k8', text: 'b' },
+        ],
+      }),
+      twoReasons: problems({
+        changes: [
+          { what: 'w', own: 'o' },
+          { what: 'x', own: 'o', adopted: 'ben' },
+        ],
+      }),
+      noReason: problems({ changes: [{ what: 'w' }] }),
     }).toEqual({
       noSuchParagraph: ['bodyEdits[0].at: your current version has 4 paragraph(s), no ¶5'],
       insertPastEnd: ['bodyEdits[0].at: your current version has 4 paragraph(s), no ¶7'],
@@ -103,6 +151,11 @@ describe('revisions sent as edits', () => {
       unknownClaim: ['dropClaims[0]: your current version has no claim "k7"'],
       changedAndDropped: ['claims[0]: claim "k1" is both changed and withdrawn'],
       noClaimLeft: ['dropClaims: a proposal keeps at least one claim'],
+      changesNothing: ['claims[0]: claim "k2" changes nothing: give its new text, its evidence, or both'],
+      newWithoutText: ['claims[0]: "k8" is a new claim (your current version has no such id) and needs its text'],
+      givenTwice: ['claims[1]: claim id "k8" is given twice'],
+      twoReasons: ['changes[1]: give one reason, adopted, own or critique (2 given)'],
+      noReason: ['changes[0]: give one reason, adopted, own or critique (0 given)'],
     });
   });
 

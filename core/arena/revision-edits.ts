@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
-  changeSchema,
+  type Change,
   type Claim,
   claimIdSchema,
-  claimSchema,
+  evidenceSchema,
   type ProposalAnswer,
   type RevisionAnswer,
 } from './answers';
@@ -16,6 +16,12 @@ import {
  * names a paragraph by its number. The engine applies the edits to the current version and logs
  * the whole revised proposal (`RevisionAnswer`), so the log, the replay scripts and everything that
  * reads a revision see the same shape as before.
+ *
+ * The critiques a revision answers are given once each, by id, with a line saying what in this
+ * version answers it (`answered`), rather than twice: as a change citing the critique and again
+ * in a list of the critiques answered. Each line becomes both: a change whose reason is that
+ * critique, and the critique listed as addressed. `changes` keeps every other change (an idea
+ * adopted, a reason of one's own, a critique of another agent's proposal).
  */
 
 const text = (what: string) => z.string().trim().min(1).describe(what);
@@ -30,6 +36,34 @@ export const bodyEditSchema = z.strictObject({
 });
 export type BodyEdit = z.output<typeof bodyEditSchema>;
 
+/**
+ * A claim as a revision gives it: a new one in full; a changed one by its id with what changes (its
+ * text, its evidence, or both, each in full), as a title is given only when it changes. Answering
+ * "k2 has no support" by adding evidence need not write k2's sentence again.
+ */
+export const claimEditSchema = z.strictObject({
+  id: claimIdSchema.describe('the claim id: one of yours to change it (it keeps its id), a new one to add a claim'),
+  text: text('the claim in one sentence: for a new claim, or when it changes').optional(),
+  evidence: z
+    .array(evidenceSchema)
+    .optional()
+    .describe('what supports it, the whole list: for a new claim (empty when nothing does yet), or when it changes'),
+});
+export type ClaimEdit = z.output<typeof claimEditSchema>;
+
+/**
+ * Any other change, with its one reason beside it rather than inside a `because` object: an idea
+ * adopted from another agent, a reason of one's own, or a critique of another agent's proposal.
+ */
+export const changeEditSchema = z.strictObject({
+  what: text('what changed, in a sentence'),
+  adopted: text('the id of the agent whose idea you took up').optional(),
+  own: text('or your own reason, in a sentence').optional(),
+  critique: text("or the id of a critique of another agent's proposal that led to it").optional(),
+});
+export type ChangeEdit = z.output<typeof changeEditSchema>;
+const REASONS = ['adopted', 'own', 'critique'] as const;
+
 export const revisionEditsSchema = z.strictObject({
   title: text('the new title, only when it changes').optional(),
   summary: text('the new summary, only when it changes').optional(),
@@ -39,14 +73,18 @@ export const revisionEditsSchema = z.strictObject({
       'the changes to your body, each naming a paragraph by its number in your current version; empty when the body stays as it is',
     ),
   claims: z
-    .array(claimSchema)
-    .describe('the claims that are new or changed, each in full (a changed claim keeps its id); empty when none changed'),
+    .array(claimEditSchema)
+    .describe(
+      'the claims that are new or changed (a changed one by its id with what changes); empty when none changed',
+    ),
   dropClaims: z.array(claimIdSchema).optional().describe('the ids of claims you withdraw'),
   confidence: z.number().min(0).max(1).describe('how sure you are now that this is the best answer, 0 to 1'),
-  changes: z.array(changeSchema).describe('every change from your previous version, each with its reason'),
-  addressed: z
-    .array(text('a critique id'))
-    .describe('the ids of the critiques of your proposal that this version answers'),
+  answered: z
+    .record(z.string(), text('what in this version answers it, in a line'))
+    .describe('the critiques of your proposal this version answers, by id (c2-ben-1), each with what answers it'),
+  changes: z
+    .array(changeEditSchema)
+    .describe('every other change from your previous version, each with its reason: an idea adopted, your own reason'),
 });
 export type RevisionEdits = z.output<typeof revisionEditsSchema>;
 
@@ -76,8 +114,7 @@ function applyBody(body: string, edits: readonly BodyEdit[], problems: string[])
   const inserted = new Map<number, string[]>();
   edits.forEach((edit, i) => {
     const where = `bodyEdits[${i}]`;
-    if (edit.op === 'delete' && edit.paragraph !== undefined)
-      problems.push(`${where}: a delete takes no paragraph`);
+    if (edit.op === 'delete' && edit.paragraph !== undefined) problems.push(`${where}: a delete takes no paragraph`);
     else if (edit.op !== 'delete' && edit.paragraph === undefined)
       problems.push(`${where}: ${edit.op} needs the new paragraph`);
     else if (edit.at > n) problems.push(`${where}.at: your current version has ${n} paragraph(s), no ¶${edit.at}`);
@@ -105,14 +142,22 @@ function applyClaims(claims: readonly Claim[], edits: RevisionEdits, problems: s
     if (!known.has(id)) problems.push(`dropClaims[${i}]: your current version has no claim "${id}"`);
     dropped.add(id);
   });
+  const was = new Map(claims.map((c) => [c.id, c]));
   const listed = new Map<string, Claim>();
+  const added: Claim[] = [];
   edits.claims.forEach((c, i) => {
-    if (listed.has(c.id)) problems.push(`claims[${i}]: claim id "${c.id}" is given twice`);
+    const old = was.get(c.id);
+    if (listed.has(c.id) || added.some((a) => a.id === c.id))
+      problems.push(`claims[${i}]: claim id "${c.id}" is given twice`);
     else if (dropped.has(c.id)) problems.push(`claims[${i}]: claim "${c.id}" is both changed and withdrawn`);
-    listed.set(c.id, c);
+    else if (old && c.text === undefined && c.evidence === undefined)
+      problems.push(`claims[${i}]: claim "${c.id}" changes nothing: give its new text, its evidence, or both`);
+    else if (!old && c.text === undefined)
+      problems.push(`claims[${i}]: "${c.id}" is a new claim (your current version has no such id) and needs its text`);
+    else if (old) listed.set(c.id, { id: c.id, text: c.text ?? old.text, evidence: c.evidence ?? old.evidence });
+    else added.push({ id: c.id, text: c.text as string, evidence: c.evidence ?? [] });
   });
   const kept = claims.filter((c) => !dropped.has(c.id)).map((c) => listed.get(c.id) ?? c);
-  const added = edits.claims.filter((c) => !known.has(c.id));
   const out = [...kept, ...added];
   if (out.length === 0) problems.push('dropClaims: a proposal keeps at least one claim');
   return out;
@@ -123,7 +168,17 @@ export function applyRevisionEdits(current: ProposalAnswer, edits: RevisionEdits
   const problems: string[] = [];
   const body = applyBody(current.body, edits.bodyEdits, problems);
   const claims = applyClaims(current.claims, edits, problems);
+  const changes = edits.changes.flatMap((c, i): Change[] => {
+    const given = REASONS.filter((r) => c[r] !== undefined);
+    if (given.length !== 1) {
+      problems.push(`changes[${i}]: give one reason, adopted, own or critique (${given.length} given)`);
+      return [];
+    }
+    const reason = given[0] as (typeof REASONS)[number];
+    return [{ what: c.what, because: { [reason]: c[reason] } as Change['because'] }];
+  });
   if (problems.length > 0) return { ok: false, problems };
+  const answered = Object.entries(edits.answered);
   return {
     ok: true,
     value: {
@@ -132,8 +187,8 @@ export function applyRevisionEdits(current: ProposalAnswer, edits: RevisionEdits
       body,
       claims,
       confidence: edits.confidence,
-      changes: edits.changes,
-      addressed: edits.addressed,
+      changes: [...answered.map(([critique, what]) => ({ what, because: { critique } })), ...changes],
+      addressed: answered.map(([critique]) => critique),
     },
   };
 }
@@ -181,28 +236,42 @@ function bodyEdits(before: string, after: string): BodyEdit[] {
   return edits;
 }
 
-const sameClaim = (x: Claim, y: Claim) => JSON.stringify(x) === JSON.stringify(y);
-
 /**
  * The edits that turn `current` into `next`: what a model that revises by editing sends. Claims
  * keep the order of the current version, new ones after them (a revision cannot reorder claims,
- * and nothing in the arena reads their order).
+ * and nothing in the arena reads their order); applied, the changes answering a critique come
+ * before the others. A critique listed as addressed with no change citing it has no live form (a
+ * live revision answers a critique with what answers it) and is refused with an error.
  */
 export function revisionEdits(current: ProposalAnswer, next: RevisionAnswer): RevisionEdits {
   const before = new Map(current.claims.map((c) => [c.id, c]));
   const after = new Set(next.claims.map((c) => c.id));
   const dropped = current.claims.filter((c) => !after.has(c.id)).map((c) => c.id);
+  // Each critique answered goes with the first change citing it; the changes left are the others.
+  const answered: Record<string, string> = {};
+  const others = [...next.changes];
+  for (const id of new Set(next.addressed)) {
+    const at = others.findIndex((c) => 'critique' in c.because && c.because.critique === id);
+    if (at < 0)
+      throw new Error(`${id} is listed as answered without a change citing it: a live revision cannot say that`);
+    answered[id] = (others.splice(at, 1)[0] as RevisionAnswer['changes'][number]).what;
+  }
   return {
     ...(next.title !== current.title ? { title: next.title } : {}),
     ...(next.summary !== current.summary ? { summary: next.summary } : {}),
     bodyEdits: next.body === current.body ? [] : bodyEdits(current.body, next.body),
-    claims: next.claims.filter((c) => {
+    claims: next.claims.flatMap((c): ClaimEdit[] => {
       const was = before.get(c.id);
-      return !was || !sameClaim(was, c);
+      if (!was) return [c];
+      const text = c.text !== was.text;
+      const evidence = JSON.stringify(c.evidence) !== JSON.stringify(was.evidence);
+      return text || evidence
+        ? [{ id: c.id, ...(text ? { text: c.text } : {}), ...(evidence ? { evidence: c.evidence } : {}) }]
+        : [];
     }),
     ...(dropped.length > 0 ? { dropClaims: dropped } : {}),
     confidence: next.confidence,
-    changes: next.changes,
-    addressed: next.addressed,
+    answered,
+    changes: others.map((c) => ({ what: c.what, ...c.because })),
   };
 }

@@ -3,6 +3,7 @@ import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { Change, Claim, CritiqueItem, ProposalAnswer, RevisionAnswer, Severity } from './answers';
 import type { ArenaBrief } from './live/briefs';
+import { judgedAgreements } from './judged-agreements';
 import { type RevisionEdits, revisionEdits } from './revision-edits';
 import { jaccard, lexicalTerms, proposalText } from './similarity';
 import type { ProposalVersion } from './state';
@@ -155,7 +156,8 @@ function revised(seed: number, brief: Extract<ArenaBrief, { kind: 'revision' | '
         ? { ...c, evidence: [{ source: `${S} ${agent}'s follow-up`, quote: `${S} what answers the critique.` }] }
         : c,
     ),
-    confidence: Math.min(0.95, current.confidence + 0.05),
+    // Two decimals, as a model writes a confidence (0.83, not 0.8300000000000001).
+    confidence: Math.round(Math.min(0.95, current.confidence + 0.05) * 100) / 100,
     changes,
     addressed: answered.map((c) => c.id),
   };
@@ -219,7 +221,8 @@ export const simulatorForArena = protocolSimulator<ArenaBrief>('arena', {
         agreement: Math.round(jaccard(terms[a] ?? new Set(), terms[b] ?? new Set()) * 100) / 100,
       })),
     );
-    return { pairs };
+    // As a model answers the judged measure live: keyed by pair names.
+    return judgedAgreements({ pairs });
   },
   vote: voteFor,
   trickster(_seed, brief) {

@@ -137,6 +137,11 @@ export const arenaAgentSchema = z.strictObject({
   versions: z.array(arenaVersionSchema),
   /** The critiques of its proposal, in the order they were made. */
   critiques: z.array(arenaCritiqueSchema),
+  /**
+   * Why it left the arena (an answer of its could not be had), or null while it is in it. What it
+   * answered before stays; from then on it is asked nothing, voted on, scored or rated.
+   */
+  left: z.string().nullable(),
 });
 export type ArenaAgentView = z.infer<typeof arenaAgentSchema>;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arenaSetupFor } from '../../core/node/arena/arena-setup';
+import { loadPersonas } from '../../core/node/personas/load-personas';
 import { RunService } from '../../core/node/runs/run-service';
 import { Workspace } from '../../core/node/workspace/workspace';
 import type { LedgerCrux, LedgerFalsifier } from '../../core/contract';
@@ -139,6 +140,42 @@ describe('an arena setup', { timeout: 60_000 }, () => {
         pastAfter: 'Earlier arenas on this question',
         pastLine: true,
       });
+    } finally {
+      w.close();
+    }
+  });
+
+  it("sends each debater's identity without a crux debate's stage instructions, and the judge and trickster whole", () => {
+    const w = Workspace.open(ws.root);
+    try {
+      const all = loadPersonas(ws.root).personas;
+      const debaters = all.filter((p) => p.role === 'debater');
+      const { setup } = arenaSetupFor(w, {
+        topic: 'Should the school roof carry panels?',
+        agents: debaters.map((p) => p.id),
+        judge: 'judge',
+        trickster: true,
+        similarity: 'lexical',
+        ledger: { cruxes: [], falsifiers: [] },
+      });
+      const whole = (id: string) => all.find((p) => p.id === id)?.systemPrompt;
+      const stage = /\b(lock|evidence stage|falsifiers?|steelman\w*|top claim)\b/i;
+      expect({
+        debaters: setup.agents.map((a) => ({
+          id: a.id,
+          // The persona's own opening, cut at a paragraph, a good share of the prompt, no stage left in it.
+          opening: whole(a.id)?.startsWith(a.systemPrompt) && whole(a.id)?.charAt(a.systemPrompt.length) === '\n',
+          share: a.systemPrompt.length / (whole(a.id)?.length ?? 1) > 0.3,
+          stage: stage.test(a.systemPrompt),
+        })),
+        judge: setup.judge.systemPrompt === whole('judge'),
+        trickster: setup.trickster?.systemPrompt === whole('trickster'),
+      }).toEqual({
+        debaters: debaters.map((p) => ({ id: p.id, opening: true, share: true, stage: false })),
+        judge: true,
+        trickster: true,
+      });
+      expect(debaters.length).toBeGreaterThanOrEqual(9);
     } finally {
       w.close();
     }

@@ -81,7 +81,13 @@ describe('a simulated arena', { timeout: 240_000 }, () => {
     const last = await running.exit;
     const shown = cli(['runs', 'show', id, '--workspace', killed.root, '--json']);
     const final = JSON.parse(shown.stdout);
-    const answers = records().filter((r) => r.type === 'input');
+    // Every answer of the uninterrupted run logged once, no more, no less (the order within a round
+    // may differ: its calls answer in their own time).
+    const inputsOf = (recs: ReturnType<typeof records>) =>
+      recs.flatMap((r) => (r.type === 'input' ? [JSON.stringify(r.input)] : [])).sort();
+    const referenceFolder = join(reference.root, 'ideas', 'solar-coop', 'arenas');
+    const referenceLog = readdirSync(referenceFolder).find((f) => f.endsWith('.jsonl')) as string;
+    const expectedInputs = inputsOf(parseDebateLog(readFileSync(join(referenceFolder, referenceLog), 'utf8')).records);
     const first = records()[0];
 
     expect({
@@ -91,7 +97,7 @@ describe('a simulated arena', { timeout: 240_000 }, () => {
       summary: final.summary,
       transcript: final.transcript,
       header: first?.type === 'run_created' ? [first.header.protocol, first.header.version] : null,
-      answeredOnce: new Set(answers.map((r) => JSON.stringify(r))).size === answers.length,
+      inputs: inputsOf(records()),
       // The shared memory has the arena's episode once, however often the run was resumed.
       episodes: readFileSync(join(killed.root, 'council/memory/episodes.jsonl'), 'utf8')
         .trim()
@@ -104,7 +110,7 @@ describe('a simulated arena', { timeout: 240_000 }, () => {
       summary: expected.summary,
       transcript: expected.transcript,
       header: ['arena', 1],
-      answeredOnce: true,
+      inputs: expectedInputs,
       episodes: [`arena:${id}`],
     });
     // The arena took the path the seed promises: a hollow consensus, challenged and re-voted.

@@ -25,6 +25,14 @@ describe('an arena whose model slips', () => {
         [5, false],
       ] as const)
         runs.push({ agents, seed, ...(await misbehavingArena({ agents, trickster, seed, rate: 0.2 })) });
+    // Which answers draw a slip depends on the requests' words; the slips that need room in an answer
+    // (an id to misname, an enum to miscase) get an arena of their own, so each is made whatever the
+    // asks say.
+    runs.push({
+      agents: 5,
+      seed: 4,
+      ...(await misbehavingArena({ agents: 5, seed: 4, rate: 0.3, kinds: ['display_names', 'enum_case'] })),
+    });
     const slips = new Set(runs.flatMap((r) => Object.keys(r.slips)));
     // What the arena's own checks put back: an id not in play, named in the re-ask.
     const refused = runs.flatMap((r) =>

@@ -64,7 +64,7 @@ const ratings = () => {
   const run = cli(['ratings', '--workspace', ws.root, '--json']);
   if (run.code !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout) as {
-    ratings: { id: string; elo: number; arenas: number }[];
+    ratings: { id: string; elo: number; arenas: number; wins: number; votes: number; voteBrier: number | null }[];
     counted: number;
     leftOut: Record<string, number>;
   };
@@ -105,5 +105,84 @@ describe('ratings', { timeout: 120_000 }, () => {
       leftOut: { cancelled: 1, failed: 1, partial: 1 },
       rebuilt: table,
     });
+    // Wins and vote calibration, from the two arenas' own results: a win is a first place in the
+    // judge's ranking, a persona's vote Brier the mean of its arenas' (each vote against the ranking).
+    const results = [a, b];
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+    const round3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
+    expect(Object.fromEntries(table.ratings.map((r) => [r.id, [r.wins, r.votes, round3(r.voteBrier)]]))).toEqual(
+      Object.fromEntries(
+        table.ratings.map((r) => {
+          const briers = results.flatMap((x) => (r.id in x.voteBrier ? [x.voteBrier[r.id] as number] : []));
+          return [
+            r.id,
+            [results.filter((x) => x.judge.ranking[0] === r.id).length, briers.length, round3(mean(briers))],
+          ];
+        }),
+      ),
+    );
+    expect(table.ratings.map((r) => r.wins).reduce((s, w) => s + w, 0)).toBe(2);
+  });
+
+  it('pick a team with --agents auto --size N: the N − 1 best by Elo (then Brier, then id) and the least-played', () => {
+    // After the arenas above: the table as `ratings` has it, every built-in debater not in it at 1500
+    // with no arena and no Brier (an unknown Brier ranks after any known one).
+    const table = ratings();
+    const debaters = [
+      'end-user-advocate',
+      'ethicist',
+      'field-researcher',
+      'historian',
+      'investor',
+      'optimist-engineer',
+      'regulator',
+      'skeptical-economist',
+      'systems-thinker',
+    ];
+    const standing = (id: string) => {
+      const r = table.ratings.find((x) => x.id === id);
+      return { id, elo: r?.elo ?? 1500, arenas: r?.arenas ?? 0, brier: r?.voteBrier ?? Number.POSITIVE_INFINITY };
+    };
+    const best = debaters
+      .map(standing)
+      .sort((a, b) => b.elo - a.elo || a.brier - b.brier || a.id.localeCompare(b.id))
+      .slice(0, 3);
+    const newcomer = debaters
+      .map(standing)
+      .filter((s) => !best.some((b) => b.id === s.id))
+      .sort((a, b) => a.arenas - b.arenas || a.id.localeCompare(b.id))[0];
+    const run = cli([
+      'arena',
+      '--workspace',
+      ws.root,
+      '--topic',
+      'Share the roof with the school?',
+      '--agents',
+      'auto',
+      '--size',
+      '4',
+      '--judge',
+      'judge',
+      '--provider',
+      'simulated',
+      '--json',
+    ]);
+    const report = JSON.parse(run.stdout) as { status: string; summary: ArenaResult };
+    const refused = (args: string[]) =>
+      cli(['arena', '--workspace', ws.root, '--topic', 'x', '--judge', 'judge', ...args]).stderr.trim();
+    expect({
+      code: run.code,
+      team: Object.keys(report.summary.elo.before),
+      refused: [refused(['--agents', 'auto']), refused(['--agents', 'investor,historian', '--size', '2'])],
+    }).toEqual({
+      code: 0,
+      team: [...best.map((b) => b.id), newcomer?.id],
+      refused: [
+        expect.stringContaining('--agents auto needs --size N'),
+        expect.stringContaining('--size goes with --agents auto'),
+      ],
+    });
+    // Who was picked is not what plain id order would give: the ratings decide it.
+    expect(Object.keys(report.summary.elo.before)).not.toEqual(debaters.slice(0, 4));
   });
 });

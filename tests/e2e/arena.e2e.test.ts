@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWorkspace } from '../../bench/lib/generate';
 import { vocabularyFromTaxonomy } from '../../bench/lib/vocabulary';
+import { arenaSetupFor } from '../../core/node/arena/arena-setup';
+import { type ProviderFactory, providerFor } from '../../core/node/debates/providers';
+import { RunService } from '../../core/node/runs/run-service';
 import { Workspace } from '../../core/node/workspace/workspace';
+import { LlmError } from '../../core/ports/llm';
 import { chromiumPath, openSession, type Session, sessionPerFile } from './harness';
 
 // An arena started from an idea's page in Chromium against browser mode, watched until it ends; a
@@ -19,7 +23,7 @@ const CONTESTANTS = [IDEA, 'ebike-repair-workshop', 'soil-moisture-lora'];
 const HOLLOW = { agents: ['optimist-engineer', 'skeptical-economist', 'regulator'], seed: 2 };
 
 describe.skipIf(!chromiumPath)('arenas in the window', () => {
-  const { s, go } = sessionPerFile();
+  const { s, ws, go } = sessionPerFile();
   const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
   afterAll(() => {
     if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
@@ -49,7 +53,7 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
       start: await form.getByRole('button', { name: 'Start the arena' }).isDisabled(),
     }).toEqual({
       estimate: expect.stringMatching(
-        /^Likely cost: \$0\.[1-9]\d, at worst \$\d+\.\d\d — about \d+ calls: 3 proposals/,
+        /^Likely cost: \$0\.[1-9]\d, at worst \$\d+\.\d\d — about \d+ calls for 3 agents: proposals, critiques/,
       ),
       // With a model, agreement is judged by it unless chosen otherwise.
       measure: 'judged',
@@ -101,10 +105,30 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
         outcome: text(document.querySelector('[data-testid="arena-outcome-badge"]')),
         checks: q('[data-testid="hollow-check"]').map((x) => x.getAttribute('data-holds')),
         help: q('[data-testid="help"]').length,
+        // Each critique where it is pinned: under the claim it targets (or above the claims), with
+        // its severity and whether a later version answered it.
+        pinned: q('[data-testid="critique"]').map((x) => [
+          x.getAttribute('data-critique'),
+          x.parentElement?.closest('li[data-claim]')?.getAttribute('data-claim') ?? null,
+          text(x.querySelector('.sev .badge')),
+          text(x.querySelector('.badge.ok') ?? x.querySelector('.row > .badge:last-child')),
+        ]),
+        tallies: q('[data-testid="arena-vote"]').map((v) =>
+          q('.arena-bars li', v).map((li) => `${text(li.querySelector('span'))} ${text(li.querySelector('.num'))}`),
+        ),
+        scores: q('[data-testid="arena-judgment"] .arena-ranking li .badge').map((x) => text(x)),
       };
     });
     const names = new Map(d.agents.map((a) => [a.id, a.name]));
     const reasons: string[] = d.hollow?.reasons ?? [];
+    const when = (round: string) =>
+      round === '6'
+        ? 'in the refinement'
+        : round === 'T'
+          ? 'after the challenge'
+          : round.startsWith('X')
+            ? `in extended round ${round.slice(1)}`
+            : `in revision ${round}`;
     expect({ ...shown, convergence: shown.convergence.includes('semantic') }).toEqual({
       columns: d.agents.map((a) => ({
         agent: a.id,
@@ -121,6 +145,23 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
         ? ['ADOPTION', 'UNADDRESSED_CRITICAL', 'THIN_EVIDENCE', 'TOO_FAST'].map((r) => String(reasons.includes(r)))
         : [],
       help: expect.any(Number),
+      pinned: d.agents.flatMap((a) => {
+        const claims = new Set(a.versions[0]?.claims.map((c) => c.id));
+        // Above the claims first (no claim), then under each claim in the proposal's order.
+        const order = [null, ...(a.versions[0]?.claims.map((c) => c.id) ?? [])];
+        return order.flatMap((claim) =>
+          a.critiques
+            .filter((c) => (c.claim !== null && claims.has(c.claim) ? c.claim : null) === claim)
+            .map((c) => [
+              c.id,
+              claim,
+              c.severity.toLowerCase(),
+              c.addressedIn ? `answered ${when(c.addressedIn)}` : 'not answered',
+            ]),
+        );
+      }),
+      tallies: d.votes.map((v) => v.tally.map((t) => `${names.get(t.agent)} ${t.votes} of ${v.ballots.length}`)),
+      scores: d.judgments.flatMap((j) => j.scores.map((x) => `${x.overall.toFixed(1)}/10`)),
     });
     expect(shown.help).toBeGreaterThan(10);
     expect(await page.getByTestId('arena-convergence').innerText()).toMatch(/Measured by word overlap \(lexical\)/);
@@ -420,6 +461,72 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1024);
     await page.getByRole('button', { name: 'Switch to the light theme' }).click();
     await page.setViewportSize({ width: 1400, height: 900 });
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('shows an agent that left the arena: why, what it wrote before, and its critiques no longer open', async () => {
+    const { page } = s;
+    // The regulator's revisions fail every time: it leaves after its third failed ask and the other
+    // two finish without it. Played here, beside the app, into the workspace the page shows.
+    const providers: ProviderFactory = (name, root, seed) => {
+      const simulated = providerFor(name, root, seed);
+      return {
+        ...simulated,
+        llm: {
+          provider: simulated.llm.provider,
+          call: (request) => {
+            const brief = request.brief as { kind?: string; agent?: string } | undefined;
+            return brief?.kind === 'revision' && brief.agent === 'regulator'
+              ? Promise.reject(new LlmError('server_error', 'the server is down'))
+              : simulated.llm.call(request);
+          },
+        },
+      };
+    };
+    const w = Workspace.open(ws.root);
+    const run = await (async () => {
+      try {
+        const { topic, setup } = arenaSetupFor(w, {
+          topic: 'Should the co-op insure the panels itself?',
+          agents: HOLLOW.agents,
+          judge: 'judge',
+          trickster: false,
+          similarity: 'lexical',
+          ledger: { cruxes: [], falsifiers: [] },
+        });
+        return await new RunService(w, undefined, providers).start({
+          protocol: 'arena',
+          topic,
+          provider: 'simulated',
+          seed: 3,
+          setup,
+        });
+      } finally {
+        w.close();
+      }
+    })();
+    await go(`#/arena/${run.id}`);
+    await page.getByTestId('arena-outcome').waitFor();
+    const d = await s.app.client.invoke('arenas:get', { id: run.id });
+    const regulator = page.locator('[data-testid="arena-column"][data-agent="regulator"]');
+    const left = d.agents.find((a) => a.id === 'regulator');
+    expect({
+      notes: await page.getByTestId('arena-column-left').count(),
+      note: await regulator.getByTestId('arena-column-left').innerText(),
+      badge: await regulator.locator('.arena-column-head .badge.warn').innerText(),
+      versions: await regulator.getByTestId('arena-version').count(),
+      open: await regulator.getByText('no longer open', { exact: true }).count(),
+    }).toEqual({
+      notes: 1,
+      note: `Left the arena: ${left?.left}. What it wrote before stays; it is not asked again, voted on, scored or rated, and the critiques of its proposal are no longer open.`,
+      badge: 'left the arena',
+      versions: left?.versions.length,
+      open: left?.critiques.filter((c) => c.addressedIn === null).length,
+    });
+    expect(left?.left).toMatch(/^regulator's revision \(round 3\) failed: .*the server is down/);
+    expect(left?.critiques.length).toBeGreaterThan(0);
+    await regulator.scrollIntoViewIfNeeded();
+    await s.screenshot('arena-left');
     expect(s.problems).toEqual([]);
   }, 60_000);
 });

@@ -134,12 +134,14 @@ export function unknownId(answer: Json): Json | null {
     a.critiques[0].claim = 'k99';
     return a;
   }
-  if (Array.isArray(a.addressed) && Array.isArray(a.changes)) {
-    a.addressed = [...a.addressed, 'c2-the-moderator-1'];
+  if (a.answered && typeof a.answered === 'object' && Array.isArray(a.changes)) {
+    a.answered = { ...a.answered, 'c2-the-moderator-1': 'answered a critique nobody wrote' };
     return a;
   }
-  if (Array.isArray(a.pairs) && typeof a.pairs[0]?.agreement === 'number') {
-    a.pairs[0].b = 'the-moderator';
+  if (a.agreements && typeof a.agreements === 'object' && !Array.isArray(a.agreements)) {
+    // The judged measure's agreements are keyed by pair names (`ana–ben`): one names an outsider.
+    const [first, ...rest] = Object.entries(a.agreements);
+    if (first) a.agreements = Object.fromEntries([[`${first[0].split('–')[0]}–the-moderator`, first[1]], ...rest]);
     return a;
   }
   if (typeof a.vote === 'string' && typeof a.confidence === 'number') {

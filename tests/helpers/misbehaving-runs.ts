@@ -60,6 +60,8 @@ export interface RunOptions {
   seed: number;
   /** Share of answers with a slip (0: none). */
   rate: number;
+  /** The slips to draw from (default all). */
+  kinds?: readonly SlipKind[];
   respond?: Respond;
   /** Milliseconds the fake takes to answer, so calls sent together overlap as they do on the API (default 0). */
   latencyMs?: number;
@@ -70,7 +72,11 @@ export function fakeFor(options: RunOptions): FakeAnthropic {
   const respond = options.respond;
   return new FakeAnthropic({
     responder: respond ? (request) => respond(request, simulated(request)) : simulated,
-    ...modelLike(options.rate > 0 ? { rate: options.rate, seed: options.seed } : undefined),
+    ...modelLike(
+      options.rate > 0
+        ? { rate: options.rate, seed: options.seed, ...(options.kinds ? { kinds: options.kinds } : {}) }
+        : undefined,
+    ),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   });
 }

@@ -6,6 +6,7 @@ import { type ArenaAsk, type ArenaInput, describeAsk } from '../inputs';
 import { arenaResult } from '../result';
 import { simulatorForArena } from '../simulator';
 import type { RevisionAnswer } from '../answers';
+import { agreementPairs, type JudgedAgreements } from '../judged-agreements';
 import { applyRevisionEdits, type RevisionEdits } from '../revision-edits';
 import { type ArenaState, createArena, currentProposal } from '../state';
 import { arenaAsks, arenaDone, step } from '../step';
@@ -107,7 +108,13 @@ export function arenaProtocol(setup: ArenaSetup): Protocol<ArenaState, ArenaInpu
         case 'refinement':
           return { kind: 'refinement', agent: ask.agent, output: revised(state, ask.agent, value) };
         case 'similarity':
-          return { kind: 'similarity', round: ask.round, output: value } as ArenaInput;
+          // The judged measure's agreements keyed by pair names become the pairs the log keeps; the
+          // embedding measure's answer is those pairs already.
+          return {
+            kind: 'similarity',
+            round: ask.round,
+            output: setup.config.similarity === 'judged' ? agreementPairs(value as JudgedAgreements) : value,
+          } as ArenaInput;
         case 'trickster':
         case 'judge':
           return { kind: ask.kind, output: value } as ArenaInput;

@@ -11,6 +11,7 @@ import {
 } from '../answers';
 import {
   critiqueProblems,
+  judgedAgreementsProblems,
   judgeProblems,
   proposalProblems,
   revisionEditsProblems,
@@ -18,7 +19,9 @@ import {
   tricksterProblems,
   voteProblems,
 } from '../checks';
+import type { ArenaConfig } from '../config';
 import type { ArenaAsk } from '../inputs';
+import { judgedAgreementsSchema, pairName } from '../judged-agreements';
 import { numberedBody, revisionEditsSchema } from '../revision-edits';
 import { pairsOf, proposalText } from '../similarity';
 import { type ArenaState, activeIds, agentIds, currentProposal, lastVote, type ProposalVersion } from '../state';
@@ -39,11 +42,16 @@ const RULES = `# How this arena works
 
 Several agents answer one question. Round 1: each writes a proposal (title, summary, body, claims with ids and evidence, confidence). Round 2: each critiques every other proposal (target, the claim when it is about one, severity CRITICAL, MAJOR or MINOR, text, and a fix when there is one); critiques get ids c2-<author>-<k>. Rounds 3 to 5: each revises by editing its current version (the paragraphs of every body are numbered for that), saying for every change why (a critique id, the agent whose idea was adopted, or a reason of its own) and listing the critiques of its proposal it answered. The rounds stop early once the proposals agree; a refinement gives the final version. Then every agent votes for the proposal most likely to rank first, and a judge scores them all. A trickster may challenge a consensus that looks hollow.
 
-How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give the claims that are new or changed in full, with their ids, and dropClaims for any you withdraw. Then your confidence now, every change with its reason, and the ids of the critiques of your proposal this version answers.
+How to revise: send only what changes, not the proposal again. A new title or summary only when it changes. bodyEdits name paragraphs by their ¶ number in your current version as shown (the numbers do not shift as you edit): replace paragraph at, insertAfter paragraph at (0: before the first), or delete it. Give a new claim in full; a changed one by its id with what changes (its text, its whole evidence list, or both); and dropClaims for any you withdraw. Then your confidence now; in answered, each critique of your proposal this version answers, by its id, with a line saying what answers it; and in changes every other change with its reason (an idea adopted from another agent, or a reason of your own).
 
-Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
+Rules for every answer: rely on the brief below and on general knowledge stated as such; never invent a source, a figure or a link (an empty evidence list is honest); keep your claim ids from one version to the next; agree only where you are persuaded; write plainly and say how sure you are rather than hedging every sentence. Adopting another agent's idea because it is better is good; copying wording to agree is hollow, and the arena checks for it.`;
 
-export function arenaToolset(): LlmTool[] {
+/**
+ * Every answer shape this arena can ask for, one tool set for all its requests (so they share the
+ * cached head): the judged agreement only when the measure is `judged`, the challenge only with the
+ * trickster on. A shape the arena never asks for would be read by every call for nothing.
+ */
+export function arenaToolset(config: Pick<ArenaConfig, 'similarity' | 'trickster'>): LlmTool[] {
   return [
     { name: 'arena_proposal', description: 'Your proposal.', schema: proposalAnswerSchema },
     { name: 'arena_critiques', description: 'Your critiques of the other proposals.', schema: critiqueAnswerSchema },
@@ -52,9 +60,19 @@ export function arenaToolset(): LlmTool[] {
       description: 'Your revision: what changes against your current version.',
       schema: revisionEditsSchema,
     },
-    { name: 'arena_similarity', description: 'How far each pair of proposals agrees.', schema: similarityAnswerSchema },
+    ...(config.similarity === 'judged'
+      ? [
+          {
+            name: 'arena_similarity',
+            description: 'How far each pair of proposals agrees.',
+            schema: judgedAgreementsSchema,
+          },
+        ]
+      : []),
     { name: 'arena_vote', description: 'Your vote.', schema: voteAnswerSchema },
-    { name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema },
+    ...(config.trickster
+      ? [{ name: 'arena_challenge', description: "The trickster's challenge.", schema: tricksterAnswerSchema }]
+      : []),
     { name: 'arena_judgment', description: "The judge's scores.", schema: judgeAnswerSchema },
   ] as LlmTool[];
 }
@@ -178,7 +196,8 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
   switch (ask.kind) {
     case 'proposal':
       return {
-        text: 'Round 1, your proposal. Answer the question above. Give each claim a short id of your own (k1, k2 …) and keep it across revisions; attach evidence only from the brief or from general knowledge named as such. Say in the body how the proposal could fail and how we would know.',
+        // How to give claims, ids and evidence is in the rules and the answer's shape, read from the cache.
+        text: 'Round 1, your proposal: answer the question above. Say in the body how the proposal could fail and how we would know.',
         schema: proposalAnswerSchema,
         schemaName: 'arena_proposal',
         maxTokens: 1500,
@@ -186,7 +205,8 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
       };
     case 'critique':
       return {
-        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left): target is its agent id, claim is one of its claim ids when the critique is about a claim. CRITICAL: the proposal fails if this stands; MAJOR: it must change; MINOR: a detail. Be specific enough that the author can act on it, and give a fix when you have one.`,
+        // What a critique's fields and severities mean is in its answer's shape, read from the cache.
+        text: `Round 2, critique. Your own proposal is the one under [${ask.agent}] above; critique every other proposal above at least once (not those of agents that have left), specifically enough that its author can act on it.`,
         schema: critiqueAnswerSchema,
         schemaName: 'arena_critiques',
         maxTokens: 1500,
@@ -216,14 +236,14 @@ function asked(state: ArenaState, ask: ArenaAsk): Asked {
     }
     case 'similarity': {
       const pairs = pairsOf(activeIds(state))
-        .map(([a, b]) => `${a}–${b}`)
+        .map(([a, b]) => pairName(a, b))
         .join(', ');
       return {
-        text: `After revision round ${ask.round}, how far do the proposals above agree? Judge what each would have the researcher do, not its wording. Give the agreement (0 to 1) of every pair exactly once: ${pairs}.`,
-        schema: similarityAnswerSchema,
+        text: `After revision round ${ask.round}, how far do the proposals above agree? Judge what each would have the researcher do, not its wording. Give the agreement (0 to 1) of every pair exactly once, keyed by its name: ${pairs}.`,
+        schema: judgedAgreementsSchema,
         schemaName: 'arena_similarity',
         maxTokens: 600,
-        check: checked((v) => similarityProblems(state, v)),
+        check: checked((v) => judgedAgreementsProblems(state, v)),
       };
     }
     case 'vote':
@@ -302,7 +322,7 @@ export function arenaRequest(setup: ArenaSetup, state: ArenaState, ask: ArenaAsk
   return {
     system,
     systemParts: [system],
-    toolset: arenaToolset(),
+    toolset: arenaToolset(state.config),
     // The shared materials first (cached), then who answers and what is asked (the only part that
     // differs between the requests of a round).
     messages: [

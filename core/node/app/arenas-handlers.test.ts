@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, IDEA, OTHER, record, refused, runStatuses } from '../../../tests/helpers/app-harness';
 import { type ArenaDetail, arenasChannels, type Channel, type PushPayload } from '../../contract';
+import { LlmError } from '../../ports/llm';
+import { arenaSetupFor } from '../arena/arena-setup';
 import { ideaRatingsReport, ratingsReport } from '../arena/ratings-report';
+import { type ProviderFactory, providerFor } from '../debates/providers';
 import { RunService } from '../runs/run-service';
 import { Workspace } from '../workspace/workspace';
 import type { App } from './create-app';
@@ -81,27 +84,27 @@ describe('arenas', () => {
     // Priced from the model table for Anthropic, with no key: the figure is there, and why it cannot run.
     const priced = await call(app, 'arenas:estimate', { ideaSlug: IDEA, agents: AGENTS, provider: 'anthropic' });
     expect({ free, priced: { ...priced, usd: priced.usd > 0, worstUsd: priced.worstUsd > priced.usd } }).toEqual({
-      // Likely: 3 proposals + 3 critiques + 3·(2 rounds + ⅓ hollow + ¼ extended) revisions + 3·½
-      // refinements + 3·(1 + ⅓ + ¼) votes + ⅓ challenge + 1¼ judgments = 21.58; at worst
-      // 3 + 3 + 3·(3 + 1 + 2) + 3 + 3·(1 + 1 + 2) + 1 + 3 = 43.
+      // The arena's plan (core/arena/plan.ts). Likely: 3 proposals + 3 critiques + 3·(2 rounds + ½
+      // refinement + ¼ extended + 0.3 challenged) revisions + 3·(1 + ¼ + 0.3) votes + 0.3 challenge
+      // + 1¼ judgments = 21.35; at worst 3 + 3 + 3·(3 + 1 + 2 + 1) + 3·(1 + 2 + 1) + 1 + 3 = 43.
       free: {
-        calls: 22,
+        calls: 21,
         usd: 0,
         worstCalls: 43,
         worstUsd: 0,
         basis: expect.stringMatching(
-          /^about 22 calls: 3 proposals, 3 critique lists, .*; the simulator costs nothing$/,
+          /^about 21 calls for 3 agents: proposals, critiques, 2 revision round\(s\), .*a challenge and a re-vote\); the simulator costs nothing$/,
         ),
         cannotRun: null,
       },
       priced: {
         // No trickster, and judged similarity by default with a model: 2 measurements likely, 3 at
-        // worst: 3 + 3 + 3·2¼ + 1½ + 3·1¼ + 2 + 1¼ = 21.25; 3 + 3 + 3·5 + 3 + 3·3 + 3 + 3 = 39.
+        // worst: 3 + 3 + 3·2¾ + 3·1¼ + 2 + 1¼ = 21.25; 3 + 3 + 3·6 + 3·3 + 3 + 3 = 39.
         calls: 21,
         usd: true,
         worstCalls: 39,
         worstUsd: true,
-        basis: expect.stringContaining('each with the judge measuring agreement'),
+        basis: expect.stringContaining('2 revision round(s) each judged for agreement'),
         cannotRun: expect.stringMatching(/key/i),
       },
     });
@@ -145,7 +148,7 @@ describe('arenas', () => {
       status: detail.status,
       waitingFor: detail.waitingFor,
       similarity: detail.settings.similarity,
-      agents: detail.agents.map((a) => [a.id, a.versions.map((v) => v.label)]),
+      agents: detail.agents.map((a) => [a.id, a.versions.map((v) => v.label), a.left]),
       votes: detail.votes.map((v) => v.pass),
       hollow: detail.hollow && {
         ran: detail.hollow.ran,
@@ -157,7 +160,7 @@ describe('arenas', () => {
       status: 'completed',
       waitingFor: [],
       similarity: 'lexical',
-      agents: AGENTS.map((a) => [a, ['proposal', 'revision 3', 'after the challenge']]),
+      agents: AGENTS.map((a) => [a, ['proposal', 'revision 3', 'after the challenge'], null]),
       votes: ['main', 'T'],
       hollow: { ran: true, detected: true, reasons: ['ADOPTION', 'THIN_EVIDENCE', 'TOO_FAST'] },
       challenge: detail.votes[0]?.leader,
@@ -183,6 +186,79 @@ describe('arenas', () => {
       }
     }
     expect(detail.agents.flatMap((a) => a.critiques).length).toBe(detail.counters.critiques);
+  });
+
+  it('shows an agent that left the arena, why it left, and what it wrote before', async () => {
+    // The regulator's revisions fail every time (the simulator answers the rest): it leaves after
+    // its third failed ask, and the other two finish the arena without it.
+    const providers: ProviderFactory = (name, root, seed) => {
+      const simulated = providerFor(name, root, seed);
+      return {
+        ...simulated,
+        llm: {
+          provider: simulated.llm.provider,
+          call: (request) => {
+            const brief = request.brief as { kind?: string; agent?: string } | undefined;
+            return brief?.kind === 'revision' && brief.agent === 'regulator'
+              ? Promise.reject(new LlmError('server_error', 'the server is down'))
+              : simulated.llm.call(request);
+          },
+        },
+      };
+    };
+    const ws = Workspace.open(t.root);
+    const run = await (async () => {
+      try {
+        ws.sync();
+        const { topic, setup } = arenaSetupFor(ws, {
+          ideaSlug: IDEA,
+          agents: AGENTS,
+          judge: 'judge',
+          trickster: false,
+          similarity: 'lexical',
+          ledger: { cruxes: [], falsifiers: [] },
+        });
+        return await new RunService(ws, undefined, providers).start({
+          protocol: 'arena',
+          ideaSlug: IDEA,
+          topic,
+          provider: 'simulated',
+          seed: 3,
+          setup,
+        });
+      } finally {
+        ws.close();
+      }
+    })();
+    const app = await boot();
+    const detail = await call(app, 'arenas:get', { id: run.id });
+    const withdrawn = (run.summary as { withdrawn?: Record<string, string> }).withdrawn ?? {};
+    expect({
+      status: detail.status,
+      left: detail.agents.map((a) => [a.id, a.left, a.versions.map((v) => v.round)]),
+      scored: detail.judgments.at(-1)?.ranking.slice().sort(),
+    }).toEqual({
+      status: 'completed',
+      left: [
+        ['optimist-engineer', null, expect.arrayContaining(['1', '3'])],
+        ['skeptical-economist', null, expect.arrayContaining(['1', '3'])],
+        // Its proposal stays; no revision of it was ever had.
+        ['regulator', withdrawn.regulator, ['1']],
+      ],
+      scored: ['optimist-engineer', 'skeptical-economist'],
+    });
+    expect(withdrawn.regulator).toMatch(/^regulator's revision \(round 3\) failed: .*the server is down/);
+    // It plays none of the arena's games: the ratings fold counts the arena for the two that stayed,
+    // whose ratings are the arena's own "after", and leaves the regulator out.
+    const ratings = await call(app, 'arenas:ratings', {});
+    const elo = (run.summary as { elo: { after: Record<string, number> } }).elo.after;
+    expect(ratings.personas.map((p) => [p.id, p.arenas, Math.round(p.elo * 10) / 10]).sort()).toEqual(
+      [
+        ['optimist-engineer', 1, elo['optimist-engineer']],
+        ['skeptical-economist', 1, elo['skeptical-economist']],
+      ].sort(),
+    );
+    expect(elo.regulator).toBe(1500);
   });
 
   it('folds ratings with a history per arena from completed arenas only, as the ratings command does', async () => {
@@ -280,16 +356,17 @@ describe('tournaments', () => {
   it('prices all its meetings with the arena estimate, plays them one after another, and folds the ideas’ Elo as `ratings --ideas` does', async () => {
     const app = await boot();
     const estimate = await call(app, 'arenas:estimate', { ideas: IDEAS, agents: CHAMPIONS, provider: 'simulated' });
-    // Three head-to-heads of two agents, no trickster, lexical: each likely 2 proposals + 2 critiques
-    // + 2·(2 + ¼) revisions + 2·½ refinements + 2·(1 + ¼) votes + 1¼ judgments = 13.25, so 39.75 in
-    // all; at worst 2 + 2 + 2·(3 + 2) + 2 + 2·(1 + 2) + 3 = 25 each, 75 in all.
+    // Three head-to-heads of two agents, no trickster, lexical. Two agents who may not vote for
+    // themselves never reach consensus, so a meeting likely runs an extended round: each likely 2
+    // proposals + 2 critiques + 2·(2 + ½ + 1) revisions + 2·(1 + 1) votes + 2 judgments = 17, so 51
+    // in all; at worst 2 + 2 + 2·(3 + 1 + 2) + 2·(1 + 2) + 3 = 25 each, 75 in all.
     expect(estimate).toEqual({
-      calls: 40,
+      calls: 51,
       usd: 0,
       worstCalls: 75,
       worstUsd: 0,
       basis: expect.stringMatching(
-        /^3 head-to-head arenas, every pair of the 3 ideas once; each about 13 calls: 2 proposals.*; the simulator costs nothing$/,
+        /^3 head-to-head arenas, every pair of the 3 ideas once; each about 17 calls for 2 agents: proposals.*likely 1 extended round\(s\).*; the simulator costs nothing$/,
       ),
       cannotRun: null,
     });

@@ -9,19 +9,18 @@ import type {
   LedgerFalsifier,
   RunEntry,
 } from '../../contract';
-import { sumPlans } from '../../arena/plan';
-import { pairingAgents, tournamentPairings } from '../../arena/tournament';
+import { planTournament } from '../../arena/plan';
+import { tournamentPairings } from '../../arena/tournament';
 import { describeIssues } from '../../text/zod-issues';
+import { arenaEstimate, DEFAULT_ARENA_BUDGET_USD, tournamentEstimate } from '../arena/arena-estimate';
 import { arenaSetupFor } from '../arena/arena-setup';
 import { tournamentIdeas } from '../arena/tournament-run';
 import { ulid } from '../ids';
-import { runEstimate } from '../llm/cost-preview';
 import type { RunRequest } from '../runs/run-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
 import { arenaDetail } from './arena-view/arena-detail';
 import { readArena } from './arena-view/arena-log';
-import { planArena } from './arena-view/arena-plan';
 import { ratingsWithHistory } from './arena-view/rating-history';
 import { TournamentSchedules } from './arena-view/tournament-schedule';
 import { LiveTournaments, meetingSetup, type TournamentPlay } from './live-tournaments';
@@ -77,19 +76,10 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
     return { topic: built.topic, setup: checked.data as ArenaSetup };
   };
 
-  const planOf = (setup: ArenaSetup) =>
-    planArena({
-      agents: setup.agents.map((a) => a.tier),
-      judge: setup.judge.tier,
-      trickster: setup.trickster?.tier ?? null,
-      config: setup.config,
-    });
-  const priced = (request: ArenaRequest, plan: ReturnType<typeof planArena>, budgetUsd: number | undefined) =>
-    runEstimate(ws.root, plan, request.provider, budgetUsd, () =>
-      ctx.providers(request.provider, ws.root, request.seed ?? 1),
-    );
+  // Priced as the CLI's `arena --estimate` prices the same setup (core/node/arena/arena-estimate.ts).
+  const canRun = (request: ArenaRequest) => () => void ctx.providers(request.provider, ws.root, request.seed ?? 1);
   const estimateOf = (request: ArenaRequest, setup: ArenaSetup, budgetUsd: number | undefined): ArenaEstimate =>
-    priced(request, planOf(setup), budgetUsd);
+    arenaEstimate(ws.root, setup, request.provider, budgetUsd, canRun(request));
 
   /** The request's budget, else the settings page's debate budget; 0 is no cap. */
   const budgetOf = (request: ArenaRequest) => request.budgetUsd ?? debateLimitsFromSettings(ws.root).budgetUsd;
@@ -103,7 +93,8 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
     const similarity: SimilarityMeasure =
       request.similarity ?? (request.provider === 'simulated' ? 'lexical' : 'judged');
     const meetings = (request.ideas.length * (request.ideas.length - 1)) / 2;
-    const budgetUsd = request.budgetUsd ?? (debateLimitsFromSettings(ws.root).budgetUsd ?? 2) * meetings;
+    const budgetUsd =
+      request.budgetUsd ?? (debateLimitsFromSettings(ws.root).budgetUsd ?? DEFAULT_ARENA_BUDGET_USD) * meetings;
     const play: TournamentPlay = {
       id: ulid().toLowerCase(),
       ideas: tournamentIdeas(ws, request.ideas, request.agents),
@@ -128,19 +119,15 @@ export function arenasHandlers(ctx: AppContext, deps: ArenaDeps): AreaHandlers<k
     const tiers = new Map(setups.flatMap((setup) => setup.agents.map((agent) => [agent.id, agent.tier] as const)));
     const first = setups[0];
     if (!first) throw new UserError('a tournament needs 2 ideas or more');
-    const plans = pairings.map((pairing) =>
-      planArena({
-        agents: pairingAgents(play.ideas, pairing).map((id) => tiers.get(id) ?? 'standard'),
-        judge: first.judge.tier,
-        trickster: first.trickster?.tier ?? null,
-        config: first.config,
-      }),
-    );
-    const plan = sumPlans(
-      plans,
-      `${meetings} head-to-head arena${meetings === 1 ? '' : 's'}, every pair of the ${request.ideas.length} ideas once; each ${plans[0]?.basis ?? ''}`,
-    );
-    return { play, estimate: priced(request, plan, budgetUsd) };
+    const plan = planTournament({
+      ideas: play.ideas,
+      tierOf: (id) => tiers.get(id) ?? 'standard',
+      judge: first.judge.tier,
+      trickster: first.config.trickster ? (first.trickster?.tier ?? null) : null,
+      config: first.config,
+    });
+    const estimate = tournamentEstimate(ws.root, plan, meetings, request.provider, budgetUsd, canRun(request));
+    return { play, estimate };
   };
 
   return {

@@ -1,6 +1,7 @@
 import { resolveArenaConfig, type SimilarityMeasure } from '../../arena/config';
 import { type ArenaContextInput, arenaContext } from '../../arena/context';
 import type { ArenaPersona, ArenaSetup } from '../../arena/live/setup';
+import { arenaPersonaText } from '../../arena/persona-text';
 import { foldIdeaRatings, foldRatings } from '../../arena/ratings';
 import { currentProposal } from '../../arena/state';
 import { selectTeam, type TeamPick } from '../../arena/team';
@@ -51,12 +52,15 @@ export interface TournamentArenaOptions {
   ledger: ArenaStartOptions['ledger'];
 }
 
-const asArena = (p: Persona, extra?: string): ArenaPersona => ({
-  id: p.id,
-  name: p.name,
-  systemPrompt: extra ? `${p.systemPrompt.trim()}\n\n${extra}` : p.systemPrompt,
-  tier: p.tier,
-});
+/**
+ * A persona as an arena sends it: a debater's prompt without its crux-stage instructions (the lock,
+ * the evidence stage; see `arenaPersonaText`), the judge's and the trickster's whole, and for a
+ * tournament's champion the paragraph saying which idea it stands for.
+ */
+const asArena = (p: Persona, extra?: string): ArenaPersona => {
+  const own = p.role === 'debater' ? arenaPersonaText(p.systemPrompt) : p.systemPrompt.trim();
+  return { id: p.id, name: p.name, systemPrompt: extra ? `${own}\n\n${extra}` : own, tier: p.tier };
+};
 
 function personas(ws: Workspace, ids: string[]): Persona[] {
   try {

@@ -1,17 +1,17 @@
 import { resolveArenaConfig, type SimilarityMeasure } from '../../arena/config';
-import { planArena, sumPlans } from '../../arena/plan';
+import { planTournament } from '../../arena/plan';
 import { foldIdeaRatings, type IdeaRating } from '../../arena/ratings';
 import type { ArenaState } from '../../arena/state';
-import { MAX_TOURNAMENT_IDEAS, pairingAgents, type TournamentIdea, tournamentPairings } from '../../arena/tournament';
-import type { CostEstimate } from '../../engine/cost-plan';
+import { MAX_TOURNAMENT_IDEAS, type TournamentIdea, tournamentPairings } from '../../arena/tournament';
 import type { RunStatus } from '../../engine/protocol';
 import type { EmbeddingEndpoint } from '../../ports/embeddings';
 import type { ProviderFactory, ProviderName } from '../debates/providers';
 import { ulid } from '../ids';
-import { previewCost } from '../llm/cost-preview';
+import type { RunEstimate } from '../llm/cost-preview';
 import { findPersonas, loadPersonas } from '../personas/load-personas';
 import { type RunReport, RunService } from '../runs/run-service';
 import { UserError, type Workspace } from '../workspace/workspace';
+import { tournamentEstimate } from './arena-estimate';
 import { readArenaLogs } from './arena-logs';
 import { type ArenaStartOptions, completedArenas, tournamentArenaSetup, tournamentArenas } from './arena-setup';
 
@@ -41,9 +41,8 @@ export interface TournamentOptions {
 export interface TournamentPreview {
   ideas: TournamentIdea[];
   pairings: [string, string][];
-  /** Likely and worst cost of all its arenas, priced for the provider. */
-  estimate: CostEstimate;
-  basis: string;
+  /** Likely and worst calls and cost of all its arenas, priced for the provider, and why. */
+  estimate: RunEstimate;
 }
 
 export interface TournamentArenaReport {
@@ -84,24 +83,25 @@ export function tournamentIdeas(ws: Workspace, slugs: string[], champions: strin
   return slugs.map((slug, i) => ({ slug, title: ws.show(slug).title, champion: champions[i] as string }));
 }
 
-/** What a tournament would cost before anything runs (no key needed; the simulator costs nothing). */
-export function previewTournament(ws: Workspace, options: TournamentOptions): TournamentPreview {
+/**
+ * What a tournament would cost before anything runs (no key needed; the simulator costs nothing), as
+ * the app's `arenas:estimate` says it for the same tournament; with `canRun`, why the provider
+ * cannot run it now.
+ */
+export function previewTournament(ws: Workspace, options: TournamentOptions, canRun?: () => void): TournamentPreview {
   const ideas = tournamentIdeas(ws, options.ideas, options.champions);
   const pairings = tournamentPairings(ideas.map((i) => i.slug));
   const loaded = loadPersonas(ws.root);
   const tier = (id: string) => findPersonas([id], loaded)[0]?.tier ?? 'standard';
-  const config = resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster });
-  const plans = pairings.map((p) =>
-    planArena({
-      config,
-      agents: pairingAgents(ideas, p).map(tier),
-      judge: tier(options.judge),
-      trickster: options.trickster ? tier('trickster') : null,
-    }),
-  );
-  const basis = `${pairings.length} head-to-head arena(s), every pair of the ${ideas.length} ideas once; each ${plans[0]?.basis ?? ''}`;
-  const estimate = previewCost(ws.root, sumPlans(plans, basis), options.provider, options.budgetUsd);
-  return { ideas, pairings, estimate, basis };
+  const plan = planTournament({
+    ideas,
+    tierOf: tier,
+    judge: tier(options.judge),
+    trickster: options.trickster ? tier('trickster') : null,
+    config: resolveArenaConfig({ similarity: options.similarity, trickster: options.trickster }),
+  });
+  const estimate = tournamentEstimate(ws.root, plan, pairings.length, options.provider, options.budgetUsd, canRun);
+  return { ideas, pairings, estimate };
 }
 
 function arenaReport(run: RunReport, pairing: [string, string], champions: Record<string, string>) {

@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runArenaReplay, ScriptError, SIMILARITY_MEASURES, type SimilarityMeasure } from '../../arena';
-import { planArena } from '../../arena/plan';
-import type { CostEstimate } from '../../engine/cost-plan';
+import { arenaEstimate } from '../arena/arena-estimate';
 import { arenaSetupFor, autoTeam } from '../arena/arena-setup';
 import { ideaRatingsReport, ratingsReport } from '../arena/ratings-report';
 import { continueTournament, previewTournament, runTournament, type TournamentReport } from '../arena/tournament-run';
-import { runEstimate } from '../llm/cost-preview';
+import { providerFor } from '../debates/providers';
 import { RunService } from '../runs/run-service';
 import { UserError, type Workspace } from '../workspace/workspace';
 import { call, withApp } from './app-session';
@@ -116,15 +115,9 @@ function agentsOf(args: ParsedArgs, ws: Workspace, io: CliIo, fixed?: number): s
 /** The ledger as the app reads it (every debate's cruxes and falsifiers with the researcher's resolutions). */
 const ledgerOf = (args: ParsedArgs) => withApp(args, (app) => call(app, 'ledger:list', {}));
 
-const estimateLine = (e: CostEstimate, basis: string) =>
-  costLine({
-    usd: e.likelyUsd,
-    calls: e.likelyCalls,
-    worstUsd: e.worstUsd,
-    worstCalls: e.worstCalls,
-    basis,
-    cannotRun: null,
-  });
+/** Whether the provider could run now: its error, as the app's estimate reports it. */
+const canRun = (ws: Workspace, settings: ReturnType<typeof arenaSettings>) => () =>
+  void providerFor(settings.provider, ws.root, settings.seed ?? 1);
 
 function tournamentOut(io: CliIo, report: TournamentReport): void {
   io.out(`tournament ${report.id}: ${report.ideas.map((i) => `${i.slug} (${i.champion})`).join(', ')}`);
@@ -174,12 +167,14 @@ async function tournament(args: ParsedArgs, io: CliIo): Promise<number> {
         ...(settings.budget !== undefined ? { budgetUsd: settings.budget } : {}),
         ledger,
       };
-      const preview = previewTournament(ws, options);
+      // Priced as `arenas:estimate` prices the same tournament (core/node/arena/arena-estimate.ts).
+      const preview = previewTournament(ws, options, canRun(ws, settings));
       if (args.options.estimate) {
-        io.out(args.options.json ? JSON.stringify(preview, null, 2) : estimateLine(preview.estimate, preview.basis));
+        io.out(args.options.json ? JSON.stringify(preview, null, 2) : costLine(preview.estimate));
         return 0;
       }
-      if (!args.options.json) io.err(`${estimateLine(preview.estimate, preview.basis)}\nRunning…`);
+      if (preview.estimate.cannotRun !== null) throw new UserError(preview.estimate.cannotRun);
+      if (!args.options.json) io.err(`${costLine(preview.estimate)}\nRunning…`);
       report = await runTournament(ws, options, { onArena });
       if (args.options.json) io.out(JSON.stringify({ ...report, estimate: preview.estimate }, null, 2));
       else tournamentOut(io, report);
@@ -217,18 +212,13 @@ async function live(args: ParsedArgs, io: CliIo): Promise<number> {
       provider: settings.provider,
       ledger,
     });
-    const plan = planArena({
-      config: setup.config,
-      agents: setup.agents.map((a) => a.tier),
-      judge: setup.judge.tier,
-      trickster: setup.trickster?.tier ?? null,
-    });
-    // Priced as `arenas:estimate` prices it (the same plan, the same runEstimate).
-    const estimate = runEstimate(ws.root, plan, settings.provider, settings.budget ?? 2);
+    // Priced as `arenas:estimate` prices the same arena (core/node/arena/arena-estimate.ts).
+    const estimate = arenaEstimate(ws.root, setup, settings.provider, settings.budget, canRun(ws, settings));
     if (args.options.estimate) {
       io.out(args.options.json ? JSON.stringify(estimate, null, 2) : costLine(estimate));
       return 0;
     }
+    if (estimate.cannotRun !== null) throw new UserError(estimate.cannotRun);
     const report = await new RunService(ws).start({
       protocol: 'arena',
       ...(idea !== undefined ? { ideaSlug: idea } : {}),

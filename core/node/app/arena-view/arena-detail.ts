@@ -121,6 +121,7 @@ export function arenaDetail(state: ArenaState, run: ArenaRunInfo): ArenaDetail {
           addressedIn:
             state.revisions.find((r) => r.agent === a.id && r.addressed.includes(c.id))?.round.toString() ?? null,
         })),
+      left: state.withdrawn?.[a.id] ?? null,
     })),
     convergence: state.convergence.map((c) => ({
       round: c.round,

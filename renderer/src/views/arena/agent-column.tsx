@@ -43,8 +43,11 @@ function SeverityBadge({ severity }: { severity: ArenaCritique['severity'] }) {
   );
 }
 
-/** One critique, where it is pinned: who made it, how severe, and whether a later version answered it. */
-function CritiqueNote({ c, nameOf }: { c: ArenaCritique; nameOf: (id: string) => string }) {
+/**
+ * One critique, where it is pinned: who made it, how severe, and whether a later version answered it
+ * (or, once its target left the arena, that nobody can any more).
+ */
+function CritiqueNote({ c, nameOf, closed }: { c: ArenaCritique; nameOf: (id: string) => string; closed: boolean }) {
   return (
     <li className={`arena-critique sev-${c.severity.toLowerCase()}`} data-testid="critique" data-critique={c.id}>
       <div className="row small">
@@ -56,6 +59,10 @@ function CritiqueNote({ c, nameOf }: { c: ArenaCritique; nameOf: (id: string) =>
         {c.addressedIn ? (
           <span className="badge ok" title={`Listed as answered by the version of round ${c.addressedIn}`}>
             answered {answeredWhen(c.addressedIn)}
+          </span>
+        ) : closed ? (
+          <span className="badge" title="Its target left the arena, so nobody can answer it">
+            no longer open
           </span>
         ) : (
           <span className="badge">not answered</span>
@@ -101,6 +108,7 @@ function VersionCard({
   pinned,
   nameOf,
   latest,
+  left,
 }: {
   version: ArenaVersion;
   critiques: ReadonlyMap<string, ArenaCritique>;
@@ -108,6 +116,8 @@ function VersionCard({
   pinned: ArenaCritique[] | null;
   nameOf: (id: string) => string;
   latest: boolean;
+  /** Whether its agent left the arena: the critiques of its proposal are no longer open. */
+  left: boolean;
 }) {
   const d = version.diff;
   const term = version.round === '1' ? 'proposal' : version.round === '6' ? 'refinement' : 'revision';
@@ -137,7 +147,7 @@ function VersionCard({
       {general.length > 0 && (
         <ul className="arena-critiques" aria-label="Critiques of the proposal as a whole">
           {general.map((c) => (
-            <CritiqueNote key={c.id} c={c} nameOf={nameOf} />
+            <CritiqueNote key={c.id} c={c} nameOf={nameOf} closed={left} />
           ))}
         </ul>
       )}
@@ -163,7 +173,7 @@ function VersionCard({
                 {on.length > 0 && (
                   <ul className="arena-critiques" aria-label={`Critiques of claim ${claim.id}`}>
                     {on.map((c) => (
-                      <CritiqueNote key={c.id} c={c} nameOf={nameOf} />
+                      <CritiqueNote key={c.id} c={c} nameOf={nameOf} closed={left} />
                     ))}
                   </ul>
                 )}
@@ -202,7 +212,8 @@ function VersionCard({
 
 /**
  * One agent's column: its proposal and every revision as a timeline (each against the one before),
- * the critiques of its proposal pinned to the claims they target, and where the judge placed it.
+ * the critiques of its proposal pinned to the claims they target, and where the judge placed it; an
+ * agent that left the arena says so, and why, above what it wrote before it left.
  */
 export function AgentColumn({
   agent,
@@ -222,7 +233,7 @@ export function AgentColumn({
 }) {
   return (
     <section
-      className="arena-column card"
+      className={`arena-column card${agent.left !== null ? ' left' : ''}`}
       style={{ borderTopColor: colour }}
       aria-label={`${agent.name}’s proposal`}
       data-testid="arena-column"
@@ -240,13 +251,24 @@ export function AgentColumn({
             #{place.rank} of {place.of} · {place.score.toFixed(1)}/10
           </span>
         )}
+        {agent.left !== null && (
+          <span className="badge warn" title={agent.left}>
+            left the arena
+          </span>
+        )}
         <span className="muted small">
           {agent.versions.length} version{agent.versions.length === 1 ? '' : 's'} · {agent.critiques.length} critique
           {agent.critiques.length === 1 ? '' : 's'} received
         </span>
       </header>
+      {agent.left !== null && (
+        <p className="arena-left small" role="note" data-testid="arena-column-left">
+          <strong>Left the arena</strong>: {agent.left}. What it wrote before stays; it is not asked again, voted on,
+          scored or rated, and the critiques of its proposal are no longer open.
+        </p>
+      )}
       {agent.versions.length === 0 ? (
-        <p className="muted small">Writing its proposal…</p>
+        <p className="muted small">{agent.left !== null ? 'It left before its proposal.' : 'Writing its proposal…'}</p>
       ) : (
         <ol className="arena-timeline">
           {agent.versions.map((v, i) => (
@@ -257,6 +279,7 @@ export function AgentColumn({
               pinned={i === 0 ? agent.critiques : null}
               nameOf={nameOf}
               latest={i === agent.versions.length - 1 && i > 0}
+              left={agent.left !== null}
             />
           ))}
         </ol>
