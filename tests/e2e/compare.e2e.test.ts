@@ -215,13 +215,15 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
       sent: (await s.app.client.invoke('evaluations:get', { id })).options,
     }).toEqual({
       shown:
-        'Debate options: at most 1 red-teamer(s) per evaluator, moderate first principles, passive arbiter, adjustments within ±2, minimum confidence 0.6',
+        'Debate options: at most 1 red-teamer per evaluator, moderate first principles, passive arbiter, adjustments within ±2, minimum confidence 0.6',
       sent: {
         redTeamersPerEvaluator: 1,
         firstPrinciples: 'moderate',
         arbiter: 'passive',
         adjustmentRange: 2,
         minConfidence: 0.6,
+        words:
+          'at most 1 red-teamer per evaluator, moderate first principles, passive arbiter, adjustments within ±2, minimum confidence 0.6',
       },
     });
     expect(s.problems).toEqual([]);
