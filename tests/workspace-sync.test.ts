@@ -677,6 +677,25 @@ describe('watching a real folder', () => {
     ]);
   });
 
+  it('tells its listeners of ideas another process changed and indexed before its watcher looked', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+    const { ws } = await watching();
+    const heard: { changed: string[]; removed: string[] }[] = [];
+    ws.onChange((report) => heard.push({ changed: report.slugs.changed, removed: report.slugs.removed }));
+    // The command line, say, sets a stage: it writes the README and indexes it in the same call, so
+    // the app's watcher finds the index already up to date. Its views must hear of it all the same.
+    const other = Workspace.open(root);
+    try {
+      other.setStage('alpha', 'RESEARCH');
+    } finally {
+      other.close();
+    }
+    await eventually(() => heard.some((r) => r.changed.includes('alpha')), 'the change told to the listeners');
+    expect(getIdea(ws.db, 'alpha')?.stage).toBe('RESEARCH');
+    expect(heard.flatMap((r) => r.changed)).not.toContain('beta');
+  });
+
   it('keeps an external edit that races an app write, and the app version beside it', async () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
     const { ws } = await watching();

@@ -241,6 +241,12 @@ describe.skipIf(!chromiumPath)('library, idea page, pipeline, graph, settings an
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(1000);
     await page.getByText('llm-judge-calibration-synthesis.pdf').waitFor();
+    // The evaluation was indexed by the other process before the app's watcher looked: the page
+    // still hears of it and offers the idea it has just exported, not "no idea is evaluated yet".
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Idea' }).inputValue(), { timeout: 10_000 })
+      .toBe('llm-judge-calibration');
+    expect(await page.getByTestId('not-exportable').textContent()).not.toContain('has no synthesis yet');
     await s.screenshot('export');
     expect(s.problems).toEqual([]);
 

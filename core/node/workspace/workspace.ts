@@ -104,6 +104,8 @@ export class Workspace {
   private indexDirty = false;
   /** Passes of this process that rewrote some folder's rows of files (see `indexVersion`). */
   private filesRewritten = 0;
+  /** The index's `data_version` as the last watched pass left it (see `pass`): null until one ran. */
+  private seenDataVersion: number | null = null;
   private indexTimer: NodeJS.Timeout | null = null;
   /**
    * The text of `_index.md` that the last pass that changed the index brought with it (a first sync
@@ -338,9 +340,25 @@ export class Workspace {
       plan = again.plan;
       indexText = undefined;
     }
+    const dataVersion = indexDataVersion(this.db);
+    const othersCommitted = this.seenDataVersion !== null && dataVersion !== this.seenDataVersion;
+    this.seenDataVersion = dataVersion;
     if (report.added + report.changed + report.removed > 0) {
       this.indexChanged(indexText);
       for (const listener of this.listeners) listener(report);
+    } else if (othersCommitted && scope !== null && scope.size > 0) {
+      // The files the watcher brought were already indexed by another process (the command line
+      // evaluating an idea while the app is open): this pass changed nothing, but what the app
+      // shows of these ideas did change, so listeners hear of them as changed.
+      const changed = [...scope].filter((slug) => getIdea(this.db, slug) !== null);
+      const removed = [...scope].filter((slug) => !changed.includes(slug));
+      const told: SyncReport = {
+        ...report,
+        changed: changed.length,
+        removed: removed.length,
+        slugs: { added: [], changed, removed },
+      };
+      for (const listener of this.listeners) listener(told);
     }
     // The opening pass is over: the rest of the index's check may have the processor now.
     this.unverified?.check.proceed();
