@@ -130,6 +130,19 @@ describe('files', () => {
     });
   });
 
+  it('titles a dropped .txt file from its first line even when a heading comes further down', async () => {
+    const app = await boot();
+    const text = 'Shared cargo bikes for the street\n\nThree bikes in a locked shelter.\n\n# Costs\n\nAbout 9,000 in all.\n';
+    const made = await call(app, 'ideas:captureUpload', {
+      name: 'bikes.txt',
+      contentBase64: Buffer.from(text).toString('base64'),
+    });
+    expect(made).toMatchObject({
+      slug: 'shared-cargo-bikes-for-the-street',
+      idea: { title: 'Shared cargo bikes for the street', summary: 'Three bikes in a locked shelter.' },
+    });
+  });
+
   it('captures a dropped file by its path and by its uploaded bytes, and attaches both ways', async () => {
     const app = await boot();
     const note = join(outside.root, 'balcony-gardens.md');

@@ -770,8 +770,8 @@ export interface TextIdea {
 
 /**
  * Reads a markdown or text file's contents as an idea. The title is the frontmatter's `title`, else
- * the first level-1 heading (core/idea/headings.ts), else (plain text) the first line, else the file
- * name; the summary is the frontmatter's `description`, else the first paragraph of prose. `where`
+ * (markdown) the first level-1 heading (core/idea/headings.ts) or (plain text) the first non-empty
+ * line, else the file name; the summary is the frontmatter's `description`, else the first paragraph of prose. `where`
  * names the file in the error a broken frontmatter gives.
  */
 export function textIdea(raw: string, name: string, where: string): TextIdea {
@@ -791,10 +791,10 @@ export function textIdea(raw: string, name: string, where: string): TextIdea {
   // (and the summary comes from what follows), as for text dropped straight onto the page.
   const plain = ext === '.txt' || ext === '.text';
   const lead = plain ? firstLine(body) : null;
+  // A `# Costs` further down a text file is a line like any other, not the file's title.
   const title =
     (typeof titleField === 'string' && titleField.trim()) ||
-    firstHeading(body) ||
-    lead?.title ||
+    (plain ? lead?.title : firstHeading(body)) ||
     stem.replace(/[-_]+/g, ' ');
   // A vault's own one-line `description` (Obsidian's, a static site's) is the summary it meant.
   const description = typeof data.description === 'string' ? data.description.trim() : '';

@@ -208,8 +208,14 @@ export function EarlierVersions({ versions, lead }: { versions: readonly Council
   return (
     <details>
       <summary>
-        Earlier versions ({versions.length}){lead ? `: ${lead}` : ''} <Help term="ladder" />
+        Earlier versions ({versions.length}){lead ? `: ${lead}` : ''}
       </summary>
+      {/* The (?) is a link: inside the summary it would be a control within a control, which a
+          screen reader cannot reach on its own, so it opens the unfolded part. */}
+      <p className="muted small">
+        Oldest first, each with its votes; how far the agents had to go to agree is the conflict ladder{' '}
+        <Help term="ladder" />.
+      </p>
       {versions.map((v) => (
         <div key={v.n} className="approval-earlier">
           <h4>
