@@ -58,6 +58,19 @@ async function until(done: () => Promise<boolean>, what: string): Promise<void> 
  * then the states that only come with use (the palette, a form with its cost, a term's tooltip) and
  * the 1,024 px layout's tabs. One page and one seeded workspace serve both themes.
  */
+/** Views saved as `docs/screenshots/<name>.png` while the dark theme is checked. */
+const DARK_SHOTS: Record<string, string> = {
+  library: 'library-dark',
+  idea: 'idea-dark',
+  debate: 'debate-dark',
+  'crux map': 'crux-map-dark',
+  evaluation: 'evaluation-dark',
+  convergence: 'convergence-dark',
+  leaderboards: 'leaderboards-dark',
+  'arena (hollow consensus)': 'arena-dark',
+  'council task': 'council-dark',
+};
+
 describe.skipIf(!chromiumPath)('every view passes axe-core, light and dark', () => {
   const { s, go } = sessionPerFile();
   let debate = '';
@@ -226,6 +239,9 @@ describe.skipIf(!chromiumPath)('every view passes axe-core, light and dark', () 
         await go(hash);
         await page.locator(ready).first().waitFor({ timeout: 30_000 });
         await checkWithTabs(name);
+        // The README's dark screenshots of the first hour's views, drawn from the page just checked.
+        const shot = DARK_SHOTS[name];
+        if (theme === 'dark' && shot) await s.screenshot(shot);
       }
       // States that come with use.
       await go(`#/idea/${IDEA}`);
@@ -264,6 +280,7 @@ describe.skipIf(!chromiumPath)('every view passes axe-core, light and dark', () 
       await go(`#/evaluation/${evaluation}`);
       await page.getByRole('tablist', { name: 'Columns' }).getByRole('tab').first().waitFor();
       await checkWithTabs('evaluation at 1,024 px');
+      if (theme === 'dark') await s.screenshot('evaluation-1024-dark');
       await go('#/library');
       await page.locator('.library-row[data-slug]').first().waitFor();
       await check('library at 1,024 px');
