@@ -238,6 +238,16 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await summary.waitFor();
     expect(await summary.innerText()).toContain(overall);
     expect(await summary.innerText()).toMatch(/locked: (scores settled|round limit reached)/);
+    // The advice in words with its code in the tooltip; each category's weight labelled, with a (?).
+    expect({
+      advice: await summary.getByTestId('recommendation').innerText(),
+      code: await summary.getByTestId('recommendation').getAttribute('data-code'),
+      weights: await page.getByTestId('weight').allInnerTexts(),
+    }).toEqual({
+      advice: plainWords(done.recommendation as string),
+      code: done.recommendation,
+      weights: done.categories.map((c) => `weight ×${c.weight}?`),
+    });
     expect(await page.getByRole('table', { name: 'Red-team challenges' }).locator('tbody tr').count()).toBeGreaterThan(
       0,
     );
