@@ -214,7 +214,8 @@ export const GLOSSARY = {
   EVALUATING: {
     plain: 'first scoring',
     code: 'EVALUATING',
-    sentence: 'Six evaluators, one per category, give every criterion its first score (1–10) and a confidence (0–1).',
+    sentence:
+      'The phase of nucleation: six evaluators, one per category, give every criterion its first score (1–10) and a confidence (0–1).',
   },
   DEBATING: {
     plain: 'red team debating',
