@@ -283,7 +283,7 @@ export const evaluationDetailSchema = evaluationSummarySchema.extend({
   reopenConditions: z.array(z.string()),
   /** The final synthesis document as markdown (what synthesis.md holds), once locked. */
   synthesisMarkdown: z.string().nullable(),
-  /** What the evaluation waits for now (`redteam:skeptic`, `arbiter r2c3` …). */
+  /** What the evaluation waits for now, in words (“the arbiter’s ruling on “Market size”: …”). */
   awaiting: z.array(z.string()),
   entries: z.array(evaluationEntrySchema),
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ComparisonView } from '../../core/contract';
+import { plainWords } from '../../renderer/src/ui/glossary';
 import { readme, writeFile } from '../helpers/temp-workspace';
 import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
@@ -64,7 +65,11 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
     for (const idea of expected.ideas) {
       want.overall = { ...want.overall, [idea.slug]: two(idea.overallScore) };
       want.confidence = { ...want.confidence, [idea.slug]: percent(idea.confidence) };
-      want.recommendation = { ...want.recommendation, [idea.slug]: idea.recommendation ?? '—' };
+      // The advice in words ("refine"); its code (REFINE) is kept for the tooltip, checked below.
+      want.recommendation = {
+        ...want.recommendation,
+        [idea.slug]: idea.recommendation ? plainWords(idea.recommendation) : '—',
+      };
       want.staleness = {
         ...want.staleness,
         [idea.slug]: `${idea.staleReasons.length > 0 ? ['may be stale', ...idea.staleReasons].join('') : 'current'}${(idea.evaluatedAt ?? '').slice(0, 10)}`,
@@ -81,6 +86,23 @@ describe.skipIf(!chromiumPath)('the comparison view', () => {
     expect(Object.keys(want)).toHaveLength(4 + expected.categories.length + expected.criteria.length);
     expect(expected.ideas.every((i) => i.evaluationId !== null)).toBe(true);
     expect(await shownCells()).toEqual(want);
+
+    // Each advice keeps its code in the tooltip and a (?) to its glossary entry; each category's
+    // weight is labelled as one, with its (?).
+    const advice = page.locator('[data-testid="compare-cell"][data-row="recommendation"]');
+    expect(
+      await advice.evaluateAll((cells) =>
+        cells.map((c) => [
+          c.querySelector('[data-testid="recommendation"]')?.getAttribute('data-code'),
+          c.querySelector('[data-testid="help"]')?.getAttribute('href'),
+        ]),
+      ),
+    ).toEqual(expected.ideas.map((i) => [i.recommendation, `#/glossary?term=${i.recommendation}`]));
+    const weights = page.getByTestId('weight');
+    expect(await weights.evaluateAll((els) => els.map((e) => e.firstChild?.textContent))).toEqual(
+      expected.categories.map((c) => `weight ×${c.weight}`),
+    );
+    expect(await weights.first().getByTestId('help').getAttribute('href')).toBe('#/glossary?term=weight');
 
     // The highest overall score is the one marked.
     const best = [...expected.ideas].sort((a, b) => (b.overallScore ?? 0) - (a.overallScore ?? 0))[0];

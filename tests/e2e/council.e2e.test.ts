@@ -93,11 +93,30 @@ describe.skipIf(!chromiumPath)('the council in the window', () => {
     await go(`#/council/${taskId}`);
     await page.locator('[data-testid="council-proposal"][data-status="RECORDED"]').waitFor({ timeout: 30_000 });
     const decision = await page.getByTestId('decision').innerText();
+    // The outcome card at the top: what was decided and by how many of the three, that the
+    // researcher approved it, the file it changed, and the ways to the inbox and the revert.
+    const outcome = page.getByTestId('council-outcome');
+    const done = (await s.app.client.invoke('council:get', { id: taskId })).proposals[0];
+    const outcomeCard = {
+      decision: await outcome.getByTestId('outcome-decision').innerText(),
+      goal: await outcome.getByTestId('council-outcome-proposal').locator('p').first().innerText(),
+      votes: await outcome.getByTestId('outcome-votes').innerText(),
+      researcher: await outcome.getByTestId('outcome-researcher').innerText(),
+      workspace: await outcome.getByTestId('outcome-workspace').innerText(),
+      files: await outcome.getByTestId('outcome-files').locator('li').allInnerTexts(),
+      inbox: await outcome.getByRole('link', { name: 'Approvals inbox' }).getAttribute('href'),
+    };
+    await s.screenshot('council-outcome');
+    await outcome.getByRole('button', { name: 'Revert it…' }).click();
+    const focused = await page.evaluate(() => document.activeElement?.closest('form')?.getAttribute('aria-label'));
     await page.getByRole('form', { name: 'Revert p1' }).getByLabel('Note').fill('Changed my mind');
     await page.getByRole('button', { name: 'Revert: undo every file change' }).click();
     await page.getByTestId('reverted').waitFor();
+    // The card reads the task as reloaded after the revert: once it says so, the status has moved too.
+    await outcome.getByTestId('outcome-workspace').filter({ hasText: 'Reverted' }).waitFor();
     const reverted = {
       status: await page.getByTestId('council-proposal').getAttribute('data-status'),
+      card: await outcome.getByTestId('outcome-workspace').filter({ hasText: 'Reverted' }).innerText(),
       text: await page.getByTestId('reverted').innerText(),
       restored: readme().equals(before),
     };
@@ -114,7 +133,7 @@ describe.skipIf(!chromiumPath)('the council in the window', () => {
     };
     await s.screenshot('council');
 
-    expect({ waitingPage, inbox, decision, reverted, home }).toEqual({
+    expect({ waitingPage, inbox, decision, outcomeCard, focused, reverted, home }).toEqual({
       waitingPage: {
         badge: expect.stringMatching(/^1\s+waiting for you$/),
         toast: expect.stringMatching(/^A council proposal waits for you\n.*Archive this idea.*\(high stakes\)/s),
@@ -137,8 +156,20 @@ describe.skipIf(!chromiumPath)('the council in the window', () => {
         untouched: true,
       },
       decision: expect.stringMatching(/^Approved by you — your note: “Paused since February; archive it”/),
+      outcomeCard: {
+        decision: 'Approved by you',
+        goal: `Approved by you: ${done?.goal}`,
+        // Seed 3: the verifier approves with concerns; the (?) explains the conflict ladder.
+        votes: '3 of the three agents approved its last version (1 with concerns)?',
+        researcher: 'You approved it: “Paused since February; archive it”.',
+        workspace: '1 file changed in the workspace:',
+        files: [`modified ${README}`],
+        inbox: '#/approvals',
+      },
+      focused: 'Revert p1',
       reverted: {
         status: 'REVERTED',
+        card: 'Reverted: 1 file change undone; the workspace is as it was.',
         text: expect.stringMatching(/^Reverted on .*: 1 file change undone\.$/),
         restored: true,
       },

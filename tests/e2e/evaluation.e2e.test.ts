@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainWords } from '../../renderer/src/ui/glossary';
 import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
 
 // A simulated evaluation started from an idea's page, followed live, then read back in the
@@ -86,7 +87,31 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     // Still running while the red team speaks: the columns stream, they were not filled at the end.
     expect(await page.getByTestId('evaluation-status').innerText()).toBe('running');
     expect(await evaluators.locator('li.entry[data-type="initial_scores"]').count()).toBe(6);
-    expect(await page.getByTestId('evaluation-phase').innerText()).toMatch(/DEBATING|SYNTHESIZING/);
+    // The phase in words, its code kept for the tooltip, and a (?) to the glossary.
+    const phase = page.getByTestId('evaluation-phase');
+    expect({ words: await phase.innerText(), code: await phase.getAttribute('data-code') }).toEqual({
+      words: expect.stringMatching(/^(red team debating|summing up the round)$/),
+      code: expect.stringMatching(/^(DEBATING|SYNTHESIZING)$/),
+    });
+    expect(await page.locator('header.eval-head [data-testid="help"]').first().getAttribute('href')).toMatch(
+      /^#\/glossary\?term=(DEBATING|SYNTHESIZING)$/,
+    );
+    // What it waits for says whose answer about which criterion, never a bare "defence r1c1".
+    const awaiting = page.getByTestId('evaluation-awaiting');
+    await awaiting
+      .filter({ hasText: /evaluator’s defence of “[^”]+” against the [a-z-]+ red-teamer’s challenge \d+ of round \d+/ })
+      .waitFor({ timeout: 20_000 });
+    expect(await awaiting.innerText()).not.toMatch(/\br\d+c\d+\b/);
+    // The first phase change of the transcript: words with a (?), not PENDING → EVALUATING and "nucleation: …".
+    const first = transcript.locator('li.entry[data-type="phase_changed"]').first();
+    // The (?) marks stay out of the words: each is a link to the glossary, checked below.
+    const words = (text: string) => text.replace(/\?/g, '').replace(/\s+/g, ' ').trim();
+    expect(words(await first.innerText())).toBe(
+      'about to start → first scoring first scoring: 6 evaluators score in parallel',
+    );
+    expect(
+      await first.locator('[data-testid="help"]').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ).toEqual(['#/glossary?term=PENDING', '#/glossary?term=EVALUATING', '#/glossary?term=nucleation']);
     await page.getByRole('progressbar', { name: 'Progress' }).waitFor();
 
     // A convergence chart opened mid-way follows the rounds as they finish.
@@ -105,6 +130,56 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     expect(overall).toMatch(/^\d+\.\d\d$/);
     expect(await transcript.locator('li.entry[data-type="ruling"]').count()).toBeGreaterThan(0);
     expect(await transcript.locator('li.entry[data-type="evaluation_locked"]').count()).toBe(1);
+
+    // The outcome card: the advice in words, the figures with their ranges, whether it converged,
+    // the strongest and weakest criteria as the record has them, and the ways on.
+    const done = await s.app.client.invoke('evaluations:get', { id });
+    const card = page.getByTestId('eval-outcome');
+    const byScore = done.criteria
+      .filter((c) => c.score !== null)
+      .sort((a, b) => (b.score as number) - (a.score as number) || a.name.localeCompare(b.name));
+    const listed = (name: string) => card.getByTestId(name).locator('li').allInnerTexts();
+    const outcome = {
+      recommendation: await card.getByTestId('recommendation').innerText(),
+      code: await card.getByTestId('recommendation').getAttribute('data-code'),
+      overall: await card.getByTestId('overall-score').innerText(),
+      labels: await card.locator('dt').allInnerTexts(),
+      confidence: await card.getByTestId('outcome-confidence').innerText(),
+      converged: await card.getByTestId('outcome-converged').innerText(),
+      lock: await card.getByTestId('lock-badge').getAttribute('class'),
+      strongest: await listed('strongest'),
+      weakest: await listed('weakest'),
+      links: await card
+        .getByRole('navigation', { name: 'More on this evaluation' })
+        .getByRole('link')
+        .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')])),
+    };
+    const converged = done.lockReason === 'CONVERGENCE';
+    expect(outcome).toEqual({
+      recommendation: plainWords(done.recommendation as string),
+      code: done.recommendation,
+      overall,
+      labels: ['Overall score (0–10)?', 'Confidence (0–1)?', 'Red-team survival (0–100%)?'],
+      confidence: expect.stringMatching(
+        new RegExp(
+          `^${(done.confidence as number).toFixed(2)} of 1, (at or above|below) the 0\\.70 an evaluation needs`,
+        ),
+      ),
+      converged: converged ? expect.stringMatching(/converged/) : expect.stringMatching(/read them as provisional/),
+      lock: converged ? 'badge ok' : 'badge warn',
+      strongest: byScore.slice(0, 3).map((c) => `${c.name} ${c.score}`),
+      weakest: byScore
+        .slice(-3)
+        .reverse()
+        .map((c) => `${c.name} ${c.score}`),
+      links: [
+        ['Convergence charts', `#/convergence/${id}`],
+        ['Transcript', `#/transcript/evaluation/${id}`],
+        ['Export the synthesis', `#/export?source=synthesis&id=${IDEA}`],
+        ['Leaderboards', '#/leaderboards'],
+      ],
+    });
+    await s.screenshot('evaluation-outcome');
 
     // The leaderboard tab updated by itself: the idea's row has its score, ranked first.
     await expect.poll(() => boardRow.locator('td').nth(2).innerText(), { timeout: 10_000 }).toBe(overall);
@@ -131,7 +206,9 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     expect(await chart.locator('[data-testid="convergence-chart"] .recharts-reference-area').count()).toBe(1);
     expect(await chart.locator('[data-testid="confidence-chart"] .recharts-line').count()).toBe(2);
     expect(await chart.locator('li.check').count()).toBe(4);
-    expect(await chart.getByTestId('lock-reason').innerText()).toMatch(/CONVERGENCE|MAX_ROUNDS/);
+    expect(await chart.getByTestId('lock-reason').innerText()).toMatch(
+      /^locked: (scores settled|round limit reached \(not converged\))$/,
+    );
     await chart.close();
 
     // The same chart in the main window, for its picture.
@@ -161,12 +238,78 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await summary.waitFor();
     expect(await summary.innerText()).toContain(overall);
     expect(await summary.innerText()).toMatch(/locked: (scores settled|round limit reached)/);
+    // The advice in words with its code in the tooltip; each category's weight labelled, with a (?).
+    expect({
+      advice: await summary.getByTestId('recommendation').innerText(),
+      code: await summary.getByTestId('recommendation').getAttribute('data-code'),
+      weights: await page.getByTestId('weight').allInnerTexts(),
+    }).toEqual({
+      advice: plainWords(done.recommendation as string),
+      code: done.recommendation,
+      weights: done.categories.map((c) => `weight ×${c.weight}?`),
+    });
     expect(await page.getByRole('table', { name: 'Red-team challenges' }).locator('tbody tr').count()).toBeGreaterThan(
       0,
     );
 
     expect(s.problems).toEqual([]);
   }, 180_000);
+
+  it('shows a lock on the round limit in amber, in words, on the convergence view and its list', async () => {
+    const { page } = s;
+    // One round, and a confidence no first round reaches: it locks on the round limit, unconverged.
+    const { id } = await s.app.client.invoke('evaluations:start', {
+      slug: 'city-lichens-field-guide',
+      mode: 'quick',
+      provider: 'simulated',
+      options: { minConfidence: 0.9 },
+    });
+    await expect
+      .poll(async () => (await s.app.client.invoke('evaluations:get', { id })).status, { timeout: 60_000 })
+      .toBe('completed');
+    expect((await s.app.client.invoke('evaluations:get', { id })).lockReason).toBe('MAX_ROUNDS');
+
+    await page.goto(`${s.server.url}#/convergence/${id}`);
+    const badge = page.getByTestId('lock-reason');
+    await badge.waitFor();
+    const decision = page.getByTestId('convergence-decision');
+    const view = {
+      text: await badge.innerText(),
+      tone: await badge.getAttribute('class'),
+      code: await badge.getAttribute('data-code'),
+      colour: await badge.evaluate((el) => getComputedStyle(el).color),
+      decision: await decision.innerText(),
+      codes: await page.locator('main').evaluate((m) => /MAX_ROUNDS/.test((m as HTMLElement).innerText)),
+    };
+    const tone = (name: string) =>
+      page.evaluate((n) => {
+        const probe = document.createElement('span');
+        probe.className = `badge ${n}`;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      }, name);
+    expect(view).toEqual({
+      text: 'locked: round limit reached (not converged)',
+      tone: 'badge warn',
+      code: 'MAX_ROUNDS',
+      colour: await tone('warn'),
+      decision: 'not converged → lock (round limit reached?)',
+      codes: false,
+    });
+    expect(view.colour).not.toBe(await tone('ok'));
+
+    // The list of every evaluation: the same amber badge on its row.
+    await page.goto(`${s.server.url}#/convergence`);
+    const row = page.getByRole('row').filter({ has: page.locator(`a[href="#/convergence/${id}"]`) });
+    await row.waitFor();
+    expect({
+      text: await row.getByTestId('row-lock').innerText(),
+      tone: await row.getByTestId('row-lock').getAttribute('class'),
+    }).toEqual({ text: 'locked: round limit reached (not converged)', tone: 'badge warn' });
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 
   it('says about how many more rounds while it runs, and Add round, with its cost, grants one more', async () => {
     const { page } = s;

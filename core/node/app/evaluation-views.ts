@@ -1,5 +1,6 @@
 import type { EvaluationDetail, EvaluationSummary } from '../../contract';
-import type { EvaluationAsk, EvaluationState, FinalSynthesisDocument } from '../../evaluation';
+import type { EvaluationState, FinalSynthesisDocument } from '../../evaluation';
+import { askInWords } from '../../evaluation/ask-words';
 import { overallScore, survivalRate } from '../../evaluation/figures';
 import { completeConfig } from '../../evaluation/config';
 import { renderSynthesisMd } from '../../evaluation/markdown';
@@ -34,23 +35,6 @@ export interface EvaluationMeta {
   /** The idea's content hash now (staleness) and its current evaluation id. */
   ideaHash: string | null;
   currentId: string | null;
-}
-
-function askLabel(ask: EvaluationAsk): string {
-  switch (ask.role) {
-    case 'evaluator':
-      return `evaluator:${ask.category}`;
-    case 'redteam':
-      return `redteam:${ask.persona}`;
-    case 'defense':
-      return `defence ${ask.challengeId}`;
-    case 'arbiter':
-      return `arbiter ${ask.challengeId}`;
-    case 'synthesis':
-      return `synthesis of round ${ask.round}`;
-    case 'narrative':
-      return 'narrative';
-  }
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -195,7 +179,7 @@ export function detailFromTrack(
     narrative: s.narrative ? { ...s.narrative } : null,
     reopenConditions: doc ? [...doc.reopenConditions] : [],
     synthesisMarkdown: doc ? renderSynthesisMd(doc) : null,
-    awaiting: s.awaiting.map(askLabel),
+    awaiting: s.awaiting.map((a) => askInWords(a, s)),
     entries: track.entries,
   };
 }

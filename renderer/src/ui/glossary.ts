@@ -173,6 +173,77 @@ export const GLOSSARY = {
     code: 'REFINE',
     sentence: 'The evaluation’s advice: the idea is promising but needs work on its weakest criteria before going on.',
   },
+  PURSUE: {
+    plain: 'pursue',
+    code: 'PURSUE',
+    sentence:
+      'The evaluation’s advice: the idea is strong enough to put time into now (the simulator gives it from an overall score of 7 out of 10).',
+  },
+  PAUSE: {
+    plain: 'pause',
+    code: 'PAUSE',
+    sentence:
+      'The evaluation’s advice: set the idea aside for now and come back when something changes (an overall score of about 4 to 5.5 out of 10).',
+  },
+  ABANDON: {
+    plain: 'abandon',
+    code: 'ABANDON',
+    sentence:
+      'The evaluation’s advice: the idea is not worth more work as it stands (an overall score below 4 out of 10).',
+  },
+  'overall-score': {
+    plain: 'overall score',
+    sentence:
+      'An evaluation’s verdict as one number from 0 to 10: each category’s score (the mean of its criteria, 1–10) times its weight, added up.',
+  },
+  'evaluation-confidence': {
+    plain: 'evaluation confidence',
+    sentence:
+      'How far to trust an evaluation’s scores, from 0 to 1: four parts of the share of challenges defended, first-principles reasoning, how little the scores moved and how complete the idea’s notes are. Below its threshold (0.7 unless set) the scores do not count as settled.',
+  },
+  'red-team-survival': {
+    plain: 'red-team survival',
+    sentence:
+      'The share of the red team’s debated challenges the evaluators won, from 0 to 100%; none when nothing was challenged.',
+  },
+  PENDING: {
+    plain: 'about to start',
+    code: 'PENDING',
+    sentence: 'The evaluation is created and waits for its first step.',
+  },
+  EVALUATING: {
+    plain: 'first scoring',
+    code: 'EVALUATING',
+    sentence:
+      'The phase of nucleation: six evaluators, one per category, give every criterion its first score (1–10) and a confidence (0–1).',
+  },
+  DEBATING: {
+    plain: 'red team debating',
+    code: 'DEBATING',
+    sentence:
+      'The red team challenges scores; each challenged evaluator defends and the arbiter rules, which may move the score.',
+  },
+  SYNTHESIZING: {
+    plain: 'summing up the round',
+    code: 'SYNTHESIZING',
+    sentence:
+      'The round’s rulings are gathered into new scores and insights, then the convergence checks decide: lock or another round.',
+  },
+  REVIEWING: {
+    plain: 'writing the verdict',
+    code: 'REVIEWING',
+    sentence: 'The scores are settled; the narrative (summary, strengths, risks and the recommendation) is written.',
+  },
+  LOCKED: {
+    plain: 'locked',
+    code: 'LOCKED',
+    sentence: 'The evaluation is finished and its record written; it is never edited, only superseded by a new one.',
+  },
+  'evaluation-failed': {
+    plain: 'failed',
+    code: 'FAILED',
+    sentence: 'The evaluation stopped on an error; resuming starts it over (what it cost so far is kept in its log).',
+  },
   'cache-reads': {
     plain: 'read from cache',
     sentence:

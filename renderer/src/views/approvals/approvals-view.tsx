@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { CouncilProposalView } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
@@ -54,10 +54,22 @@ function WaitingProposal({ p, onDecided }: { p: CouncilProposalView; onDecided: 
   const ids = useId();
   const [note, setNote] = useState('');
   const preview = useChannel('council:preview', { id: p.id });
+  // Once decided, the proposal's own writes change the folder while this card is still shown: a
+  // preview asked for then is refused (it has been executed), so it is not asked for again.
+  const decided = useRef(false);
   // An edit of the folder meanwhile changes what the proposal would do: the preview follows it.
-  usePush('sync:changed', () => preview.reload());
+  usePush('sync:changed', () => {
+    if (!decided.current) preview.reload();
+  });
   const decide = useAction(async (decision: 'approve' | 'reject') => {
-    await client.invoke(decision === 'approve' ? 'council:approve' : 'council:reject', { id: p.id, note });
+    decided.current = true;
+    try {
+      await client.invoke(decision === 'approve' ? 'council:approve' : 'council:reject', { id: p.id, note });
+    } catch (error) {
+      // Refused: the proposal still waits, and its preview follows the folder again.
+      decided.current = false;
+      throw error;
+    }
     onDecided();
   });
   const last = p.versions[p.versions.length - 1];

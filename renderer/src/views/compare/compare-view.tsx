@@ -5,6 +5,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { categoryVar, pct, score } from '../evaluation/format';
+import { RecommendationBadge, WeightFigure } from '../evaluation/terms';
 import { compareHref, comparedSlugs, highest, MAX_COMPARED, MIN_COMPARED } from './compare-route';
 import { IdeaPicker } from './idea-picker';
 import './compare.css';
@@ -150,7 +151,7 @@ function ScoreTable({ view, onRemove }: { view: ComparisonView; onRemove: (slug:
                 {i.evaluationId === null ? (
                   <a href={href('idea', i.slug)}>not evaluated: evaluate…</a>
                 ) : (
-                  <span className="badge accent">{i.recommendation ?? '—'}</span>
+                  <RecommendationBadge code={i.recommendation} className="value" />
                 )}
               </td>
             ))}
@@ -184,7 +185,7 @@ function ScoreTable({ view, onRemove }: { view: ComparisonView; onRemove: (slug:
                   >
                     {shown ? '▾' : '▸'} {c.name}
                   </button>{' '}
-                  <span className="muted small">×{c.weight}</span>
+                  <WeightFigure weight={c.weight} />
                 </th>
                 {ideas.map((i, k) => (
                   <ScoreCell

@@ -1,5 +1,6 @@
 import type { EvaluationDetail } from '../../../../core/contract';
 import { pct, score } from '../evaluation/format';
+import { Term } from '../evaluation/terms';
 
 type Report = NonNullable<EvaluationDetail['latestConvergence']>;
 
@@ -66,7 +67,11 @@ export function Checklist({ report, name }: { report: Report; name: (id: string)
         After round {report.round} of {report.roundLimit}:{' '}
         <strong data-testid="convergence-decision">
           {report.converged ? 'converged' : 'not converged'} →{' '}
-          {report.decision === 'LOCK' ? `lock (${report.lockReason})` : 'another round'}
+          {report.decision === 'LOCK' ? (
+            <>lock ({report.lockReason ? <Term term={report.lockReason} /> : 'reason not recorded'})</>
+          ) : (
+            'another round'
+          )}
         </strong>
       </p>
       {report.blockers.length > 0 && (

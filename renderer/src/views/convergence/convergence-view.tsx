@@ -6,7 +6,9 @@ import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { useWindow } from '../../ui/use-window';
 import { statusBadge } from '../debate/format';
-import { score, statusClass, statusLabel } from '../evaluation/format';
+import { score, statusClass, statusLabel, statusWord } from '../evaluation/format';
+import { LockBadge } from '../evaluation/lock-badge';
+import { Term } from '../evaluation/terms';
 import { useEvaluation } from '../evaluation/use-evaluation';
 import { Checklist } from './checklist';
 import { ConfidenceChart } from './confidence-chart';
@@ -35,8 +37,11 @@ const EvaluationRow = memo(function EvaluationRow({ e, index }: { e: EvaluationS
       </td>
       <td>{e.mode}</td>
       <td>
-        <span className={statusClass(e)}>{statusLabel(e)}</span>{' '}
-        {e.lockReason && <span className="muted small">{e.lockReason}</span>}
+        {statusWord(e) === 'locked' ? (
+          <LockBadge reason={e.lockReason} testId="row-lock" />
+        ) : (
+          <span className={statusClass(e)}>{statusLabel(e)}</span>
+        )}{' '}
         {e.stale && <span className="badge warn">stale</span>}
       </td>
       <td className="num">{score(e.overallScore)}</td>
@@ -272,17 +277,16 @@ function EvaluationConvergence({ route }: { route: Route }) {
       {d && (
         <>
           <div className="row">
-            <span className={statusClass(d)}>{statusLabel(d)}</span>
+            {d.status === 'completed' ? (
+              <LockBadge reason={d.lockReason} testId="lock-reason" />
+            ) : (
+              <span className={statusClass(d)}>{statusLabel(d)}</span>
+            )}
             <span className="badge">
               {d.mode}, round {d.round} of {d.roundLimit}
             </span>
-            {d.lockReason && d.status === 'completed' && (
-              <span className="badge ok" data-testid="lock-reason">
-                lock reason: {d.lockReason}
-              </span>
-            )}
             <span className="muted small">
-              overall {score(d.overallScore)} · confidence {score(d.confidence)}
+              overall {score(d.overallScore)} of 10 · confidence {score(d.confidence)} of 1
             </span>
             <a href={href('evaluation', d.id)}>transcript</a>
             <a href={href('idea', d.slug)}>the idea (and its crux debates)</a>
@@ -386,7 +390,7 @@ function EvaluationConvergence({ route }: { route: Route }) {
                 )}
                 {d.status === 'completed' && d.lockReason && (
                   <p>
-                    Locked by <strong>{d.lockReason}</strong>
+                    Locked: <Term term={d.lockReason} />
                     {d.lockReason === 'MAX_ROUNDS' && ' (the round limit came before every condition held)'}
                     {d.lockReason === 'CONVERGENCE' && ' (every condition held)'}
                     {d.lockReason === 'USER_APPROVED' && ' (you accepted the scores as they stood)'}

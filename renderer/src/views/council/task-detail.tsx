@@ -6,6 +6,7 @@ import { href } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
 import { Lifecycle } from './lifecycle';
+import { CouncilOutcomeCard, revertFormId } from './outcome-card';
 import {
   AgentName,
   EarlierVersions,
@@ -73,6 +74,7 @@ export function TaskDetail({ id }: { id: string }) {
             : ' · replayed from a script'}
         </span>
       </div>
+      {t.phase === 'done' && <CouncilOutcomeCard t={t} />}
       {t.phase !== 'done' && <p className="small">Waiting for {t.waitsFor}.</p>}
       {t.limit && <p className="small">Stopped deliberating: {t.limit}.</p>}
       {t.error && <ErrorNotice error={new Error(t.error)} />}
@@ -245,6 +247,7 @@ function Execution({ p, onChange }: { p: CouncilProposalView; onChange: () => vo
       ) : (
         p.revertable && (
           <form
+            id={revertFormId(p.id)}
             className="row council-revert"
             aria-label={`Revert ${p.proposal}`}
             onSubmit={(e) => {

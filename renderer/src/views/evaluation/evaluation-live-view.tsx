@@ -1,18 +1,19 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { EvaluationDetail, EvaluationEntry } from '../../../../core/contract';
+import type { EvaluationEntry } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { useMedia } from '../../ui/use-media';
-import { duration, pct, score, statusClass, statusLabel, statusWord, usd } from './format';
+import { entryParts } from './entry-words';
+import { duration, statusClass, statusLabel, statusWord, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
-import { LockBadge } from './lock-badge';
+import { EvaluationOutcomeCard } from './outcome-card';
+import { Parts, PhaseBadge } from './terms';
 import { StalenessNote } from './staleness-note';
 import { useEvaluation } from './use-evaluation';
 import './evaluation.css';
-import { Markdown } from '../../ui/markdown';
 
 const COLUMNS: { id: EvaluationEntry['column']; title: string; hint: string }[] = [
   { id: 'evaluators', title: 'Evaluators', hint: 'first scores and defences, one evaluator per category' },
@@ -24,6 +25,7 @@ const WINNER_WORDS = { EVALUATOR: 'evaluator won', RED_TEAM: 'red team won', DRA
 
 function Entry({ entry }: { entry: EvaluationEntry }) {
   const moved = entry.scoreBefore !== null && entry.scoreAfter !== null;
+  const parts = entryParts(entry);
   return (
     <li
       className={`entry${entry.dropped ? ' dropped' : ''}${entry.winner ? ` won-${entry.winner.toLowerCase()}` : ''}`}
@@ -38,7 +40,9 @@ function Entry({ entry }: { entry: EvaluationEntry }) {
             {entry.severity}
           </span>
         )}
-        <strong>{entry.title}</strong>
+        <strong>
+          <Parts parts={parts.title} />
+        </strong>
         {entry.winner && <span className="badge accent">{WINNER_WORDS[entry.winner]}</span>}
         {moved && (
           <span className="num" title="score before → after the ruling">
@@ -47,7 +51,11 @@ function Entry({ entry }: { entry: EvaluationEntry }) {
         )}
         {entry.round !== null && entry.round > 0 && <span className="muted small">R{entry.round}</span>}
       </div>
-      {entry.text && <p className="entry-text">{entry.text}</p>}
+      {parts.text.length > 0 && (
+        <p className="entry-text">
+          <Parts parts={parts.text} />
+        </p>
+      )}
     </li>
   );
 }
@@ -130,26 +138,6 @@ function Meter({ label, value, max, text }: { label: string; value: number; max:
         <div style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
     </div>
-  );
-}
-
-function Result({ d }: { d: EvaluationDetail }) {
-  return (
-    <section className="card eval-result" aria-label="Result">
-      <div className="row">
-        <span className="big num" data-testid="overall-score">
-          {score(d.overallScore)}
-        </span>
-        <span className="muted">/ 10 overall</span>
-        {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
-        <LockBadge reason={d.lockReason} />
-        <span className="muted small">
-          confidence {score(d.confidence)} · red-team survival {pct(d.redTeamSurvival)} · {d.round} round
-          {d.round === 1 ? '' : 's'}
-        </span>
-      </div>
-      {d.narrative && <Markdown text={d.narrative.executiveSummary} className="executive-summary" />}
-    </section>
   );
 }
 
@@ -282,9 +270,8 @@ export function EvaluationLiveView({ route }: { route: Route }) {
               <span className={statusClass(d)} data-testid="evaluation-status">
                 {statusLabel(d)}
               </span>
-              <span className="badge" data-testid="evaluation-phase">
-                {d.phase}
-              </span>
+              {/* Once locked, the status badge says it (in its lock's colour): "locked locked" said nothing more. */}
+              {d.phase !== 'LOCKED' && <PhaseBadge phase={d.phase} />}
               <span className="badge">
                 round {d.round} of {d.roundLimit}
               </span>
@@ -378,12 +365,15 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                 The idea
               </a>
               {d.awaiting.length > 0 && running && (
-                <span className="muted small">waiting for {d.awaiting.slice(0, 4).join(', ')}</span>
+                <span className="muted small" data-testid="evaluation-awaiting">
+                  waiting for {d.awaiting.slice(0, 4).join('; ')}
+                  {d.awaiting.length > 4 ? ` and ${d.awaiting.length - 4} more` : ''}
+                </span>
               )}
             </div>
             <ErrorNotice error={act.error} onDismiss={act.clearError} />
           </header>
-          {d.status === 'completed' && <Result d={d} />}
+          {d.status === 'completed' && <EvaluationOutcomeCard d={d} />}
           {d.status === 'completed' && <StalenessNote d={d} />}
           {tabbed && (
             <div className="row eval-tabs" role="tablist" aria-label="Columns">

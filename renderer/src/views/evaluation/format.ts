@@ -1,7 +1,21 @@
 import { type EvaluationStatus, evaluationStatusOf, type RunStatusView } from '../../../../core/contract';
 
-/** An evaluation as every channel states its status: a run's. */
-type RunLike = { status: RunStatusView; live: boolean; stopRequested: boolean };
+/**
+ * An evaluation as every channel states its status: a run's; with its lock reason when the view
+ * has it, so a lock that did not converge is not shown green.
+ */
+type RunLike = { status: RunStatusView; live: boolean; stopRequested: boolean; lockReason?: string | null };
+
+/**
+ * The colour of a lock: green (`ok`) only when the scores converged; amber (`warn`) when a limit
+ * (rounds, budget, time) locked it first; neutral when the researcher locked it or the reason is
+ * not known.
+ */
+export function lockTone(reason: string | null | undefined): 'ok' | 'warn' | '' {
+  if (reason === 'CONVERGENCE') return 'ok';
+  if (reason === 'USER_APPROVED' || reason === null || reason === undefined) return '';
+  return 'warn';
+}
 
 /** The word an evaluation view shows for where it stands (`locked`, `stopped` …). */
 export const statusWord = (run: RunLike): EvaluationStatus => evaluationStatusOf(run);
@@ -29,7 +43,10 @@ export function duration(ms: number): string {
   return `about ${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-/** The badge class of a status: running is accent, a stop is a warning, a failure danger. */
+/**
+ * The badge class of a status: running is accent, a stop is a warning, a failure danger; a lock
+ * takes its reason's colour (green only when its scores converged).
+ */
 export function statusClass(run: RunLike): string {
   switch (statusWord(run)) {
     case 'running':
@@ -39,8 +56,10 @@ export function statusClass(run: RunLike): string {
       return 'badge warn';
     case 'failed':
       return 'badge danger';
-    case 'locked':
-      return 'badge ok';
+    case 'locked': {
+      const tone = lockTone(run.lockReason);
+      return tone ? `badge ${tone}` : 'badge';
+    }
   }
 }
 

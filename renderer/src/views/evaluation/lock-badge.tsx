@@ -1,5 +1,6 @@
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
+import { lockTone } from './format';
 
 /**
  * Why an evaluation locked, as a badge whose colour says whether to trust it: green only when its
@@ -7,11 +8,25 @@ import { Help } from '../../ui/help';
  * neutral when the researcher locked it by hand. A green "locked: MAX_ROUNDS" beside "not
  * converged" read as a success.
  */
-export function LockBadge({ reason, title }: { reason: string | null; title?: string }) {
-  const tone = reason === 'CONVERGENCE' ? 'ok' : reason === 'USER_APPROVED' || reason === null ? '' : 'warn';
+export function LockBadge({
+  reason,
+  title,
+  testId = 'lock-badge',
+}: {
+  reason: string | null;
+  title?: string;
+  /** Another id where a view shows a second lock badge (the convergence checklist's). */
+  testId?: string;
+}) {
+  const tone = lockTone(reason);
   return (
     <span>
-      <span className={`badge ${tone}`} title={title} data-testid="lock-badge" data-code={reason ?? undefined}>
+      <span
+        className={tone ? `badge ${tone}` : 'badge'}
+        title={title ?? reason ?? undefined}
+        data-testid={testId}
+        data-code={reason ?? undefined}
+      >
         locked: {reason === null ? 'reason not recorded' : plainWords(reason)}
         {tone === 'warn' && ' (not converged)'}
       </span>

@@ -5,11 +5,13 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { Help } from '../../ui/help';
 import { Markdown, splitFrontmatter } from '../../ui/markdown';
 import { DisputeForm } from '../evaluation/dispute-form';
 import { EvaluateForm } from '../evaluation/evaluate-form';
 import { LockBadge } from '../evaluation/lock-badge';
 import { StalenessNote } from '../evaluation/staleness-note';
+import { RecommendationBadge, WeightFigure } from '../evaluation/terms';
 import { categoryVar, pct, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
 import '../evaluation/evaluation.css';
@@ -27,7 +29,7 @@ function ScoreCard({ d }: { d: EvaluationDetail }) {
           style={{ '--cat-color': `var(${categoryVar(i)})` } as React.CSSProperties}
         >
           <span className="small">
-            {c.name} <span className="muted">×{c.weight}</span>
+            {c.name} <WeightFigure weight={c.weight} />
           </span>
           <strong className="num">{score(c.score)}</strong>
           <div className="bar">
@@ -288,8 +290,11 @@ export function EvaluationPanel({ slug }: { slug: string }) {
         <>
           <div className="row" data-testid="evaluation-summary">
             <strong className="num">{score(d.overallScore)}</strong>
-            <span className="muted">/ 10</span>
-            {d.recommendation && <span className="badge accent">{d.recommendation}</span>}
+            <span className="muted">
+              / 10 overall
+              <Help term="overall-score" />
+            </span>
+            {d.recommendation && <RecommendationBadge code={d.recommendation} />}
             <LockBadge
               reason={d.lockReason}
               title="A locked evaluation is never edited; a dispute or new information supersedes it"
@@ -302,7 +307,8 @@ export function EvaluationPanel({ slug }: { slug: string }) {
               <span className="badge">current</span>
             )}
             <span className="muted small">
-              confidence {score(d.confidence)} · red-team survival {pct(d.redTeamSurvival)} · {d.mode}, {d.round} round
+              confidence {score(d.confidence)} of 1 <Help term="evaluation-confidence" /> · red-team survival{' '}
+              {pct(d.redTeamSurvival)} · {d.mode}, {d.round} round
               {d.round === 1 ? '' : 's'} · <a href={href('evaluation', d.id)}>transcript</a>
             </span>
           </div>
