@@ -42,7 +42,12 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
             <Help term="dcg" />
           </span>
         )}
-        {crux.dominantHorizon && <span className="muted">horizon {crux.dominantHorizon}</span>}
+        {crux.dominantHorizon && (
+          <span className="muted">
+            horizon {crux.dominantHorizon}
+            <Help term="horizon" />
+          </span>
+        )}
       </div>
       {crux.validationFailures.length > 0 && (
         <p className="small muted">Not validated: {crux.validationFailures.join(', ')}</p>
