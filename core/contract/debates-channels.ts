@@ -218,7 +218,8 @@ export const debateCourseSchema = z.strictObject({
   messages: count,
   /** Each transcript message's id by index (`m25`): what rows, labels and links name a message by. */
   messageIds: z.array(z.string()),
-  agents: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  /** Each agent with the persona it plays (its colour is the persona's, as in every view), or null. */
+  agents: z.array(z.strictObject({ id: z.string(), name: z.string(), persona: z.string().nullable() })),
   threads: z.array(courseThreadSchema),
 });
 export type DebateCourse = z.infer<typeof debateCourseSchema>;

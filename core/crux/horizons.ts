@@ -17,3 +17,14 @@ export function dominantHorizon(horizons: Iterable<Horizon>): Horizon | null {
   }
   return best;
 }
+
+/**
+ * The horizon a question's own time frame asks about ("within 18 months" → 12-18mo, "within 5
+ * years" → 5y): the shortest horizon that covers it. Null when the question names no time frame.
+ */
+export function questionHorizon(question: string | null | undefined): Horizon | null {
+  const frame = /\bwithin (\d+) (month|year)s?\b/i.exec(question ?? '');
+  if (!frame) return null;
+  const months = Number(frame[1]) * ((frame[2] as string).toLowerCase() === 'year' ? 12 : 1);
+  return months <= 3 ? '1-3mo' : months <= 18 ? '12-18mo' : months <= 60 ? '5y' : '10y+';
+}

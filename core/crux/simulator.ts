@@ -2,6 +2,7 @@ import { SIMULATED_LABEL } from '../sim/label';
 import { pick, rngFor } from '../sim/prng';
 import { protocolSimulator } from '../sim/registry';
 import type { AnalysisOutput } from './analysis';
+import { questionHorizon } from './horizons';
 import { jaccard, keywords } from './keywords';
 import type { AgentMove } from './live/answer';
 import type { BaselineAnswer, BaselineBrief } from './live/baseline';
@@ -63,7 +64,11 @@ export function simulateMove(seed: number, brief: TurnBrief): AgentMove {
     .reverse()
     .find((r) => r.author !== null && r.author !== brief.agent.id && r.seen !== false);
   const side = brief.agent.side ?? brief.topClaim?.side ?? (brief.agent.id.length % 2 === 0 ? 'YES' : 'NO');
-  const horizon = (brief.defaultHorizon ?? '5y') as AgentMove['meta']['horizon'];
+  // A commitment answers the question as asked: one "within 18 months" is about 12-18mo whatever
+  // the persona's usual horizon, or the crux would show a horizon its question does not name.
+  const horizon = (questionHorizon(brief.thread.binaryQuestion) ??
+    brief.defaultHorizon ??
+    '5y') as AgentMove['meta']['horizon'];
   const falsifier = {
     metric: `share of ${subject} deployments meeting their stated target`,
     threshold: side === 'NO' ? 'at least 60%' : 'below 40%',

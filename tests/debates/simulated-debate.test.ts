@@ -78,6 +78,30 @@ describe('a simulated crux debate', () => {
     expect(said.every((l) => l.startsWith('[simulated]'))).toBe(true);
   });
 
+  it('commits the horizon its crux question asks about, not each persona’s default', async () => {
+    const service = new DebateService(workspace());
+    // Four personas whose defaults span 12-18mo to 10y+: a default horizon would show on the crux.
+    const agents = ['ethicist', 'field-researcher', 'historian', 'optimist-engineer'];
+    const run = await service.start({ ideaSlug: IDEA, agents, provider: 'simulated', seed: 7 });
+    const cruxes = run.outcome.result.threads.flatMap((t) => (t.crux ? [t.crux] : []));
+    expect(cruxes.length).toBeGreaterThan(0);
+    for (const crux of cruxes) {
+      const frame = /within (\d+) (month|year)s?/i.exec(crux.question);
+      if (!frame) throw new Error(`the simulated crux names no time frame: ${crux.question}`);
+      const months = Number(frame[1]) * (frame[2]?.toLowerCase() === 'year' ? 12 : 1);
+      const expected = months <= 3 ? '1-3mo' : months <= 18 ? '12-18mo' : months <= 60 ? '5y' : '10y+';
+      expect({
+        question: crux.question,
+        horizons: new Set(Object.values(crux.horizonByAgent)),
+        dominant: crux.dominantHorizon,
+      }).toEqual({
+        question: crux.question,
+        horizons: new Set([expected]),
+        dominant: expected,
+      });
+    }
+  });
+
   it('gives the same result for the same seed, and a different one for another seed', async () => {
     const service = new DebateService(workspace());
     // Each starts with no memory: a completed debate's episode goes into the next one's brief (core/memory).

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainWords } from '../../renderer/src/ui/glossary';
 import { ROOFTOP_SHARE, runRelatedDebates, TARIFF } from '../helpers/related-debates';
 import { chromiumPath, openSession, type Session, sampleWorkspace, sessionPerFile } from './harness';
 
@@ -189,6 +190,22 @@ describe.skipIf(!chromiumPath)('the crux map', () => {
     expect(d.selected).toEqual([crux.id]);
     expect(d.nodes.find((n) => n.id === crux.id)?.label).toBe(crux.question);
     expect(d.box.x1 >= 0 && d.box.x2 <= d.canvas.w + 1 && d.box.y1 >= 0 && d.box.y2 <= d.canvas.h + 1).toBe(true);
+
+    // The panel says the thread's state and the DCG in words, each with its (?), and a horizon
+    // that agrees with the question's own time frame.
+    const panel = page.getByTestId('crux-detail');
+    const state = panel.getByTestId('thread-status');
+    expect(await state.getAttribute('data-code')).toBe(crux.threadStatus);
+    expect(await state.getAttribute('title')).toBe(crux.threadStatus);
+    expect(await state.textContent()).toBe(plainWords(crux.threadStatus));
+    expect(await state.textContent()).not.toBe(crux.threadStatus);
+    if (crux.dcg === null) throw new Error('the first crux has no DCG');
+    const dcg = panel.getByTestId('crux-dcg');
+    expect(await dcg.textContent()).toContain(`(DCG, 0–1): ${crux.dcg.toFixed(2)}`);
+    expect(await dcg.getByRole('link', { name: 'What “DCG” means' }).count()).toBe(1);
+    expect(crux.question).toMatch(/within 18 months\?$/);
+    expect(crux.dominantHorizon).toBe('12-18mo');
+    expect(await panel.textContent()).toContain('horizon 12-18mo');
     expect(s.problems).toEqual([]);
   }, 60_000);
 

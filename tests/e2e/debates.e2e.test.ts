@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainWords } from '../../renderer/src/ui/glossary';
 import { type Session, chromiumPath, openSession, sampleWorkspace } from './harness';
 
 const IDEA = 'community-solar-coop';
@@ -118,6 +119,20 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(await page.getByTestId('draft').count()).toBe(0);
     expect(await page.locator('.debate-msg.moderator').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('meter').textContent()).toContain(`${detail.result.systemMetrics.llmCalls} calls`);
+    // A column is headed by its question (shortened, the whole in its tooltip), its id only beside it.
+    const heading = column.getByTestId('thread-question');
+    const full = (await heading.getAttribute('title')) ?? '';
+    expect(full).toMatch(/\?$/);
+    const shown = ((await heading.textContent()) ?? '').replace(/…$/, '');
+    expect(shown.length).toBeGreaterThan(10);
+    expect(full.startsWith(shown)).toBe(true);
+    // The primary crux is named by its question, not only "t1".
+    const primary = detail.result.threads.find((t) => t.id === detail.result.primaryCrux)?.crux;
+    if (!primary) throw new Error('the debate has no primary crux');
+    const note = page.locator('.debate-notes li').filter({ hasText: 'The primary crux is now' }).last();
+    expect(await note.textContent()).not.toMatch(/now t\d+\b/);
+    expect(await note.textContent()).toContain(`“${primary.question.slice(0, 30)}`);
+    expect(await note.getAttribute('title')).toContain(`${primary.question} (thread ${detail.result.primaryCrux})`);
     expect(s.problems).toEqual([]);
   }, 180_000);
 
@@ -255,6 +270,23 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(await row.isVisible()).toBe(true);
     expect((await row.textContent())?.toLowerCase()).toContain(word.toLowerCase());
     await s.screenshot('transcript');
+
+    // A moderator's intervention says what it does in words; its code is in the tooltip and the (?).
+    const asked = transcript.find((m) => m.intervention);
+    if (!asked?.intervention) throw new Error('the simulated debate had no moderator intervention');
+    await page.evaluate(
+      ([id, m]) => {
+        window.location.hash = `#/transcript/debate/${id}?m=${m}`;
+      },
+      [debateId, asked.id],
+    );
+    const badge = page.locator(`.transcript-row[data-id="${asked.id}"]`).getByTestId('intervention');
+    await badge.waitFor();
+    expect(await badge.getAttribute('data-code')).toBe(asked.intervention);
+    expect(await badge.getAttribute('title')).toBe(asked.intervention);
+    expect(await badge.textContent()).toBe(plainWords(asked.intervention));
+    expect(plainWords(asked.intervention)).not.toBe(asked.intervention);
+    expect(await page.locator(`.transcript-row[data-id="${asked.id}"]`).getByTestId('help').count()).toBe(1);
     expect(s.problems).toEqual([]);
   }, 60_000);
 
@@ -288,6 +320,20 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(await positions.locator('.recharts-line').count()).toBe(shown?.positions.length);
     const rows = page.getByRole('table', { name: 'Cruxes over the debate' }).getByRole('row');
     expect(await rows.count()).toBe(course.threads.length + 1);
+    // Thread states in plain words, the protocol's code in the tooltip, a (?) beside each.
+    const states = page.getByTestId('debate-course').getByTestId('thread-status');
+    const said = await states.evaluateAll((els) =>
+      els.map((el) => ({
+        code: el.getAttribute('data-code') ?? '',
+        title: el.getAttribute('title'),
+        text: el.textContent,
+      })),
+    );
+    expect(said.length).toBe(course.threads.length + 1);
+    for (const { code, title, text } of said) {
+      expect({ title, text }).toEqual({ title: code, text: plainWords(code) });
+      expect(text).not.toBe(code);
+    }
     await page.mouse.move(0, 0);
     await s.screenshot('convergence-debate');
     // The debate view links here.

@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumPath, finishedDebate, sessionPerFile } from './harness';
 
@@ -148,26 +149,46 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
   it('gives a persona one colour in every debate, never a YES/NO colour, and an amber badge to a lock that did not converge', async () => {
     const { page } = s;
     const { personas } = await s.app.client.invoke('personas:list', { role: 'debater' });
-    const [a, b, c] = personas.map((p) => p.id);
-    if (!a || !b || !c) throw new Error('the sample workspace has fewer than three debaters');
-    // The same personas in another order: a colour by place in the list would change.
+    // The four a new debate starts with (the form picks the first four debaters).
+    const [a, b, c, d] = personas.map((p) => p.id);
+    if (!a || !b || !c || !d) throw new Error('the sample workspace has fewer than four debaters');
+    /** Each visible name's colour, as the page draws it. */
+    const read = (names: Locator) =>
+      names.evaluateAll((els) =>
+        Object.fromEntries(els.map((el) => [el.firstChild?.textContent?.trim() ?? '', getComputedStyle(el).color])),
+      );
+    // The same personas in another order: a colour by place in the list would change. In each
+    // debate the debate view, the crux map and the positions chart agree.
     const colours: Record<string, string>[] = [];
     for (const order of [
-      [a, b, c],
-      [c, a, b],
+      [a, b, c, d],
+      [d, c, a, b],
     ]) {
       const id = await finishedDebate(s.app, IDEA, order);
       await go(`#/debate/${id}`);
       const names = page.getByRole('region', { name: 'Thread t1' }).getByTestId('agent');
       await names.first().waitFor();
-      colours.push(
-        Object.fromEntries(
-          await names.evaluateAll((els) => els.map((el) => [el.textContent ?? '', getComputedStyle(el).color])),
-        ),
-      );
+      const inDebate = await read(names);
+      colours.push(inDebate);
+
+      await go(`#/crux-map/${id}`);
+      const agents = page.getByRole('navigation', { name: 'Cruxes and agents' }).getByTestId('map-agent');
+      await agents.first().waitFor();
+      const onMap = await read(agents);
+      expect(Object.keys(onMap).sort()).toEqual(Object.keys(inDebate).sort());
+      expect(onMap).toEqual(inDebate);
+
+      await go(`#/convergence/debate/${id}`);
+      const legend = page.getByTestId('positions-chart').locator('.recharts-legend-item-text');
+      await legend.first().waitFor();
+      const inChart = await read(legend);
+      expect(Object.keys(inChart).length).toBeGreaterThanOrEqual(2);
+      for (const [name, colour] of Object.entries(inChart)) expect([name, colour]).toEqual([name, inDebate[name]]);
     }
     const [first, second] = colours as [Record<string, string>, Record<string, string>];
-    expect(Object.keys(first).length).toBe(3);
+    expect(Object.keys(first).length).toBe(4);
+    // Four debaters, four colours.
+    expect(new Set(Object.values(first)).size).toBe(4);
     expect(second).toEqual(first);
     // Never the colours that mean YES (ok) or NO (danger).
     const reserved = await page.evaluate(() =>

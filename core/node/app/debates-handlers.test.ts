@@ -327,6 +327,8 @@ describe('what the views read of a finished debate', () => {
       // The ids the chart names its points by are the transcript's, index for index.
       expect(course.messageIds).toEqual(transcript.map((m) => m.id));
       expect(course.agents.map((a) => a.id)).toEqual(AGENTS);
+      // Each with its persona: the positions chart colours a line by it, as every other view does.
+      expect(course.agents.map((a) => a.persona)).toEqual(AGENTS);
       const crystallized = course.threads.filter((t) => t.crystallizedAt !== null);
       expect(crystallized.length).toBeGreaterThan(0);
       for (const thread of course.threads) {

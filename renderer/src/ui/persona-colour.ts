@@ -1,18 +1,45 @@
-// A persona keeps one colour wherever it appears (every debate, transcript and outcome), derived
+// A persona keeps one colour wherever it appears (every debate, transcript, map and chart), taken
 // from its id rather than from its place in a debate's list, so the same persona is not red in one
-// debate and blue in the next. Hues stay between cyan and magenta: never the greens and reds that
-// mean YES/NO and validated/contradicted, nor the amber of warnings.
+// debate and blue in the next. The colours stay between cyan and magenta and away from the greens
+// and reds that mean YES/NO, the amber of warnings and the accent blue of the primary crux.
 
-const HUES = [190, 204, 218, 232, 246, 260, 274, 288, 302, 316] as const;
 /**
- * Two tones per hue (strong and soft), each with a light- and a dark-theme lightness. The
- * lightnesses keep every hue at 4.5:1 or more against the themes' backgrounds (persona names are
- * text): light tones on #fff/#fbfbfa/#f1f1ef, dark tones on #121316/#17181b/#202126.
+ * The palette: hue, saturation, and a light- and a dark-theme lightness. Chosen so that any two
+ * differ clearly in both themes (CIE ΔE ≥ 19, the first nine ≥ 24), each sits far from the YES/NO,
+ * warning and accent colours (ΔE ≥ 30), and each reads as text at 4.5:1 or more on the themes'
+ * backgrounds (light tones on #fff/#fbfbfa/#f1f1ef, dark tones on #121316/#17181b/#202126).
+ * tests/renderer/persona-colour.test.ts holds it to all three.
  */
-const TONES = [
-  { s: 70, light: 30, dark: 74 },
-  { s: 45, light: 35, dark: 84 },
-] as const;
+export const PALETTE = [
+  [284, 65, 34, 78],
+  [188, 80, 22, 62],
+  [328, 20, 43, 86],
+  [324, 80, 43, 62],
+  [208, 65, 40, 62],
+  [276, 80, 43, 70],
+  [264, 20, 22, 66],
+  [304, 80, 40, 62],
+  [328, 50, 37, 62],
+  [304, 80, 22, 74],
+  [212, 80, 22, 82],
+  [312, 50, 43, 82],
+] as const satisfies readonly (readonly [number, number, number, number])[];
+
+/**
+ * The debaters that ship with the app, each with a palette entry of its own: a hash of nine ids
+ * into a dozen colours gave the four a new debate starts with only two colours between them.
+ */
+export const BUILT_IN: Readonly<Record<string, number>> = {
+  'end-user-advocate': 0,
+  ethicist: 1,
+  'field-researcher': 2,
+  historian: 3,
+  investor: 4,
+  'optimist-engineer': 5,
+  regulator: 6,
+  'skeptical-economist': 7,
+  'systems-thinker': 8,
+};
 
 /** FNV-1a: a cheap, stable hash (the same id gives the same colour in every session). */
 function hash(text: string): number {
@@ -24,10 +51,50 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+function css(slot: number): string {
+  const [h, s, light, dark] = PALETTE[slot % PALETTE.length] as (typeof PALETTE)[number];
+  return `light-dark(hsl(${h} ${s}% ${light}%), hsl(${h} ${s}% ${dark}%))`;
+}
+
+function slotOf(personaId: string): number {
+  return BUILT_IN[personaId] ?? hash(personaId) % PALETTE.length;
+}
+
 /** The persona's colour, as a CSS colour that follows the theme (`light-dark()`). */
 export function personaColour(personaId: string): string {
-  const n = hash(personaId);
-  const hue = HUES[n % HUES.length] as number;
-  const tone = TONES[Math.floor(n / HUES.length) % TONES.length] as (typeof TONES)[number];
-  return `light-dark(hsl(${hue} ${tone.s}% ${tone.light}%), hsl(${hue} ${tone.s}% ${tone.dark}%))`;
+  return css(slotOf(personaId));
+}
+
+/**
+ * Colours for the personas one view shows together: a built-in debater keeps its own, any other
+ * persona its hashed one unless a persona already shown holds it, then the next free entry (taken
+ * in id order, so the same set of personas always gets the same colours).
+ */
+export function personaColours(personaIds: Iterable<string>): (personaId: string) => string {
+  const unique = [...new Set(personaIds)];
+  const slots = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const id of unique) {
+    const fixed = BUILT_IN[id];
+    if (fixed === undefined) continue;
+    slots.set(id, fixed);
+    taken.add(fixed);
+  }
+  for (const id of unique.filter((x) => !slots.has(x)).sort()) {
+    let slot = slotOf(id);
+    for (let i = 0; i < PALETTE.length && taken.has(slot); i++) slot = (slot + 1) % PALETTE.length;
+    slots.set(id, slot);
+    taken.add(slot);
+  }
+  return (id) => css(slots.get(id) ?? slotOf(id));
+}
+
+/**
+ * One theme's half of a persona colour: charts draw SVG attributes, where `light-dark()` may not
+ * resolve, so they take the half for the theme shown now.
+ */
+export function forTheme(colour: string, dark: boolean): string {
+  const both = /^light-dark\((hsl\([^)]*\)),\s*(hsl\([^)]*\))\)$/.exec(colour);
+  if (!both) return colour;
+  return (dark ? both[2] : both[1]) as string;
 }

@@ -91,7 +91,7 @@ export function courseOf(records: readonly DebateRecord[]): Course {
     topic: header.topic,
     messages,
     messageIds,
-    agents: header.agents.map((a) => ({ id: a.id, name: a.name })),
+    agents: header.agents.map((a) => ({ id: a.id, name: a.name, persona: a.persona ?? null })),
     threads: state.threads.map((t) => {
       const p = points.get(t.id);
       return {

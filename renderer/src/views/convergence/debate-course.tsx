@@ -15,6 +15,8 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { forTheme, personaColours } from '../../ui/persona-colour';
+import { PlainCode } from '../../ui/plain-code';
 import { statusBadge, threadTone } from '../debate/format';
 import { dcgRows, finalKey, firstThread, positionRows, provisionalKey } from './course-data';
 import { useThemeColours } from './use-theme-colours';
@@ -247,15 +249,19 @@ function PositionsChart({
 }) {
   const colours = useThemeColours(VARS);
   const rows = useMemo(() => positionRows(thread, course.messages), [thread, course.messages]);
-  const order = new Map(course.agents.map((a, i) => [a.id, i]));
   const names = new Map(course.agents.map((a) => [a.id, a.name]));
-  const colour = (agent: string) => colours[CATS[(order.get(agent) ?? 0) % CATS.length] as (typeof CATS)[number]];
+  // Each line in its persona's colour, as in the debate and on the map (never the green and red of
+  // YES/NO, which this chart's axis is about); a change of theme redraws it (useThemeColours).
+  const persona = new Map(course.agents.map((a) => [a.id, a.persona ?? a.id]));
+  const colourOf = personaColours(course.agents.map((a) => a.persona ?? a.id));
+  const dark = document.documentElement.dataset.theme === 'dark';
+  const colour = (agent: string) => forTheme(colourOf(persona.get(agent) ?? agent), dark);
   const sideOf = (v: number) => (v > 0 ? `YES ${v.toFixed(2)}` : v < 0 ? `NO ${(-v).toFixed(2)}` : 'UNCERTAIN');
   return (
     <div className="chart" data-testid="positions-chart" data-lines={thread.positions.length}>
       <p className="small">
         <strong>{thread.question ?? thread.topic}</strong>{' '}
-        <span className={`badge ${threadTone(thread.status)}`}>{thread.status}</span>
+        <PlainCode code={thread.status} tone={threadTone(thread.status)} testId="thread-status" />
       </p>
       <ResponsiveContainer width="100%" height={280}>
         <LineChart
@@ -334,7 +340,7 @@ function CruxTable({ course, id }: { course: DebateCourse; id: string }) {
               </td>
               <td>{t.question ?? <span className="muted">{t.topic}</span>}</td>
               <td>
-                <span className={`badge ${threadTone(t.status)}`}>{t.status}</span>
+                <PlainCode code={t.status} tone={threadTone(t.status)} testId="thread-status" />
                 {t.crystallizedAt !== null && (t.validated ? ' validated' : ' not validated')}
               </td>
               <td className="num">

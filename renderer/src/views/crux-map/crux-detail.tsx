@@ -1,6 +1,8 @@
 import type { CruxMap, CruxNode } from '../../../../core/contract';
 import { href } from '../../router';
-import { personaColour } from '../../ui/persona-colour';
+import { Help } from '../../ui/help';
+import { personaColours } from '../../ui/persona-colour';
+import { PlainCode } from '../../ui/plain-code';
 import { reviewWords } from './history-words';
 import { agentNodeId } from './map-elements';
 
@@ -30,11 +32,22 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
             {crux.validated ? '✓ validated' : 'not validated'}
           </span>
         )}
-        <span className="badge">
-          {crux.thread} · {crux.threadStatus}
+        <span className="muted" title={`Thread ${crux.thread}, as the transcript and links name it`}>
+          {crux.thread}
         </span>
-        {crux.dcg !== null && <span title="Disagreement compression gain">DCG {crux.dcg.toFixed(2)}</span>}
-        {crux.dominantHorizon && <span className="muted">horizon {crux.dominantHorizon}</span>}
+        <PlainCode code={crux.threadStatus} testId="thread-status" />
+        {crux.dcg !== null && (
+          <span data-testid="crux-dcg" title="Disagreement compression gain, from 0 to 1">
+            how much of the disagreement it captures (DCG, 0–1): <strong>{crux.dcg.toFixed(2)}</strong>
+            <Help term="dcg" />
+          </span>
+        )}
+        {crux.dominantHorizon && (
+          <span className="muted">
+            horizon {crux.dominantHorizon}
+            <Help term="horizon" />
+          </span>
+        )}
       </div>
       {crux.validationFailures.length > 0 && (
         <p className="small muted">Not validated: {crux.validationFailures.join(', ')}</p>
@@ -159,7 +172,9 @@ export function NodeDetail({ map, selected, onSelect }: Props) {
       {crux && <CruxDetail map={map} crux={crux} onSelect={onSelect} />}
       {agent && (
         <>
-          <h2 style={{ color: personaColour(agent.persona ?? agent.id) }}>{agent.name}</h2>
+          <h2 style={{ color: personaColours(map.agents.map((a) => a.persona ?? a.id))(agent.persona ?? agent.id) }}>
+            {agent.name}
+          </h2>
           <p className="small">
             {agent.coalition === null
               ? 'In no coalition.'

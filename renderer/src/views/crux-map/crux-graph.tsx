@@ -1,7 +1,7 @@
 import cytoscape from 'cytoscape';
 import { useEffect, useRef, useState } from 'react';
 import type { CruxMap } from '../../../../core/contract';
-import { personaColour } from '../../ui/persona-colour';
+import { personaColours } from '../../ui/persona-colour';
 import { cheapLayout, elementsOf, LARGE_MAP, sideEdgesOf, sidesLayout } from './map-elements';
 import { registerFcose } from './register-fcose';
 
@@ -56,12 +56,14 @@ function resolveColour(css: string): string {
 /** Each agent node's colour: its persona's, as everywhere in the app (never a YES/NO or status colour). */
 function colourAgents(core: cytoscape.Core): void {
   const cache = new Map<string, string>();
+  const agents = core.nodes('[type = "agent"]');
+  const colourOf = personaColours(agents.map((n) => String(n.data('persona'))));
   core.batch(() => {
-    core.nodes('[type = "agent"]').forEach((n) => {
+    agents.forEach((n) => {
       const persona = String(n.data('persona'));
       let colour = cache.get(persona);
       if (!colour) {
-        colour = resolveColour(personaColour(persona));
+        colour = resolveColour(colourOf(persona));
         cache.set(persona, colour);
       }
       n.data('colour', colour);

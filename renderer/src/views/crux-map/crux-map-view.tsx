@@ -6,7 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
-import { personaColour } from '../../ui/persona-colour';
+import { personaColours } from '../../ui/persona-colour';
 import { NodeDetail } from './crux-detail';
 import { CruxGraph, type LaidOut, type Positions } from './crux-graph';
 import { agentNodeId, benchMap, cruxClass } from './map-elements';
@@ -135,6 +135,8 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
   const [relayout, setRelayout] = useState(0);
   const debateId = map?.debateId;
   const real = debateId !== undefined && debateId !== '__bench';
+  // The same colours as the graph's and the side panel's (personaColours over the map's agents).
+  const agentColour = useMemo(() => personaColours((map?.agents ?? []).map((a) => a.persona ?? a.id)), [map?.agents]);
 
   const commands = useMemo<Command[]>(
     () => [
@@ -251,7 +253,8 @@ function MapScreen({ map, initial = null, error, status, layout = 'auto', onPosi
                   <button
                     type="button"
                     className={`link ${selected === agentNodeId(a.id) ? 'current' : ''}`}
-                    style={{ color: personaColour(a.persona ?? a.id) }}
+                    style={{ color: agentColour(a.persona ?? a.id) }}
+                    data-testid="map-agent"
                     onClick={() => setSelected(agentNodeId(a.id))}
                   >
                     {a.name}

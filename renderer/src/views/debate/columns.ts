@@ -1,4 +1,6 @@
 import type { CruxEventView } from '../../../../core/contract';
+import { plainWords } from '../../ui/glossary';
+import { clip } from './format';
 
 /** One line of a thread's column, in the order the protocol decided it. */
 export type ColumnItem =
@@ -22,7 +24,7 @@ export type ColumnItem =
       target: string | null;
       content: string;
     }
-  | { kind: 'note'; key: string; text: string; tone: '' | 'ok' | 'warn' | 'danger' };
+  | { kind: 'note'; key: string; text: string; tone: '' | 'ok' | 'warn' | 'danger'; title?: string };
 
 export interface Column {
   id: string;
@@ -33,8 +35,8 @@ export interface Column {
 
 export interface Columns {
   columns: Column[];
-  /** Debate-level happenings: spawn refusals, primary crux changes, a stop. */
-  notes: { key: string; text: string }[];
+  /** Debate-level happenings: spawn refusals, primary crux changes, a stop (`title`: the full text or codes). */
+  notes: { key: string; text: string; title?: string }[];
   /** Accepted agent messages so far. */
   posted: number;
 }
@@ -47,7 +49,9 @@ export interface Columns {
  */
 export function columnsFrom(events: readonly CruxEventView[]): Columns {
   const columns = new Map<string, Column>();
-  const notes: { key: string; text: string }[] = [];
+  const notes: { key: string; text: string; title?: string }[] = [];
+  /** Each thread's crux question as crystallized (the analysis may word it anew). */
+  const cruxQuestion = new Map<string, string>();
   const replies = new Map<string, string[]>();
   let index = 0;
   let posted = 0;
@@ -59,8 +63,15 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
     }
     return c;
   };
-  const note = (thread: string, key: string, text: string, tone: '' | 'ok' | 'warn' | 'danger' = '') =>
-    column(thread).items.push({ kind: 'note', key, text, tone });
+  const note = (thread: string, key: string, text: string, tone: '' | 'ok' | 'warn' | 'danger' = '', title?: string) =>
+    column(thread).items.push({ kind: 'note', key, text, tone, ...(title ? { title } : {}) });
+  /** A thread named by its question (shortened; the id after it), the way a reader knows it. */
+  const named = (thread: string) => {
+    const question = cruxQuestion.get(thread) ?? columns.get(thread)?.question ?? null;
+    return question
+      ? { text: `“${clip(question, 80)}” (${thread})`, full: `${question} (thread ${thread})` }
+      : { text: thread, full: `thread ${thread}` };
+  };
 
   events.forEach((e, n) => {
     switch (e.type) {
@@ -132,7 +143,13 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         note(e.thread, `n${n}`, `${e.by} proposed a deeper crux: ${e.question}`);
         break;
       case 'stage_transition':
-        note(e.thread, `n${n}`, `${e.from} → ${e.to} (${e.reason})`, 'ok');
+        note(
+          e.thread,
+          `n${n}`,
+          `${plainWords(e.from)} → ${plainWords(e.to)} (${e.reason})`,
+          'ok',
+          `${e.from} → ${e.to}`,
+        );
         break;
       case 'discovery_extended':
         note(e.thread, `n${n}`, `discovery extended to ${e.budget} messages`, 'warn');
@@ -147,6 +164,7 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         note(e.thread, `n${n}`, `crystallizing (${e.reason})`);
         break;
       case 'crystallized':
+        cruxQuestion.set(e.thread, e.crux.question);
         note(
           e.thread,
           `n${n}`,
@@ -158,13 +176,22 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         note(
           e.thread,
           `n${n}`,
-          `closed ${e.status}${e.reason ? `: ${e.reason}` : ''}`,
+          `closed: ${plainWords(e.status)}${e.reason ? ` (${e.reason})` : ''}`,
           e.status === 'CONVERGED' ? 'ok' : 'danger',
+          e.status,
         );
         break;
-      case 'primary_crux_changed':
-        notes.push({ key: `n${n}`, text: `The primary crux is now ${e.to}${e.from ? ` (was ${e.from})` : ''}.` });
+      case 'primary_crux_changed': {
+        // Named by its question: "t1" alone tells a reader nothing.
+        const to = named(e.to);
+        const from = e.from ? named(e.from) : null;
+        notes.push({
+          key: `n${n}`,
+          text: `The primary crux is now ${to.text}${from ? `, no longer ${from.text}` : ''}.`,
+          title: from ? `${to.full}; before: ${from.full}` : to.full,
+        });
         break;
+      }
       case 'threads_merged':
         note(e.thread, `n${n}`, `merged into ${e.into}: the same crux (${e.messageId})`, 'warn');
         note(e.into, `n${n}m`, `${e.thread} merged into this thread: the same crux (${e.messageId})`);

@@ -5,7 +5,7 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
-import { personaColour } from '../../ui/persona-colour';
+import { personaColours } from '../../ui/persona-colour';
 import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
 import { CostMeter } from './cost-meter';
@@ -105,8 +105,13 @@ function LiveDebate({ id }: { id: string }) {
   const header = detail.data?.header;
   const agents = header?.agents ?? [];
   const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
-  // A persona's colour comes from its id, the same in every debate (an agent is a persona).
-  const agentColour = useCallback((a: string) => personaColour(agents.find((x) => x.id === a)?.persona ?? a), [agents]);
+  // A persona's colour comes from its id, the same in every debate (an agent is a persona); two
+  // personas of this debate that would share one are told apart (personaColours).
+  const agentColour = useMemo(() => {
+    const personaOf = (a: string) => agents.find((x) => x.id === a)?.persona ?? a;
+    const colour = personaColours(agents.map((x) => x.persona ?? x.id));
+    return (a: string) => colour(personaOf(a));
+  }, [agents]);
 
   const status = pushed?.status ?? progress.data?.status ?? detail.data?.status ?? 'running';
   const live = pushed?.live ?? progress.data?.live ?? detail.data?.live ?? false;
@@ -224,7 +229,9 @@ function LiveDebate({ id }: { id: string }) {
       {model.notes.length > 0 && (
         <ul className="debate-notes small">
           {model.notes.map((n) => (
-            <li key={n.key}>{n.text}</li>
+            <li key={n.key} title={n.title}>
+              {n.text}
+            </li>
           ))}
         </ul>
       )}

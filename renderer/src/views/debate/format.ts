@@ -51,6 +51,17 @@ export function threadTone(status: string): string {
   return 'accent';
 }
 
+/**
+ * A long text (a crux question) cut at a word boundary to at most `max` characters, with an
+ * ellipsis; the caller puts the whole text in a tooltip.
+ */
+export function clip(text: string, max = 90): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
+}
+
 /** The n-th category colour (agents and coalitions are told apart by these). */
 export function seriesColor(n: number): string {
   return `var(--cat-${(n % 6) + 1})`;

@@ -5,7 +5,7 @@ import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
 import { agendaWords } from './agenda-words';
 import type { Column, ColumnItem } from './columns';
-import { threadTone } from './format';
+import { clip, threadTone } from './format';
 
 /** The newest messages a column draws; the rest is one click away in the transcript. */
 const SHOWN = 300;
@@ -46,7 +46,12 @@ function Budget({ progress }: { progress: ThreadProgress }) {
 }
 
 function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; props: Props }) {
-  if (item.kind === 'note') return <li className={`debate-note ${item.tone}`}>{item.text}</li>;
+  if (item.kind === 'note')
+    return (
+      <li className={`debate-note ${item.tone}`} title={item.title}>
+        {item.text}
+      </li>
+    );
   const link = href('transcript', 'debate', debateId, { m: item.id });
   if (item.kind === 'moderator') {
     return (
@@ -168,7 +173,10 @@ export function ThreadColumn(props: Props) {
     <section className="debate-column card" aria-label={`Thread ${column.id}`} data-thread={column.id}>
       <header className="debate-column-head">
         <div className="row">
-          <strong>{column.id}</strong>
+          {/* The thread's id is secondary: the question below says which thread this is. */}
+          <span className="muted small" title={`Thread ${column.id}, as the transcript and links name it`}>
+            {column.id}
+          </span>
           <span>
             <span className={`badge ${threadTone(status)}`} data-testid="stage" data-code={status}>
               {plainWords(status)}
@@ -183,7 +191,15 @@ export function ThreadColumn(props: Props) {
             </span>
           )}
         </div>
-        <div className="small">{column.question ?? <span className="muted">{column.topic}</span>}</div>
+        {column.question ? (
+          <strong className="debate-column-question" title={column.question} data-testid="thread-question">
+            {clip(column.question)}
+          </strong>
+        ) : (
+          <div className="small muted" title={column.topic} data-testid="thread-question">
+            {clip(column.topic)}
+          </div>
+        )}
         {progress?.agenda && (
           <div
             className="small debate-agenda"

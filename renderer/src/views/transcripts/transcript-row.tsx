@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { type EvaluationEntry, evaluationEntryMove, type TranscriptMessage } from '../../../../core/contract';
 import { personaColour } from '../../ui/persona-colour';
+import { PlainCode } from '../../ui/plain-code';
 import { highlight } from './highlight';
 
 /** Every row is this tall: a fixed height lets the list place row 9,000 without measuring 8,999. */
@@ -42,7 +43,7 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
         <strong style={{ color }}>{m.kind === 'moderator' ? 'Moderator' : p.agentName}</strong>
         {m.move && <span className="badge">{m.move}</span>}
         {m.kind === 'blocked' && <span className="badge danger">blocked: {m.reason}</span>}
-        {m.intervention && <span className="badge accent">{m.intervention}</span>}
+        {m.intervention && <PlainCode code={m.intervention} tone="accent" testId="intervention" />}
         {m.replyTo && <span className="muted small">↩ {m.replyTo}</span>}
         <RowActions
           long={isLong(m)}
