@@ -285,7 +285,7 @@ export function IdeasBoard({
           {shown.length} of {rows.length} ideas
         </span>
         {narrow && (
-          <div className="row board-groups" role="group" aria-label="Columns shown">
+          <fieldset className="row board-groups" aria-label="Columns shown">
             {GROUPS.map((g) => (
               <button
                 key={g.id}
@@ -297,7 +297,7 @@ export function IdeasBoard({
                 {g.label}
               </button>
             ))}
-          </div>
+          </fieldset>
         )}
       </div>
       <div
