@@ -155,6 +155,9 @@ describe.skipIf(!chromiumPath)('honest figures', () => {
     // The case this is about: the provisional score is the better number.
     expect(low?.brier ?? 1).toBeLessThan(high?.brier ?? 0);
 
+    // Away and back, so the board reads the ledger as now written (the last test left it open).
+    await go('#/library');
+    await page.getByTestId('leaderboard-calibration').waitFor({ state: 'detached' });
     await go('#/leaderboards?tab=personas');
     const board = page.getByTestId('leaderboard-calibration');
     await board.getByTestId('sample-score').nth(1).waitFor();
