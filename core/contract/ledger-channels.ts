@@ -23,6 +23,8 @@ const day = calendarDaySchema;
 /** How a falsifier turned out: its threshold was crossed (the position was wrong), it held to the deadline, … */
 export const FALSIFIER_OUTCOMES = OUTCOMES;
 export type FalsifierOutcome = (typeof FALSIFIER_OUTCOMES)[number];
+/** The rule on outcomes ahead of a deadline, shared by the handler, the CLI and the ledger view's form. */
+export { earlyOutcome, earlyOutcomeRefusal } from '../ledger/early-outcome';
 
 /** `open`: deadline ahead; `overdue`: deadline passed, nothing recorded; `undated`: no readable deadline. */
 export const LEDGER_STATUSES = ['open', 'overdue', 'undated', 'resolved'] as const;
@@ -120,7 +122,12 @@ export const ledgerChannels = {
     input: z.strictObject({}),
     output: z.strictObject({ agents: z.array(calibrationSchema) }),
   },
-  /** Records how a falsifier resolved, as an entry of ledger.md (a second record for it replaces the first). */
+  /**
+   * Records how a falsifier resolved, as an entry of ledger.md (a second record for it replaces the
+   * first). Ahead of the falsifier's deadline "survived" is refused (it says the deadline passed),
+   * and "ambiguous" or "void" need `early: true` (core/ledger/early-outcome.ts); a day after today is
+   * refused.
+   */
   'ledger:resolveFalsifier': {
     input: z.strictObject({
       debateId,
@@ -129,6 +136,8 @@ export const ledgerChannels = {
       outcome: z.enum(FALSIFIER_OUTCOMES, { error: `must be one of ${FALSIFIER_OUTCOMES.join(', ')}` }),
       resolvedOn: day,
       note: z.string().max(20_000, 'the note is longer than 20,000 characters').default(''),
+      /** Yes, "ambiguous" or "void" ahead of the deadline: the question fell away before it came. */
+      early: z.boolean().default(false),
     }),
     output: z.strictObject({
       falsifier: ledgerFalsifierSchema,

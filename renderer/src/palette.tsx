@@ -100,6 +100,7 @@ export function Palette({ onClose, extra }: { onClose: () => void; extra: readon
             <div
               key={command.id}
               role="option"
+              data-command={command.id}
               tabIndex={-1}
               aria-selected={i === selected}
               className={i === selected ? 'selected' : ''}

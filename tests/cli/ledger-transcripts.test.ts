@@ -16,6 +16,9 @@ interface LedgerJson {
     key: string;
     agent: string;
     status: string;
+    agentName: string;
+    deadline: string;
+    deadlineDate: string | null;
     resolution: { outcome: string; resolvedOn: string; note: string } | null;
   }[];
 }
@@ -86,6 +89,32 @@ describe('the CLI reaches the ledger, transcripts, configs and evaluation export
       ws,
     ]);
     expect(calibration.agents).toEqual([expect.objectContaining({ agent: target?.agent, scored: 1, falsified: 1 })]);
+  });
+
+  it('refuses "survived" before the deadline, naming the falsifier and its deadline, and wants --early for void then', () => {
+    // A day before any deadline the simulated debate can write (its relative ones count from today).
+    const day = '2020-01-02';
+    const { falsifiers } = cliJson<LedgerJson>(['ledger', 'list', '--workspace', ws]);
+    const ahead = falsifiers.find((f) => f.deadlineDate !== null && f.deadlineDate > day);
+    if (!ahead) throw new Error('the simulated debate declared no falsifier with a readable deadline');
+    const before = readFileSync(join(ws, 'ledger.md'), 'utf8');
+    const resolve = (outcome: string, ...more: string[]) =>
+      cli(['ledger', 'resolve', ahead.key, '--outcome', outcome, '--on', day, ...more, '--workspace', ws]);
+    // "Survived" a deadline still to come: refused, --early or not, and nothing written.
+    for (const early of [[], ['--early']]) {
+      const survived = resolve('survived', ...early);
+      expect(survived.code).toBe(1);
+      expect(survived.stderr).toContain(`${ahead.agentName}'s falsifier (`);
+      expect(survived.stderr).toContain(`by ${ahead.deadline}) is due ${ahead.deadlineDate}, after ${day}`);
+    }
+    const voidEarly = resolve('void');
+    expect(voidEarly.code).toBe(1);
+    expect(voidEarly.stderr).toContain('--early');
+    expect(readFileSync(join(ws, 'ledger.md'), 'utf8')).toBe(before);
+    expect(resolve('void', '--early', '--note', 'The co-op dissolved.').code).toBe(0);
+    expect(readFileSync(join(ws, 'ledger.md'), 'utf8')).toContain(
+      `## ${ahead.key}\n- outcome: void\n- resolved: ${day}\n`,
+    );
   });
 
   it('searches transcripts exactly as the app does, filters included', async () => {

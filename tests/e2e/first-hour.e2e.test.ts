@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, finishedDebate, sessionPerFile } from './harness';
+import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
 
@@ -45,6 +45,107 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
     await s.screenshot('idea-actions');
     expect(s.problems).toEqual([]);
   }, 60_000);
+
+  it('offers in the palette every action control of the idea page, and labels the header’s figures with their ranges', async () => {
+    const { page } = s;
+    // A locked evaluation (convergence, dispute) and a stopped one (resume) give the page all its actions.
+    await lockedEvaluation(s.app, IDEA, 'quick');
+    const latency = process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+    process.env.CRUCIBLE_SIMULATED_LATENCY_MS = '250';
+    let stopped = '';
+    try {
+      ({ id: stopped } = await s.app.client.invoke('evaluations:start', {
+        slug: IDEA,
+        mode: 'quick',
+        provider: 'simulated',
+      }));
+      await s.app.client.invoke('evaluations:cancel', { id: stopped });
+      const deadline = Date.now() + 60_000;
+      // An evaluation stopped on purpose logs `paused`: its checkpoint waits to be resumed.
+      while (
+        !['paused', 'cancelled'].includes((await s.app.client.invoke('evaluations:get', { id: stopped })).status)
+      ) {
+        if (Date.now() > deadline) throw new Error('the evaluation did not stop');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      if (latency === undefined) delete process.env.CRUCIBLE_SIMULATED_LATENCY_MS;
+      else process.env.CRUCIBLE_SIMULATED_LATENCY_MS = latency;
+    }
+    const idea = await s.app.client.invoke('ideas:get', { slug: IDEA });
+    await go('#/library');
+    await go(`#/idea/${IDEA}`);
+    const pageRoot = page.locator('section.idea-page');
+    await pageRoot.locator(`[data-action="resume:${stopped}"]`).waitFor();
+    await pageRoot.locator('[data-action="dispute"]').waitFor();
+
+    // The header's figures say what they are and their range.
+    const figures = pageRoot.getByTestId('idea-figures');
+    expect(idea.overallScore).not.toBeNull();
+    expect(await figures.innerText()).toContain(
+      `overall score ${idea.overallScore?.toFixed(2)} (0–10) · evaluation confidence ${idea.confidence?.toFixed(2)} (0–1)`,
+    );
+
+    // Every control of the page that does something to the idea is an action: only these are not.
+    const notActions = [
+      '.heat', // a criterion's cell selects it (what it does then is "Dispute a criterion…")
+      '.link', // a file's name opens it in place
+      '[data-testid="help"]', // a (?) explains a word
+      'table *', // the rows of the debates and arenas lists lead to their runs
+    ].join(', ');
+    const controls = pageRoot.locator('button, a.button, select');
+    const unmarked: string[] = [];
+    const marked = new Set<string>();
+    for (const control of await controls.all()) {
+      if (!(await control.isVisible())) continue;
+      if (await control.evaluate((el, q) => (el as unknown as { matches(q: string): boolean }).matches(q), notActions))
+        continue;
+      const name = (await control.innerText()).trim();
+      // An answer is saved once typed; more episodes are more of the same list.
+      if (name === 'Save answer' || /^Show all \d+ episodes$/.test(name)) continue;
+      const id = await control.getAttribute('data-action');
+      if (id === null) unmarked.push(name);
+      else marked.add(id);
+    }
+    expect(unmarked).toEqual([]);
+    for (const id of ['evaluate', 'debate', 'arena', 'compare', 'develop', 'export', 'graph', 'stage']) {
+      expect(marked).toContain(id);
+    }
+    for (const id of ['attach', 'convergence', 'dispute', `resume:${stopped}`, 'develop-ask']) {
+      expect(marked).toContain(id);
+    }
+    // The Stage select's every other stage is a move.
+    const stageIds = (await pageRoot.getByRole('combobox', { name: 'Stage' }).locator('option').all()).map((o) =>
+      o.getAttribute('value'),
+    );
+    const wanted = new Set(marked);
+    wanted.delete('stage');
+    for (const value of await Promise.all(stageIds)) if (value && value !== idea.stage) wanted.add(`stage:${value}`);
+
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('textbox', { name: 'Command' });
+    await input.fill('this idea');
+    const list = page.getByRole('listbox', { name: 'Commands' });
+    await list.getByRole('option').first().waitFor();
+    const offered = new Set(
+      (await Promise.all((await list.getByRole('option').all()).map((o) => o.getAttribute('data-command')))).filter(
+        (c): c is string => c !== null,
+      ),
+    );
+    expect([...wanted].filter((id) => !offered.has(`idea:${IDEA}:${id}`))).toEqual([]);
+
+    // Two of them run from the palette: attaching opens the file chooser, resuming the evaluation.
+    await input.fill('attach files');
+    expect(await list.getByRole('option').first().getAttribute('data-command')).toBe(`idea:${IDEA}:attach`);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    expect(chooser.isMultiple()).toBe(true);
+    await page.keyboard.press('Control+k');
+    await input.fill('resume stopped evaluation');
+    expect(await list.getByRole('option').first().getAttribute('data-command')).toBe(`idea:${IDEA}:resume:${stopped}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => window.location.hash === `#/evaluation/${id}`, stopped);
+    expect(s.problems).toEqual([]);
+  }, 180_000);
 
   it('shows what a finished debate found: the crux, who stands where, falsifiers, DCG in words, the links', async () => {
     const { page } = s;

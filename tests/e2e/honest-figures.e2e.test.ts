@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { upsertEntry } from '../../core/ledger/ledger-md';
 import { chromiumPath, finishedDebate, lockedEvaluation, sessionPerFile } from './harness';
 
 const IDEA = 'community-solar-coop';
@@ -18,7 +21,7 @@ const overlap = (a: Box, b: Box) =>
  * its criterion, labels that can be read; boards and the ledger that say how much a number rests on.
  */
 describe.skipIf(!chromiumPath)('honest figures', () => {
-  const { s, go } = sessionPerFile();
+  const { s, ws, go } = sessionPerFile();
 
   it('draws scores as steps, the criteria as small multiples per category, and labels that can be read', async () => {
     const { page } = s;
@@ -112,6 +115,59 @@ describe.skipIf(!chromiumPath)('honest figures', () => {
     expect(await scoreCell.locator('strong').count()).toBe(0);
     expect(s.problems).toEqual([]);
   }, 180_000);
+
+  it('ranks a calibration resting on fewer than five falsifiers after the settled ones, however low its Brier score', async () => {
+    const { page } = s;
+    type Row = Awaited<ReturnType<typeof s.app.client.invoke<'ledger:list'>>>['falsifiers'][number];
+    const sided = (rows: Row[]) => rows.filter((f) => (f.side === 'YES' || f.side === 'NO') && f.confidence !== null);
+    // Enough debates among the same four for one agent to have five forecasts to score.
+    let rows: Row[] = [];
+    let settled: string | undefined;
+    for (let seed = 1; !settled; seed++) {
+      if (seed > 8) throw new Error('eight simulated debates gave no agent five sided falsifiers');
+      await finishedDebate(s.app, IDEA, 4, seed);
+      rows = sided((await s.app.client.invoke('ledger:list', {})).falsifiers);
+      const counts = new Map<string, number>();
+      for (const f of rows) counts.set(f.agent, (counts.get(f.agent) ?? 0) + 1);
+      settled = [...counts].find(([, n]) => n >= 5)?.[0];
+    }
+    // The ledger is the researcher's file: written here as one would by hand. The settled agent was
+    // wrong five times (a high Brier score); another was right once, confidently (a low one).
+    const lucky = rows
+      .filter((f) => f.agent !== settled)
+      .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))[0] as Row;
+    let text: string | null = null;
+    const entry = (f: Row, outcome: 'survived' | 'falsified') =>
+      upsertEntry(text, {
+        key: f.key,
+        outcome,
+        resolvedOn: '2026-01-05',
+        recordedAt: '2026-01-05T10:00:00.000Z',
+        falsifier: f.metric,
+        note: '',
+      });
+    for (const f of rows.filter((r) => r.agent === settled).slice(0, 5)) text = entry(f, 'falsified');
+    text = entry(lucky, 'survived');
+    writeFileSync(join(ws.root, 'ledger.md'), text);
+    const { agents } = await s.app.client.invoke('ledger:calibration', {});
+    const [high, low] = [agents.find((a) => a.agent === settled), agents.find((a) => a.agent === lucky.agent)];
+    expect([high?.scored, low?.scored]).toEqual([5, 1]);
+    // The case this is about: the provisional score is the better number.
+    expect(low?.brier ?? 1).toBeLessThan(high?.brier ?? 0);
+
+    // Away and back, so the board reads the ledger as now written (the last test left it open).
+    await go('#/library');
+    await page.getByTestId('leaderboard-calibration').waitFor({ state: 'detached' });
+    await go('#/leaderboards?tab=personas');
+    const board = page.getByTestId('leaderboard-calibration');
+    await board.getByTestId('sample-score').nth(1).waitFor();
+    const order = await Promise.all(
+      (await board.locator('tbody tr [data-testid="sample-score"]').all()).map((c) => c.getAttribute('data-settled')),
+    );
+    expect(order).toEqual(['true', 'false']);
+    expect(await board.locator('tbody tr').first().textContent()).toContain(high?.agentName);
+    expect(s.problems).toEqual([]);
+  }, 240_000);
 
   it('shows the exchanges under every persona rating and greys a rating on fewer than five', async () => {
     const { page } = s;

@@ -150,6 +150,65 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
     expect(s.problems).toEqual([]);
   });
 
+  it('draws only the leaderboard rows in view, and the last one once scrolled to', async () => {
+    const { page } = s;
+    await hash(s, '#/leaderboards');
+    const board = page.getByTestId('leaderboard-ideas');
+    const rows = board.getByTestId('leaderboard-row');
+    await rows.first().waitFor({ timeout: 60_000 });
+    // Every idea counts in the table's rows (and the header row), however few are drawn.
+    expect(await page.getByRole('table', { name: 'Ideas leaderboard' }).getAttribute('aria-rowcount')).toBe(
+      String(IDEAS + 1),
+    );
+    const drawn = await rows.count();
+    expect(drawn).toBeGreaterThan(10);
+    expect(drawn).toBeLessThan(80);
+    expect(await board.locator(`tr[aria-rowindex="${IDEAS + 1}"]`).count()).toBe(0);
+    await board.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    // The last idea is drawn once in view; the first ones are not drawn any more.
+    await board.locator(`tr[aria-rowindex="${IDEAS + 1}"]`).waitFor();
+    expect(await board.locator('tr[aria-rowindex="2"]').count()).toBe(0);
+    expect(await rows.count()).toBeLessThan(80);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('zooms the graph with the mouse wheel at a usable pace', async () => {
+    const { page } = s;
+    await hash(s, '#/library');
+    await hash(s, '#/graph');
+    const canvas = page.locator('.graph-canvas[data-laid-out]');
+    await canvas.waitFor({ timeout: 60_000 });
+    const zoom = () =>
+      canvas.evaluate(
+        // biome-ignore lint/suspicious/noExplicitAny: cytoscape's own registry on its container
+        (el) => (el as any)._cyreg.cy.zoom() as number,
+      );
+    // The layout's fit may still be animating: read the zoom once it rests.
+    let before = await zoom();
+    await expect
+      .poll(async () => {
+        const now = await zoom();
+        const still = now === before;
+        before = now;
+        return still;
+      })
+      .toBe(true);
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error('the graph canvas is not drawn');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -300);
+    // One turn of the wheel zooms in by a fifth at least (it once barely moved).
+    await expect.poll(async () => (await zoom()) / before).toBeGreaterThanOrEqual(1.2);
+    // And so on, notch after notch: six of a mouse's 100 px notches out at least halve it (a handler
+    // that takes equal notches for an imprecise device would move it by under a fifth).
+    const zoomedIn = await zoom();
+    for (let i = 0; i < 6; i++) await page.mouse.wheel(0, 100);
+    await expect.poll(async () => zoomedIn / (await zoom())).toBeGreaterThanOrEqual(2);
+    expect(s.problems).toEqual([]);
+  });
+
   it('draws only the evaluation rows in view on the convergence list; one evaluation offers its idea’s evaluations', async () => {
     const { page } = s;
     await hash(s, '#/convergence');

@@ -6,7 +6,7 @@ const IDEA = 'community-solar-coop';
 /**
  * The app at 1,024 × 700 (issue 22): the evaluation's three columns as tabs instead of ~60 px
  * strips, Convergence's pickers inside their cards, the library's capture area folded so the list
- * gets the height.
+ * gets the height, the leaderboard's and the library's columns inside their tables.
  */
 describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
   const { s, go } = sessionPerFile({ viewport: { width: 1024, height: 700 } });
@@ -86,6 +86,78 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
     await page.getByRole('searchbox', { name: 'Search ideas' }).focus();
     expect(await text.isVisible()).toBe(false);
     await s.screenshot('library-1024');
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  /** The right edge of everything `cells` finds, with what it is, against the right edge of `inside`. */
+  async function rightEdges(cells: ReturnType<typeof s.page.locator>, inside: ReturnType<typeof s.page.locator>) {
+    const box = await inside.boundingBox();
+    if (!box) throw new Error('the container is not drawn');
+    const out: { text: string; over: number }[] = [];
+    for (const cell of await cells.all()) {
+      const b = await cell.boundingBox();
+      if (b) out.push({ text: (await cell.innerText()).trim(), over: Math.round(b.x + b.width - (box.x + box.width)) });
+    }
+    return out;
+  }
+
+  it('keeps every leaderboard column inside the board: rank and title pinned, the others in two groups', async () => {
+    const { page } = s;
+    await go('#/leaderboards');
+    const board = page.getByTestId('leaderboard-ideas');
+    await board.getByTestId('leaderboard-row').first().waitFor();
+    const { categories } = await s.app.client.invoke('evaluations:leaderboard', {});
+    const groups = page.getByRole('group', { name: 'Columns shown' }).getByRole('button');
+    expect(await groups.count()).toBe(2);
+    const seen = new Set<string>();
+    for (const group of await groups.all()) {
+      await group.click();
+      expect(await group.getAttribute('aria-pressed')).toBe('true');
+      const headers = await rightEdges(board.locator('thead th'), board);
+      // Nothing ends past the board's right edge (nothing scrolls sideways).
+      expect(headers.filter((h) => h.over > 0)).toEqual([]);
+      expect(await board.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      const cells = await rightEdges(board.getByTestId('leaderboard-row').first().locator('td'), board);
+      expect(cells.filter((c) => c.over > 0)).toEqual([]);
+      for (const h of headers) seen.add(h.text.replace(/ [▲▼]$/, ''));
+      if (headers.some((h) => h.text.startsWith('Overall'))) await s.screenshot('leaderboards-1024');
+    }
+    // Between the two groups, every column of the board is shown.
+    expect([...seen].sort()).toEqual(
+      [
+        '#',
+        'Idea',
+        'Overall',
+        ...categories.map((c) => c.name),
+        'Confidence',
+        'Survival',
+        'Stage',
+        'Stale',
+        'Evaluated',
+      ].sort(),
+    );
+    expect(s.problems).toEqual([]);
+  }, 60_000);
+
+  it('ends every column of the library inside its table, the last debate too', async () => {
+    const { page } = s;
+    // A debate of its own, so a row has a last debate to show.
+    await finishedDebate(s.app, IDEA, 2);
+    await go('#/library');
+    const table = page.locator('.library-table');
+    const header = table.locator('.library-header');
+    await header.waitFor();
+    const headers = await rightEdges(header.locator(':scope > div'), table);
+    expect(headers.map((h) => h.text)).toContain('Last debate');
+    expect(headers.filter((h) => h.over > 0)).toEqual([]);
+    // A row with a debate: its date and status end inside too.
+    const row = table.locator(`.library-row[data-slug="${IDEA}"]`);
+    await row.locator('.c-debate a').waitFor();
+    const cells = await rightEdges(row.locator(':scope > div'), table);
+    expect(cells.filter((c) => c.over > 0)).toEqual([]);
+    // …and are not cut: the date and the status in full.
+    const debate = row.locator('.c-debate');
+    expect(await debate.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     expect(s.problems).toEqual([]);
   }, 60_000);
 });

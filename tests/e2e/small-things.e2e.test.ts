@@ -125,9 +125,9 @@ describe.skipIf(!chromiumPath)('small things that have to agree', () => {
     await badge.waitFor();
     const pipeline = await badge.textContent();
     await go(`#/idea/${IDEA}`);
-    const meta = page.locator('header.idea-head').getByText(/^score /);
+    const meta = page.locator('header.idea-head').getByTestId('idea-figures');
     await meta.waitFor();
-    const ideaPage = /score (\S+)/.exec((await meta.textContent()) ?? '')?.[1];
+    const ideaPage = /overall score (\S+) \(0–10\)/.exec((await meta.textContent()) ?? '')?.[1];
     await go('#/leaderboards');
     const board = page.locator(`[data-testid="leaderboard-row"][data-slug="${IDEA}"] strong`).first();
     await board.waitFor();

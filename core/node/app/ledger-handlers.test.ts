@@ -61,6 +61,49 @@ describe('the ledger', () => {
     expect(broken.falsifiers.find((f) => f.key === target.key)?.status).toBe('overdue');
   });
 
+  it('refuses "survived" ahead of the deadline, wants `early` for void or ambiguous then, and refuses a day not yet come', async () => {
+    rmSync(join(root, 'ledger.md'), { force: true });
+    const { falsifiers } = await call('ledger:list', {});
+    const target = falsifiers.find((f) => f.deadlineDate === '2027-12-31');
+    if (!target) throw new Error('the debate left no falsifier due 2027-12-31');
+    const at = (outcome: 'survived' | 'void' | 'falsified', resolvedOn: string, early?: boolean) =>
+      call('ledger:resolveFalsifier', {
+        debateId,
+        thread: target.thread,
+        agent: target.agent,
+        outcome,
+        resolvedOn,
+        ...(early === undefined ? {} : { early }),
+      });
+    const named = `${target.agentName}'s falsifier (${target.metric} ${target.threshold} by ${target.deadline})`;
+    // Survived a year before the deadline: refused even when the caller says "early".
+    for (const early of [undefined, true]) {
+      expect(await refused(at('survived', '2026-12-31', early))).toMatchObject({
+        code: 'user_error',
+        message: expect.stringContaining(`${named} is due 2027-12-31, after 2026-12-31`),
+      });
+    }
+    expect(existsSync(join(root, 'ledger.md'))).toBe(false);
+    // Void ahead of it: only when asked for.
+    expect(await refused(at('void', '2026-12-31'))).toMatchObject({
+      code: 'user_error',
+      message: expect.stringContaining('early: true'),
+    });
+    expect(existsSync(join(root, 'ledger.md'))).toBe(false);
+    expect(await at('void', '2026-12-31', true)).toMatchObject({ falsifier: { status: 'resolved' } });
+    // Falsified can happen any day; the deadline day itself is no longer early.
+    expect(await at('falsified', '2026-12-31')).toMatchObject({ falsifier: { status: 'resolved' } });
+    expect(await at('survived', '2027-12-31')).toMatchObject({ falsifier: { status: 'resolved' } });
+    // The app's today is 2028-03-01: a later day has not happened.
+    expect(await refused(at('falsified', '2028-03-02'))).toMatchObject({
+      code: 'user_error',
+      message: expect.stringContaining('2028-03-02 has not come yet (today is 2028-03-01)'),
+    });
+    expect(readFileSync(join(root, 'ledger.md'), 'utf8')).toContain(
+      `## ${target.key}\n- outcome: survived\n- resolved: 2027-12-31\n`,
+    );
+  });
+
   it('scores each agent’s calibration from the falsifiers the researcher resolved', async () => {
     rmSync(join(root, 'ledger.md'), { force: true });
     expect(await call('ledger:calibration', {})).toEqual({ agents: [] });

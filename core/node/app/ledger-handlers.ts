@@ -1,5 +1,6 @@
 import type { LedgerCrux, LedgerFalsifier, ledgerChannels } from '../../contract';
 import { calibrationOf } from '../../ledger/calibration';
+import { earlyOutcomeRefusal } from '../../ledger/early-outcome';
 import { LEDGER_FILE, upsertEntry } from '../../ledger/ledger-md';
 import { safeWrite } from '../fs/atomic-write';
 import { UserError } from '../workspace/workspace';
@@ -75,14 +76,16 @@ export function ledgerHandlers(ctx: AppContext, reads: DebateReads): AreaHandler
         };
       },
 
-      'ledger:resolveFalsifier': ({ debateId, thread, agent, outcome, resolvedOn, note }) => {
+      'ledger:resolveFalsifier': ({ debateId, thread, agent, outcome, resolvedOn, note, early }) => {
         ctx.open();
-        const { file, falsifiers } = ledgerRows(debateId);
+        const { file, falsifiers, today } = ledgerRows(debateId);
         const key = `${debateId}/${thread}/${agent}`;
         const falsifier = falsifiers.find((f) => f.key === key);
         if (!falsifier) {
           throw new UserError(`debate ${debateId} has no falsifier by ${agent} in thread ${thread}`);
         }
+        const refusal = earlyOutcomeRefusal(falsifier, outcome, resolvedOn, today, early);
+        if (refusal) throw new UserError(refusal);
         const recordedAt = now().toISOString();
         const text = upsertEntry(file.text, {
           key,

@@ -44,7 +44,7 @@ export const CHANNEL_COMMANDS: { readonly [C in Channel]: ChannelReach } = {
   'cruxes:graph': { command: 'cruxes graph' },
   'cruxes:check': { command: 'cruxes check --provider P --seed N --max-pairs N --budget USD' },
   'ledger:calibration': { command: 'ledger calibration' },
-  'ledger:resolveFalsifier': { command: 'ledger resolve KEY --outcome OUTCOME --on DAY --note TEXT' },
+  'ledger:resolveFalsifier': { command: 'ledger resolve KEY --outcome OUTCOME --on DAY --note TEXT --early' },
   'transcripts:list': { command: 'transcripts list' },
   'transcripts:get': { command: 'transcripts show KIND ID' },
   'transcripts:search': {

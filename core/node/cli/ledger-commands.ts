@@ -14,7 +14,7 @@ export const ledgerCommands: Command[] = [
       name: 'ledger',
       summary: 'The crux and falsifier ledger: list it, record how a falsifier resolved, or show calibration.',
       usage:
-        'ledger (list | resolve KEY --outcome OUTCOME [--on YYYY-MM-DD] [--note TEXT] | calibration) --workspace DIR [--json]',
+        'ledger (list | resolve KEY --outcome OUTCOME [--on YYYY-MM-DD] [--note TEXT] [--early] | calibration) --workspace DIR [--json]',
       positionals: ['ACTION', 'KEY?'],
       options: {
         workspace: workspaceOption,
@@ -25,6 +25,10 @@ export const ledgerCommands: Command[] = [
         },
         on: { type: 'string', value: 'YYYY-MM-DD', description: 'the day it resolved (default: today)' },
         note: { type: 'string', value: 'TEXT', description: 'what settled it (kept in ledger.md)' },
+        early: {
+          type: 'boolean',
+          description: 'record ambiguous or void ahead of the deadline (survived never is)',
+        },
         json: jsonOption,
       },
     },
@@ -88,6 +92,7 @@ export const ledgerCommands: Command[] = [
           outcome: outcome as FalsifierOutcome,
           resolvedOn: (args.options.on as string | undefined) ?? localDay(new Date()),
           note: (args.options.note as string | undefined) ?? '',
+          early: args.options.early === true,
         });
         if (args.options.json) io.out(JSON.stringify(result, null, 2));
         else {

@@ -26,7 +26,7 @@ export function ArenasPanel({ slug, startOpen = false }: { slug: string | null; 
           <Help term="arena" />
         </h2>
         {!starting && (
-          <button type="button" className="primary" onClick={() => setStarting(true)}>
+          <button type="button" className="primary" data-action="arena" onClick={() => setStarting(true)}>
             Start an arena
           </button>
         )}

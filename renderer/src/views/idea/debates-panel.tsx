@@ -21,7 +21,7 @@ export function DebatesPanel({ slug }: { slug: string }) {
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h2 style={{ margin: 0 }}>Crux debates</h2>
         {!starting && (
-          <button type="button" className="primary" onClick={() => setStarting(true)}>
+          <button type="button" className="primary" data-action="debate" onClick={() => setStarting(true)}>
             Start a crux debate
           </button>
         )}

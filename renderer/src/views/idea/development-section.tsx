@@ -1,9 +1,11 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { DevelopmentView } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel } from '../../api/hooks';
+import { useCommands } from '../../commands';
 import { ErrorNotice } from '../../ui/error-notice';
 import { PROVIDER_WORDS } from '../../ui/provider-words';
+import { actionCommands } from './page-actions';
 
 /**
  * Develop (Q&A): the development agent looks for what the idea is missing (empty README sections,
@@ -41,6 +43,33 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
     setDrafts(({ [n]: _, ...rest }) => rest);
   });
 
+  // Its buttons as palette entries too (./page-actions.ts); Cancel only while the agent asks.
+  const commands = useMemo(
+    () =>
+      actionCommands(slug, [
+        {
+          id: 'develop-ask',
+          label: 'Ask what is missing',
+          palette: 'Ask what this idea is missing (development questions)',
+          keywords: 'develop questions qa missing ask agent',
+          run: () => void develop.run(),
+        },
+        ...(develop.running
+          ? [
+              {
+                id: 'develop-cancel',
+                label: 'Cancel',
+                palette: 'Cancel the development questions being asked',
+                keywords: 'develop cancel stop',
+                run: () => void cancel.run(),
+              },
+            ]
+          : []),
+      ]),
+    [slug, develop.run, develop.running, cancel.run],
+  );
+  useCommands(`development-section:${slug}`, commands);
+
   const open = shown?.questions.filter((q) => q.answer === null).length ?? 0;
   const provider = settings.data?.provider ?? 'simulated';
 
@@ -52,6 +81,7 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
         </h2>
         <button
           id="develop-ask"
+          data-action="develop-ask"
           type="button"
           className="primary"
           onClick={() => void develop.run()}
@@ -60,7 +90,13 @@ export function DevelopmentSection({ slug, reloadKey }: { slug: string; reloadKe
           {develop.running ? 'Asking…' : 'Ask what is missing'}
         </button>
         {develop.running && (
-          <button id="develop-cancel" type="button" onClick={() => void cancel.run()} disabled={cancel.running}>
+          <button
+            id="develop-cancel"
+            data-action="develop-cancel"
+            type="button"
+            onClick={() => void cancel.run()}
+            disabled={cancel.running}
+          >
             Cancel
           </button>
         )}

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { EvaluationDetail } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
-import { type Command, useCommands } from '../../commands';
+import { useCommands } from '../../commands';
 import { href, navigate } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
@@ -14,6 +14,7 @@ import { StalenessNote } from '../evaluation/staleness-note';
 import { RecommendationBadge, WeightFigure } from '../evaluation/terms';
 import { categoryVar, pct, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
+import { actionCommands, type PageAction } from './page-actions';
 import '../evaluation/evaluation.css';
 import '../matrix/matrix.css';
 
@@ -184,7 +185,7 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   const evaluations = list.data?.evaluations ?? [];
   const current = evaluations.find((e) => e.current) ?? null;
   const active = evaluations.find((e) => ['running', 'stopping'].includes(statusWord(e))) ?? null;
-  const halted = evaluations.filter((e) => ['stopped', 'failed'].includes(statusWord(e)));
+  const halted = useMemo(() => evaluations.filter((e) => ['stopped', 'failed'].includes(statusWord(e))), [evaluations]);
   const detail = useChannel('evaluations:get', current ? { id: current.id } : null);
   const [evaluating, setEvaluating] = useState(false);
   const [disputing, setDisputing] = useState<string | null>(null);
@@ -204,29 +205,47 @@ export function EvaluationPanel({ slug }: { slug: string }) {
   });
 
   const d = detail.data;
-  const commands = useMemo<Command[]>(
+  // The panel's actions, as its buttons and as palette entries (./page-actions.ts).
+  const canDispute = d?.current === true;
+  const actions = useMemo<PageAction[]>(
     () => [
-      ...(d && d.status === 'completed'
+      ...(d
         ? [
             {
-              id: `idea:${slug}:convergence`,
-              title: 'Convergence chart of this idea’s evaluation',
-              group: 'This idea',
+              id: 'convergence',
+              label: 'Convergence',
+              palette: 'Convergence chart of this idea’s evaluation',
               keywords: 'chart rounds convergence',
               run: () => navigate(href('convergence', d.id)),
             },
+          ]
+        : []),
+      ...(d && canDispute
+        ? [
             {
-              id: `idea:${slug}:dispute`,
-              title: 'Dispute a criterion of this idea’s evaluation…',
-              group: 'This idea',
-              keywords: 'dispute reopen criterion',
+              id: 'dispute',
+              label: 'Dispute a criterion…',
+              palette: 'Dispute a criterion of this idea’s evaluation…',
+              keywords: 'dispute reopen criterion challenge score',
               run: () => setDisputing(d.criteria[0]?.id ?? ''),
             },
           ]
         : []),
+      ...halted.map((h) => {
+        const verb = h.status === 'failed' ? 'Retry' : 'Resume';
+        return {
+          id: `resume:${h.id}`,
+          label: verb,
+          palette: `${verb} the ${h.status === 'failed' ? 'failed' : 'stopped'} ${h.mode} evaluation of this idea (${h.startedAt.slice(0, 16).replace('T', ' ')})`,
+          keywords: 'resume retry continue evaluation checkpoint stopped failed',
+          run: () => void resume.run(h.id),
+        };
+      }),
     ],
-    [slug, d],
+    [d, canDispute, halted, resume.run],
   );
+  const commands = useMemo(() => actionCommands(slug, actions), [slug, actions]);
+  const byId = (id: string) => actions.find((a) => a.id === id);
   useCommands(`evaluation-panel:${slug}`, commands);
 
   const showForm = evaluating || (list.data !== null && evaluations.length === 0);
@@ -239,12 +258,18 @@ export function EvaluationPanel({ slug }: { slug: string }) {
         </h2>
         <div className="row">
           {d && (
-            <a className="button" href={href('convergence', d.id)}>
-              Convergence
+            <a className="button" data-action="convergence" href={href('convergence', d.id)}>
+              {byId('convergence')?.label}
             </a>
           )}
           {!showForm && (
-            <button type="button" className="primary" onClick={() => setEvaluating(true)} disabled={active !== null}>
+            <button
+              type="button"
+              className="primary"
+              data-action="evaluate"
+              onClick={() => setEvaluating(true)}
+              disabled={active !== null}
+            >
               {current ? 'Evaluate again…' : 'Evaluate…'}
             </button>
           )}
@@ -266,8 +291,13 @@ export function EvaluationPanel({ slug }: { slug: string }) {
             A {h.mode} evaluation from {h.startedAt.slice(0, 16).replace('T', ' ')}
           </a>
           <span className="muted">({h.stopReason ?? 'interrupted'})</span>
-          <button type="button" onClick={() => void resume.run(h.id)} disabled={resume.running || active !== null}>
-            {h.status === 'failed' ? 'Retry' : 'Resume'}
+          <button
+            type="button"
+            data-action={`resume:${h.id}`}
+            onClick={() => void resume.run(h.id)}
+            disabled={resume.running || active !== null}
+          >
+            {byId(`resume:${h.id}`)?.label}
           </button>
         </p>
       ))}
@@ -325,10 +355,14 @@ export function EvaluationPanel({ slug }: { slug: string }) {
               onClose={() => setDisputing(null)}
             />
           )}
-          {disputing === null && d.current && (
+          {disputing === null && canDispute && (
             <div>
-              <button type="button" onClick={() => setDisputing(selected ?? d.criteria[0]?.id ?? '')}>
-                Dispute a criterion…
+              <button
+                type="button"
+                data-action="dispute"
+                onClick={() => setDisputing(selected ?? d.criteria[0]?.id ?? '')}
+              >
+                {byId('dispute')?.label}
               </button>
             </div>
           )}

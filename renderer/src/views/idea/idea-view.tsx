@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { IdeaDetail } from '../../../../core/contract';
 import { useClient, useHost } from '../../api/client';
 import { useAction, useChannel, usePush } from '../../api/hooks';
@@ -9,6 +9,7 @@ import { Markdown } from '../../ui/markdown';
 import { attachDropped, carriesSomething, type Dropped, readDrop } from '../library/drop';
 import { DropZone } from '../library/drop-zone';
 import { ArenasPanel } from '../arena/arenas-panel';
+import { score } from '../evaluation/format';
 import { CompareWith } from '../compare/compare-with';
 import { DebatesPanel } from './debates-panel';
 import { DevelopmentSection } from './development-section';
@@ -16,6 +17,7 @@ import { EvaluationPanel } from './evaluation-panel';
 import { type IdeaAction, IdeaActionForm } from './idea-action-form';
 import { IdeaFiles } from './idea-files';
 import { MemoryPanel } from './memory-panel';
+import { actionCommands, type PageAction } from './page-actions';
 import './idea.css';
 
 /** Routes live in the hash, so in-page jumps scroll instead of following `#anchor` links. */
@@ -116,72 +118,89 @@ export function IdeaView({ route }: { route: Route }) {
   const stageIndex = stages.findIndex((s) => s.id === data?.stage);
   const nextStage = stageIndex >= 0 ? stages[stageIndex + 1] : undefined;
 
-  const commands = useMemo<Command[]>(() => {
-    if (!data) return [];
-    const title = data.title;
+  // Opens the drop zone's file chooser (set by the zone; the palette's "Attach files…" calls it).
+  const chooseFiles = useRef<(() => void) | null>(null);
+
+  const toggle = useCallback((which: IdeaAction) => setAction((now) => (now === which ? null : which)), []);
+  const actions = useMemo<PageAction[]>(() => {
+    const title = data?.title ?? slug;
     return [
       {
-        id: `idea:${slug}:evaluate`,
-        title: `Evaluate “${title}” (quick, standard or deep)…`,
-        group: 'This idea',
+        id: 'evaluate',
+        label: 'Evaluate…',
+        palette: `Evaluate “${title}” (quick, standard or deep)…`,
         keywords: 'evaluate score red team cost',
         run: () => setAction('evaluate'),
       },
       {
-        id: `idea:${slug}:debate`,
-        title: `Start a crux debate about “${title}”…`,
-        group: 'This idea',
+        id: 'debate',
+        label: 'Start a crux debate…',
+        palette: `Start a crux debate about “${title}”…`,
         keywords: 'debate crux agents personas cost',
         run: () => setAction('debate'),
       },
       {
-        id: `idea:${slug}:arena`,
-        title: `Start an arena about “${title}”…`,
-        group: 'This idea',
+        id: 'arena',
+        label: 'Start an arena…',
+        palette: `Start an arena about “${title}”…`,
         keywords: 'arena proposals vote judge elo agents cost',
         run: () => setAction('arena'),
       },
       {
-        id: `idea:${slug}:compare`,
-        title: `Compare “${title}” with other ideas…`,
-        group: 'This idea',
+        id: 'compare',
+        label: 'Compare with…',
+        palette: `Compare “${title}” with other ideas…`,
         keywords: 'compare comparison side by side scores',
         run: () => setComparing(true),
       },
       {
-        id: `idea:${slug}:develop`,
-        title: `Develop “${title}” (questions)`,
-        group: 'This idea',
+        id: 'develop',
+        label: 'Develop (Q&A)',
+        palette: `Develop “${title}” (questions)`,
         keywords: 'develop questions answers qa',
         run: () => focusDevelop(),
       },
       {
-        id: `idea:${slug}:export`,
-        title: `Export the synthesis of “${title}”`,
-        group: 'This idea',
+        id: 'export',
+        label: 'Export…',
+        palette: `Export the synthesis of “${title}”`,
         keywords: 'export pdf html markdown download',
         run: () => navigate(href('export', { source: 'synthesis', id: slug })),
       },
-      ...(nextStage
-        ? [
-            {
-              id: `idea:${slug}:next-stage`,
-              title: `Move “${title}” to ${nextStage.name}`,
-              group: 'This idea',
-              keywords: 'stage pipeline advance next',
-              run: () => void setStage.run(nextStage.id),
-            },
-          ]
-        : []),
       {
-        id: `idea:${slug}:folder`,
-        title: `Show “${title}” in the graph`,
-        group: 'This idea',
+        id: 'graph',
+        label: 'In the graph',
+        palette: `Show “${title}” in the graph`,
         keywords: 'graph relationships',
         run: () => navigate(href('graph', { focus: slug })),
       },
     ];
-  }, [data, slug, nextStage, setStage.run]);
+  }, [data?.title, slug]);
+  const [evaluateAction, debateAction, arenaAction, compareAction, developAction, exportAction, graphAction] =
+    actions as [PageAction, PageAction, PageAction, PageAction, PageAction, PageAction, PageAction];
+
+  const commands = useMemo<Command[]>(() => {
+    if (!data) return [];
+    const title = data.title;
+    // Every stage but the current one, as the Stage select offers them.
+    const moves: PageAction[] = stages
+      .filter((st) => st.id !== data.stage)
+      .map((st) => ({
+        id: `stage:${st.id}`,
+        label: st.name,
+        palette: `Move “${title}” to ${st.name}${st.id === nextStage?.id ? ' (the next stage)' : ''}`,
+        keywords: `stage pipeline move ${st.id === nextStage?.id ? 'advance next' : ''}`,
+        run: () => void setStage.run(st.id),
+      }));
+    const attachAction: PageAction = {
+      id: 'attach',
+      label: 'Choose files…',
+      palette: `Attach files to “${title}”…`,
+      keywords: 'attach files upload assets add',
+      run: () => chooseFiles.current?.(),
+    };
+    return actionCommands(slug, [...actions, ...moves, attachAction]);
+  }, [data, slug, actions, stages, nextStage, setStage.run]);
   useCommands(`idea-view:${slug}`, commands);
 
   if (!slug) {
@@ -231,6 +250,7 @@ export function IdeaView({ route }: { route: Route }) {
                   onChange={(e) => void setStage.run(e.target.value)}
                   disabled={setStage.running}
                   aria-label="Stage"
+                  data-action="stage"
                 >
                   {stages.map((s) => (
                     <option key={s.id} value={s.id}>
@@ -251,9 +271,15 @@ export function IdeaView({ route }: { route: Route }) {
                   stale
                 </span>
               )}
-              <span className="muted small">
-                score {data.overallScore === null ? '—' : data.overallScore.toFixed(2)} · confidence{' '}
-                {data.confidence === null ? '—' : data.confidence.toFixed(2)} · updated {data.updated ?? '—'}
+              <span className="muted small" data-testid="idea-figures">
+                <span title="The weighted mean of the category scores of the current evaluation, from 0 to 10">
+                  overall score {score(data.overallScore)} (0–10)
+                </span>{' '}
+                ·{' '}
+                <span title="How sure the evaluation is of its scores, from 0 (a guess) to 1 (settled)">
+                  evaluation confidence {score(data.confidence)} (0–1)
+                </span>{' '}
+                · updated {data.updated ?? '—'}
               </span>
             </div>
             {data.tags.length > 0 && (
@@ -266,41 +292,33 @@ export function IdeaView({ route }: { route: Route }) {
               </div>
             )}
             <div className="row actions">
+              {[evaluateAction, debateAction, arenaAction].map((a) => (
+                <button
+                  key={a.id}
+                  type="button"
+                  className="primary"
+                  data-action={a.id}
+                  aria-pressed={action === a.id}
+                  onClick={() => toggle(a.id as IdeaAction)}
+                >
+                  {a.label}
+                </button>
+              ))}
               <button
                 type="button"
-                className="primary"
-                aria-pressed={action === 'evaluate'}
-                onClick={() => setAction(action === 'evaluate' ? null : 'evaluate')}
+                data-action={compareAction.id}
+                aria-pressed={comparing}
+                onClick={() => setComparing(!comparing)}
               >
-                Evaluate…
+                {compareAction.label}
               </button>
-              <button
-                type="button"
-                className="primary"
-                aria-pressed={action === 'debate'}
-                onClick={() => setAction(action === 'debate' ? null : 'debate')}
-              >
-                Start a crux debate…
-              </button>
-              <button
-                type="button"
-                className="primary"
-                aria-pressed={action === 'arena'}
-                onClick={() => setAction(action === 'arena' ? null : 'arena')}
-              >
-                Start an arena…
-              </button>
-              <button type="button" aria-pressed={comparing} onClick={() => setComparing(!comparing)}>
-                Compare with…
-              </button>
-              <button type="button" onClick={focusDevelop}>
-                Develop (Q&amp;A)
-              </button>
-              <button type="button" onClick={() => navigate(href('export', { source: 'synthesis', id: slug }))}>
-                Export…
-              </button>
-              <a className="button" href={href('graph', { focus: slug })}>
-                In the graph
+              {[developAction, exportAction].map((a) => (
+                <button key={a.id} type="button" data-action={a.id} onClick={a.run}>
+                  {a.label}
+                </button>
+              ))}
+              <a className="button" data-action={graphAction.id} href={href('graph', { focus: slug })}>
+                {graphAction.label}
               </a>
             </div>
             {notice && (
@@ -335,6 +353,8 @@ export function IdeaView({ route }: { route: Route }) {
                 hint="Drop files or text anywhere on this page: they are copied into the idea’s assets/ (never overwriting)."
                 busy={attach.running}
                 onDropped={(d) => void attach.run(d)}
+                action="attach"
+                chooseRef={chooseFiles}
               />
               <Relationships idea={data} titles={titles} />
               <IdeaFiles slug={slug} files={data.files} reloadKey={reloadKey} />

@@ -3,7 +3,7 @@ import type { CalibrationView } from '../../../../core/contract';
 import { href } from '../../router';
 import { downloadText, toCsv } from '../../ui/csv';
 import { pct } from '../evaluation/format';
-import { SampleScore } from './sample-score';
+import { SampleScore, SETTLED_FROM } from './sample-score';
 import { type Sort, sortRows } from './sort';
 import { type SortColumn, SortHeader } from './sort-header';
 
@@ -23,17 +23,27 @@ const COLUMNS: SortColumn<Key>[] = [
   { key: 'unscored', label: 'Not scored', numeric: true, title: 'ambiguous, void, an uncertain side or no confidence' },
 ];
 
+/** The figures that rest on the scored sample: sorted by one, a board puts settled rows first. */
+const FROM_SAMPLE: ReadonlySet<Key> = new Set(['brier', 'heldRate', 'meanConfidence']);
+
 const fixed = (v: number | null) => (v === null ? '—' : v.toFixed(3));
 const share = (v: number | null) => (v === null ? '—' : pct(v));
 
 /**
  * Debating personas by calibration: how well their confidence matched the falsifiers the
- * researcher resolved in the ledger (lowest Brier score first). Each score shows the falsifiers it
- * rests on and is greyed under five: one falsifier is an anecdote, not a calibration.
+ * researcher resolved in the ledger (lowest Brier score first, the provisional rows after the
+ * settled ones). Each score shows the falsifiers it rests on and is greyed under five: one
+ * falsifier is an anecdote, not a calibration.
  */
 export function CalibrationBoard({ rows }: { rows: CalibrationView[] }) {
   const [sort, setSort] = useState<Sort<Key>>({ key: 'brier', dir: 'asc' });
-  const shown = useMemo(() => sortRows(rows, sort, (r, k) => r[k]), [rows, sort]);
+  const shown = useMemo(() => {
+    const sorted = sortRows(rows, sort, (r, k) => r[k]);
+    if (!FROM_SAMPLE.has(sort.key)) return sorted;
+    // A Brier score of 0.00 from one falsifier is luck, not the best calibration: the rows greyed
+    // as provisional (fewer than SETTLED_FROM scored) follow the settled ones, each part in order.
+    return [...sorted.filter((r) => r.scored >= SETTLED_FROM), ...sorted.filter((r) => r.scored < SETTLED_FROM)];
+  }, [rows, sort]);
   const exportCsv = () =>
     downloadText(
       'leaderboard-calibration.csv',

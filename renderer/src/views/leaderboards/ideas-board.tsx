@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { LeaderboardRowView } from '../../../../core/contract';
 import { href } from '../../router';
 import { toCsv, downloadText } from '../../ui/csv';
@@ -10,6 +10,18 @@ import { SortHeader } from './sort-header';
 const ROW_HEIGHT = 34;
 /** Rows drawn beyond the visible ones on each side, so a fast scroll shows no gap. */
 const OVERSCAN = 10;
+/**
+ * The width every column needs at its narrowest (leaderboards.css: rank 40, title at least 200,
+ * overall 60, six categories of 68, confidence 78, survival 64, stage 110, stale 56, evaluated
+ * 104; then the border and a scrollbar). Below it, the rank and title stay and the other columns
+ * come in two groups, one shown at a time, rather than running off the right edge.
+ */
+const ALL_COLUMNS_WIDTH = 1138;
+type Group = 'scores' | 'details';
+const GROUPS: { id: Group; label: string; title: string }[] = [
+  { id: 'scores', label: 'Scores', title: 'Overall, the categories, confidence and red-team survival' },
+  { id: 'details', label: 'Stage and dates', title: 'Stage, staleness and the day it was evaluated' },
+];
 
 interface Column {
   key: string;
@@ -21,6 +33,8 @@ interface Column {
   /** Its width's class (leaderboards.css): the rows are laid out one by one, not as a table. */
   className: string;
   colour?: string;
+  /** The group it is shown in when the board is too narrow for every column; none: always shown. */
+  group?: Group;
 }
 
 /**
@@ -88,6 +102,7 @@ export function IdeasBoard({
       },
       {
         key: 'overall',
+        group: 'scores',
         label: 'Overall',
         numeric: true,
         value: (r) => r.overallScore,
@@ -97,6 +112,7 @@ export function IdeasBoard({
       ...categories.map(
         (c, i): Column => ({
           key: `cat:${c.id}`,
+          group: 'scores',
           label: c.name,
           title: `${c.name} (weight ${c.weight})`,
           numeric: true,
@@ -108,6 +124,7 @@ export function IdeasBoard({
       ),
       {
         key: 'confidence',
+        group: 'scores',
         label: 'Confidence',
         numeric: true,
         value: (r) => r.confidence,
@@ -116,6 +133,7 @@ export function IdeasBoard({
       },
       {
         key: 'survival',
+        group: 'scores',
         label: 'Survival',
         title: 'Red-team survival: challenges the evaluator won, of all challenges',
         numeric: true,
@@ -125,6 +143,7 @@ export function IdeasBoard({
       },
       {
         key: 'stage',
+        group: 'details',
         label: 'Stage',
         numeric: false,
         value: (r) => r.stage,
@@ -133,6 +152,7 @@ export function IdeasBoard({
       },
       {
         key: 'stale',
+        group: 'details',
         label: 'Stale',
         title: 'The idea changed since its evaluation',
         numeric: false,
@@ -142,6 +162,7 @@ export function IdeasBoard({
       },
       {
         key: 'evaluated',
+        group: 'details',
         label: 'Evaluated',
         numeric: false,
         value: (r) => r.evaluatedAt,
@@ -150,6 +171,22 @@ export function IdeasBoard({
       },
     ],
     [categories],
+  );
+
+  // Too narrow for every column (a 1,024 px window): one group of them at a time.
+  const board = useRef<HTMLDivElement>(null);
+  const [narrow, setNarrow] = useState(false);
+  const [group, setGroup] = useState<Group>('scores');
+  useEffect(() => {
+    const element = board.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setNarrow(element.clientWidth < ALL_COLUMNS_WIDTH));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const drawn = useMemo(
+    () => (narrow ? columns.filter((c) => c.group === undefined || c.group === group) : columns),
+    [narrow, group, columns],
   );
 
   const stages = useMemo(() => [...new Set(rows.map((r) => r.stage))].sort(), [rows]);
@@ -200,7 +237,7 @@ export function IdeasBoard({
   };
 
   return (
-    <div className="board stack">
+    <div className={narrow ? 'board stack narrow' : 'board stack'} ref={board}>
       <div className="row board-filters">
         <label>
           Find
@@ -247,6 +284,21 @@ export function IdeasBoard({
         <span className="muted small" aria-live="polite">
           {shown.length} of {rows.length} ideas
         </span>
+        {narrow && (
+          <fieldset className="row board-groups" aria-label="Columns shown">
+            {GROUPS.map((g) => (
+              <button
+                key={g.id}
+                type="button"
+                title={g.title}
+                aria-pressed={group === g.id}
+                onClick={() => setGroup(g.id)}
+              >
+                {g.label}
+              </button>
+            ))}
+          </fieldset>
+        )}
       </div>
       <div
         ref={scroller}
@@ -257,11 +309,11 @@ export function IdeasBoard({
       >
         <table className="data board" aria-label="Ideas leaderboard" aria-rowcount={shown.length + 1}>
           <thead>
-            <SortHeader columns={columns} sort={sort} onSort={setSort} />
+            <SortHeader columns={drawn} sort={sort} onSort={setSort} />
           </thead>
           <tbody style={{ height: shown.length * ROW_HEIGHT }}>
             {shown.slice(first, last).map((r, k) => (
-              <BoardRow key={r.slug} row={r} index={first + k} columns={columns} />
+              <BoardRow key={r.slug} row={r} index={first + k} columns={drawn} />
             ))}
           </tbody>
         </table>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { FALSIFIER_OUTCOMES, type LedgerFalsifier } from '../../../../core/contract';
+import { earlyOutcome, FALSIFIER_OUTCOMES, type LedgerFalsifier } from '../../../../core/contract';
 import { useClient } from '../../api/client';
 import { useAction } from '../../api/hooks';
 import { ErrorNotice } from '../../ui/error-notice';
-import { earlyOutcome } from './early-outcome';
 
 const OUTCOME_WORDS: Record<(typeof FALSIFIER_OUTCOMES)[number], string> = {
   falsified: 'Falsified — the threshold was crossed; the position was wrong',
@@ -43,6 +42,7 @@ export function ResolveForm({
       outcome,
       resolvedOn,
       note,
+      early: ahead === 'ask' && early,
     });
     onDone(
       result.conflict
@@ -72,7 +72,7 @@ export function ResolveForm({
         </label>
         <label>
           Resolved on
-          <input type="date" value={resolvedOn} required onChange={(e) => setResolvedOn(e.target.value)} />
+          <input type="date" value={resolvedOn} max={today} required onChange={(e) => setResolvedOn(e.target.value)} />
         </label>
       </div>
       <label className="stack" style={{ alignItems: 'stretch', gap: 2 }}>

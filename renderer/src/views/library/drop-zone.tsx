@@ -1,9 +1,11 @@
-import { type ReactNode, useRef, useState } from 'react';
+import { type MutableRefObject, type ReactNode, useEffect, useRef, useState } from 'react';
 import { carriesSomething, type Dropped, readDrop } from './drop';
 
 /**
  * A place to drop files or text, with a "Choose files…" button as its keyboard (and mouse-only)
  * alternative. `onDropped` gets what was dropped or chosen; the zone shows the drag highlight.
+ * `chooseRef` is given the function that opens the file chooser (for a palette entry); `action`
+ * marks the button as a page action (`data-action`).
  */
 export function DropZone({
   label,
@@ -11,6 +13,8 @@ export function DropZone({
   busy,
   onDropped,
   accept,
+  action,
+  chooseRef,
   children,
 }: {
   label: string;
@@ -18,10 +22,19 @@ export function DropZone({
   busy: boolean;
   onDropped: (dropped: Dropped) => void;
   accept?: string;
+  action?: string;
+  chooseRef?: MutableRefObject<(() => void) | null>;
   children?: ReactNode;
 }) {
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!chooseRef) return;
+    chooseRef.current = () => input.current?.click();
+    return () => {
+      chooseRef.current = null;
+    };
+  }, [chooseRef]);
   return (
     <section
       className={`drop-zone${over ? ' over' : ''}`}
@@ -48,7 +61,7 @@ export function DropZone({
         <span className="muted small">{hint}</span>
       </div>
       <div className="row">
-        <button type="button" onClick={() => input.current?.click()} disabled={busy}>
+        <button type="button" data-action={action} onClick={() => input.current?.click()} disabled={busy}>
           Choose files…
         </button>
         {children}
