@@ -12,15 +12,19 @@ const ROW_HEIGHT = 34;
 const OVERSCAN = 10;
 /**
  * The width every column needs at its narrowest (leaderboards.css: rank 40, title at least 200,
- * overall 60, six categories of 68, confidence 78, survival 64, stage 110, stale 56, evaluated
+ * overall 60, six categories of 72 ("Feasibility" in full), confidence 78, survival 64, stage 110, stale 56, evaluated
  * 104; then the border and a scrollbar). Below it, the rank and title stay and the other columns
  * come in two groups, one shown at a time, rather than running off the right edge.
  */
-const ALL_COLUMNS_WIDTH = 1138;
+const ALL_COLUMNS_WIDTH = 1162;
 type Group = 'scores' | 'details';
 const GROUPS: { id: Group; label: string; title: string }[] = [
-  { id: 'scores', label: 'Scores', title: 'Overall, the categories, confidence and red-team survival' },
-  { id: 'details', label: 'Stage and dates', title: 'Stage, staleness and the day it was evaluated' },
+  { id: 'scores', label: 'Category scores', title: 'The six categories’ scores' },
+  {
+    id: 'details',
+    label: 'Confidence, stage and dates',
+    title: 'Confidence, red-team survival, stage, staleness and the day it was evaluated',
+  },
 ];
 
 interface Column {
@@ -102,7 +106,6 @@ export function IdeasBoard({
       },
       {
         key: 'overall',
-        group: 'scores',
         label: 'Overall',
         numeric: true,
         value: (r) => r.overallScore,
@@ -124,7 +127,7 @@ export function IdeasBoard({
       ),
       {
         key: 'confidence',
-        group: 'scores',
+        group: 'details',
         label: 'Confidence',
         numeric: true,
         value: (r) => r.confidence,
@@ -133,7 +136,7 @@ export function IdeasBoard({
       },
       {
         key: 'survival',
-        group: 'scores',
+        group: 'details',
         label: 'Survival',
         title: 'Red-team survival: challenges the evaluator won, of all challenges',
         numeric: true,
