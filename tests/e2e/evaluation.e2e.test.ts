@@ -126,6 +126,8 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await s.screenshot('evaluation-live');
 
     await page.getByTestId('evaluation-status').getByText('locked').waitFor({ timeout: 60_000 });
+    // Locked, the header says so once: no phase badge saying "locked" again beside it.
+    expect(await page.getByTestId('evaluation-phase').count()).toBe(0);
     const overall = (await page.getByTestId('overall-score').innerText()).trim();
     expect(overall).toMatch(/^\d+\.\d\d$/);
     expect(await transcript.locator('li.entry[data-type="ruling"]').count()).toBeGreaterThan(0);
@@ -341,6 +343,13 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await s.screenshot('evaluation-add-round');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(async () => (await get()).status, { timeout: 30_000 }).toBe('paused');
+    // Why it stopped, in words; the log's code on hover.
+    const why = page.getByTestId('stop-reason');
+    await why.waitFor();
+    expect({ text: await why.innerText(), code: await why.getAttribute('data-code') }).toEqual({
+      text: '(you stopped it)',
+      code: 'cancelled',
+    });
     expect(s.problems).toEqual([]);
   }, 120_000);
 });
