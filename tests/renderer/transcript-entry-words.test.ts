@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluationEntry } from '../../core/contract';
 import { entryWordsText } from '../../renderer/src/views/evaluation/entry-words';
-import { entrySearchText } from '../../renderer/src/views/transcripts/transcript-row';
+import { entrySearchText } from '../../renderer/src/views/transcripts/entry-search';
 
 // An evaluation's transcript shows its phases in words while its log keeps the codes: the find must
 // match an entry by what the row shows and by what the log says.
@@ -27,7 +27,9 @@ const entry = (over: Partial<EvaluationEntry>): EvaluationEntry => ({
 
 describe('an evaluation entry in words', () => {
   it('says a phase change in words', () => {
-    expect(entryWordsText(entry({}))).toBe('about to start → first scoring: first scoring: 6 evaluators score in parallel');
+    expect(entryWordsText(entry({}))).toBe(
+      'about to start → first scoring: first scoring: 6 evaluators score in parallel',
+    );
     expect(entryWordsText(entry({ title: 'REVIEWING → LOCKED', text: 'crystallized: MAX_ROUNDS' }))).toBe(
       'writing the verdict → locked: locked: round limit reached',
     );

@@ -4,7 +4,8 @@ import { personaColour } from '../../ui/persona-colour';
 import { PlainCode } from '../../ui/plain-code';
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
-import { entryParts, entryWordsText, type Part } from '../evaluation/entry-words';
+import { entryParts, type Part } from '../evaluation/entry-words';
+import { entryText } from './entry-search';
 import { highlight } from './highlight';
 
 /** Every row is this tall: a fixed height lets the list place row 9,000 without measuring 8,999. */
@@ -60,21 +61,6 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
     </article>
   );
 });
-
-/** What an evaluation entry says, as the log has it: title, then text. */
-export function entryText(e: EvaluationEntry): string {
-  return e.text === '' ? e.title : `${e.title}: ${e.text}`;
-}
-
-/**
- * What the find looks in: the log's words (its codes, "PENDING → EVALUATING") and the row's
- * ("about to start → first scoring"), so a search finds an entry by either.
- */
-export function entrySearchText(e: EvaluationEntry): string {
-  const raw = entryText(e);
-  const words = entryWordsText(e);
-  return words === raw ? raw : `${raw}\n${words}`;
-}
 
 /** An entry's parts with the find's words marked: codes as words (the code on hover) with a (?). */
 function Said({ parts, words }: { parts: Part[]; words: readonly string[] }) {

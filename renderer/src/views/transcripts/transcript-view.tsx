@@ -7,7 +7,8 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { VirtualList, type VirtualListHandle } from '../../ui/virtual-list';
 import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
-import { EntryRow, entrySearchText, ROW_HEIGHT, TranscriptRow } from './transcript-row';
+import { entrySearchText } from './entry-search';
+import { EntryRow, ROW_HEIGHT, TranscriptRow } from './transcript-row';
 import './transcripts.css';
 
 /** One empty list for every row without a match, so the memoized rows see the same props. */
