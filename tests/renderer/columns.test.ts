@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CruxEventView } from '../../core/contract';
 import { columnsFrom } from '../../renderer/src/views/debate/columns';
-import { lockFailureWords } from '../../renderer/src/views/debate/lock-words';
+import { lockFailureWords, validationFailureWords } from '../../renderer/src/views/debate/lock-words';
 
 // The debate view's notes name a thread by its question, and a stage or a closing in plain words
 // with the protocol's code kept for the tooltip.
@@ -129,5 +129,33 @@ describe('lock attempts and closings in words', () => {
     const t1 = notesOf(evs, 't1');
     expect(t1[0]?.text).toBe(`“${other}” (t2) merged into this thread: the same crux`);
     expect([...t1, ...t2].map((n) => n.text).join(' ')).not.toMatch(/historian|investor|end-user-advocate/);
+  });
+});
+
+describe('a crux that did not validate', () => {
+  it('says why in words, debaters by name, the codes in the tooltip', () => {
+    expect(
+      validationFailureWords(
+        [
+          'NO_SPLIT',
+          'FEW_CRITERIA',
+          'VAGUE_CRITERION',
+          'NOT_DECISION_RELEVANT',
+          'MEASUREMENT_QUESTION',
+          'VAGUE_FALSIFIER:historian',
+          'VAGUE_FALSIFIER:investor',
+          'NEEDS_CLARIFICATION',
+        ],
+        (a) => ({ historian: 'Historian', investor: 'Investor' })[a] ?? a,
+      ),
+    ).toEqual([
+      'the answers do not split the debaters',
+      'fewer than two ways to settle it',
+      'a way to settle it is vague',
+      'fewer than two debaters would change their minds on it',
+      'it asks for a measurement, not a yes/no question about the future',
+      'a debater asked for it to be worded more clearly',
+      'the falsifiers of Historian and Investor are vague',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { CruxEventView } from '../../../../core/contract';
 import { plainWords } from '../../ui/glossary';
 import { clip } from './format';
-import { lockFailedNote } from './lock-words';
+import { lockFailedNote, validationFailureWords } from './lock-words';
 
 /** One line of a thread's column, in the order the protocol decided it. */
 export type ColumnItem =
@@ -227,8 +227,10 @@ export function columnsFrom(events: readonly CruxEventView[], context: NoteConte
         note(
           e.thread,
           `n${n}`,
-          `crystallized: DCG ${e.crux.dcg.score.toFixed(2)}, ${e.crux.validated ? 'validated' : `not validated (${e.crux.validationFailures.join(', ')})`}`,
+          `crystallized: DCG ${e.crux.dcg.score.toFixed(2)}, ${e.crux.validated ? 'validated' : `not validated (${validationFailureWords(e.crux.validationFailures, name).join('; ')})`}`,
           e.crux.validated ? 'ok' : 'warn',
+          e.crux.validated ? undefined : `not validated: ${e.crux.validationFailures.join(', ')}`,
+          'dcg',
         );
         break;
       case 'thread_closed':

@@ -48,3 +48,26 @@ export function lockFailedNote(
   const words = lockFailureWords(codes, name);
   return `Lock attempt ${attempt}${max ? ` of ${max}` : ''} failed${words.length > 0 ? `: ${words.join('; ')}` : ''}`;
 }
+
+/** Why a crystallized crux did not validate (core/crux/validation.ts and the review), in words. */
+const VALIDATION_WORDS: Record<string, string> = {
+  NO_SPLIT: 'the answers do not split the debaters',
+  FEW_CRITERIA: 'fewer than two ways to settle it',
+  VAGUE_CRITERION: 'a way to settle it is vague',
+  NOT_DECISION_RELEVANT: 'fewer than two debaters would change their minds on it',
+  MEASUREMENT_QUESTION: 'it asks for a measurement, not a yes/no question about the future',
+  NEEDS_CLARIFICATION: 'a debater asked for it to be worded more clearly',
+};
+
+export function validationFailureWords(codes: readonly string[], name: (agent: string) => string = (a) => a): string[] {
+  const vague: string[] = [];
+  const out: string[] = [];
+  for (const code of codes) {
+    const [kind, agent = ''] = code.split(':', 2) as [string, string?];
+    if (kind === 'VAGUE_FALSIFIER') vague.push(name(agent));
+    else out.push(VALIDATION_WORDS[code] ?? code);
+  }
+  if (vague.length === 1) out.push(`the falsifier of ${vague[0]} is vague`);
+  if (vague.length > 1) out.push(`the falsifiers of ${list(vague)} are vague`);
+  return out;
+}
