@@ -341,6 +341,15 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await page.getByText('round', { exact: false }).filter({ hasText: /of 4$/ }).first().waitFor();
     expect((await get()).roundLimit).toBe(4);
     await s.screenshot('evaluation-add-round');
+    // The idea page's link to it says the phase in words, the code on hover.
+    await page.goto(`${s.server.url}#/idea/${slug}`);
+    const follow = page.getByRole('link', { name: /^Follow the standard evaluation live/ });
+    await follow.waitFor();
+    const phaseNow = (await follow.getAttribute('title'))?.replace(/^phase: /, '') ?? '';
+    expect(phaseNow).toMatch(/^[A-Z]+$/);
+    expect(await follow.innerText()).toMatch(/^Follow the standard evaluation live \([a-z ]+, round \d+\)$/);
+    await page.goto(`${s.server.url}#/evaluation/${id}`);
+    await page.getByTestId('evaluation-status').getByText('running').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(async () => (await get()).status, { timeout: 30_000 }).toBe('paused');
     // Why it stopped, in words; the log's code on hover.

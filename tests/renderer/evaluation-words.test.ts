@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { entryParts, phaseTerm } from '../../renderer/src/views/evaluation/entry-words';
-import { lockTone, showsPhase, statusClass, stopReasonWords } from '../../renderer/src/views/evaluation/format';
+import {
+  lockTone,
+  phaseWords,
+  showsPhase,
+  statusClass,
+  stopReasonWords,
+} from '../../renderer/src/views/evaluation/format';
 import {
   confidenceSentence,
   lockSentence,
@@ -123,5 +129,13 @@ describe('the live view header', () => {
     expect(stopReasonWords('review gate')).toBe('held for your review (the pipeline’s review gate)');
     expect(stopReasonWords('interrupted')).toBe('interrupted: the app stopped while it ran');
     expect(stopReasonWords('the provider refused the request')).toBe('the provider refused the request');
+  });
+});
+
+describe('phaseWords', () => {
+  it('says a phase in words for a line of text (the idea page’s link to a running evaluation)', () => {
+    expect(phaseWords('DEBATING')).toBe('red team debating');
+    expect(phaseWords('FAILED')).toBe('failed');
+    expect(phaseWords('SOMETHING_NEW')).toBe('SOMETHING_NEW');
   });
 });

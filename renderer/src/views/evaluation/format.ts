@@ -1,4 +1,6 @@
 import { type EvaluationStatus, evaluationStatusOf, type RunStatusView } from '../../../../core/contract';
+import { plainWords } from '../../ui/glossary';
+import { phaseTerm } from './entry-words';
 
 /**
  * An evaluation as every channel states its status: a run's; with its lock reason when the view
@@ -110,3 +112,6 @@ const STOP_WORDS: Record<string, string> = {
 export function stopReasonWords(reason: string): string {
   return STOP_WORDS[reason] ?? reason;
 }
+
+/** A phase in words ("red team debating"), for a line of text rather than a badge with its (?). */
+export const phaseWords = (phase: string): string => plainWords(phaseTerm(phase));
