@@ -21,7 +21,8 @@ export function lockFailureWords(codes: readonly string[], name: (agent: string)
   for (const code of codes) {
     const [kind, rest = ''] = code.split(':', 2) as [string, string?];
     if (code === 'MIN_COMMITMENTS') parts.push('fewer than two debaters committed to an answer');
-    else if (code === 'NO_SPLIT') parts.push('the answers did not split the debaters (no yes and no on both sides)');
+    else if (code === 'NO_SPLIT')
+      parts.push('the answers did not split the debaters (no one said yes, or no one said no)');
     else if (kind === 'STEELMAN_GIVE') give.push(name(rest));
     else if (kind === 'STEELMAN_RECEIVE') receive.push(name(rest));
     else if (kind === 'STEELMAN_PAIR') {
