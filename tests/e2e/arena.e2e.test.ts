@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { type ProviderFactory, providerFor } from '../../core/node/debates/provi
 import { RunService } from '../../core/node/runs/run-service';
 import { Workspace } from '../../core/node/workspace/workspace';
 import { LlmError } from '../../core/ports/llm';
-import { chromiumPath, openSession, type Session, sessionPerFile } from './harness';
+import { personaColour } from '../../renderer/src/ui/persona-colour';
+import { chromiumPath, openSession, ROOT, type Session, sessionPerFile } from './harness';
 
 // An arena started from an idea's page in Chromium against browser mode, watched until it ends; a
 // tournament of three ideas picked in the library, watched until its last arena ends; then the
@@ -529,6 +530,35 @@ describe.skipIf(!chromiumPath)('arenas in the window', () => {
     await s.screenshot('arena-left');
     expect(s.problems).toEqual([]);
   }, 60_000);
+
+  it('tells apart the columns of agents whose own colours would clash', async () => {
+    const { page } = s;
+    // Two workspace personas whose ids hash to one palette entry: side by side they must still differ.
+    const template = readFileSync(join(ROOT, 'resources', 'personas', 'historian.md'), 'utf8');
+    mkdirSync(join(ws.root, 'personas'), { recursive: true });
+    const clashing = ['pragmatist', 'futurist'];
+    expect(personaColour(clashing[0] as string)).toBe(personaColour(clashing[1] as string));
+    for (const id of clashing)
+      writeFileSync(
+        join(ws.root, 'personas', `${id}.md`),
+        template.replace(/^id: historian$/m, `id: ${id}`).replace(/^name: Historian$/m, `name: The ${id}`),
+      );
+    const agents = [...clashing, 'regulator'];
+    const { run } = await s.app.client.invoke('arenas:start', {
+      ideaSlug: IDEA,
+      agents,
+      provider: 'simulated',
+      seed: 1,
+    });
+    await go(`#/arena/${run.id}`);
+    await page.getByTestId('arena-status').getByText('completed').waitFor({ timeout: 60_000 });
+    const colours = await page
+      .getByTestId('arena-column')
+      .evaluateAll((els) => els.map((el) => [el.getAttribute('data-agent'), getComputedStyle(el).borderTopColor]));
+    expect(colours.map(([agent]) => agent).sort()).toEqual([...agents].sort());
+    expect(new Set(colours.map(([, colour]) => colour)).size).toBe(agents.length);
+    expect(s.problems).toEqual([]);
+  }, 120_000);
 });
 
 /** Ideas in the generated library the picks are made in. */

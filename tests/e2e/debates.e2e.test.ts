@@ -313,6 +313,20 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     for (const d of paths) expect(d).toMatch(/^M[\d.]+,[\d.]+/);
     expect(paths.filter((d) => d?.includes('L')).length).toBeGreaterThanOrEqual(withDcg.length);
     expect(await dcg.locator('.recharts-line-dots circle').count()).toBeGreaterThanOrEqual(crystallized.length);
+    // The legend names each line by its crux question, not "t1 (so far)"; the whole question on hover.
+    const legend = dcg.getByTestId('dcg-legend');
+    expect(await legend.count()).toBe(2 * withDcg.length);
+    const labels = await legend.evaluateAll((els) =>
+      els.map((el) => ({ text: el.textContent ?? '', title: el.getAttribute('title') ?? '' })),
+    );
+    for (const { text, title } of labels) {
+      expect(text).not.toMatch(/\bt\d+\b/);
+      expect(text).toMatch(/^“.+”/);
+      expect(title).toMatch(/ \(thread t\d+\)$/);
+    }
+    expect(labels.map((l) => l.title)).toContain(
+      `${withDcg[0]?.question ?? withDcg[0]?.topic} (thread ${withDcg[0]?.id})`,
+    );
     // The positions of the first crux shown: a line per agent that took a side.
     const shown = course.threads.find((t) => t.primary) ?? crystallized[0];
     const positions = page.getByTestId('positions-chart');
@@ -381,6 +395,38 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect((await row.textContent())?.toLowerCase()).toContain(word.toLowerCase());
     expect(await page.getByTestId('count').textContent()).toBe(`${entries.length} entries`);
     await s.screenshot('transcript-evaluation');
+    // Phase changes read in words, the log's codes on hover with a (?); the find matches either.
+    const start = entries.find((e) => e.type === 'phase_changed' && e.title === 'PENDING → EVALUATING');
+    if (!start) throw new Error('the evaluation logged no PENDING → EVALUATING');
+    await page.evaluate(
+      ({ id: evaluation, seq }) => {
+        window.location.hash = `#/transcript/evaluation/${evaluation}?m=${seq}`;
+      },
+      { id, seq: start.seq },
+    );
+    const phase = page.locator(`.transcript-row[data-index="${start.seq}"] .transcript-content > strong`);
+    await phase.waitFor();
+    // The words shown, each with its code on hover (the (?) tooltips hold the glossary's sentences).
+    const said = await phase
+      .locator('[data-code]')
+      .evaluateAll((els) => els.map((el) => [el.textContent, el.getAttribute('title')]));
+    expect(said).toEqual([
+      [plainWords('PENDING'), 'PENDING'],
+      [plainWords('EVALUATING'), 'EVALUATING'],
+    ]);
+    const shown = await phase.evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      for (const help of copy.querySelectorAll('.term-help')) help.remove();
+      return copy.textContent;
+    });
+    expect(shown).toBe(`${plainWords('PENDING')} → ${plainWords('EVALUATING')}`);
+    expect(await phase.getByTestId('help').count()).toBe(2);
+    const find = page.getByRole('searchbox', { name: 'Find in this transcript' });
+    const starts = entries.filter((e) => e.title.startsWith('PENDING → ')).length;
+    for (const query of ['about to start', 'PENDING → EVALUATING']) {
+      await find.fill(query);
+      await page.getByRole('form', { name: 'Search this transcript' }).getByText(`1 of ${starts}`).waitFor();
+    }
     expect(s.problems).toEqual([]);
   }, 120_000);
 
@@ -399,4 +445,47 @@ describe.skipIf(!chromiumPath)('crux debates in the window', () => {
     expect(await page.getByRole('navigation', { name: 'Cruxes and agents' }).getByRole('button').count()).toBe(500);
     expect(s.problems).toEqual([]);
   }, 60_000);
+
+  it('says why a lock attempt failed in words, debaters by name, the codes in the tooltip', async () => {
+    const { page } = s;
+    // A lock stage of two messages: the simulated debaters fail to fix the crux three times.
+    const agents = [
+      'end-user-advocate',
+      'investor',
+      'skeptical-economist',
+      'optimist-engineer',
+      'regulator',
+      'historian',
+    ];
+    const { id } = await s.app.client.invoke('debates:start', {
+      ideaSlug: IDEA,
+      agents,
+      provider: 'simulated',
+      seed: 1,
+      config: { budgets: { CRUX_LOCK: 2 } },
+    });
+    const until = Date.now() + 90_000;
+    while ((await s.app.client.invoke('debates:get', { id })).status === 'running') {
+      if (Date.now() > until) throw new Error('the simulated debate did not end');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const detail = await s.app.client.invoke('debates:get', { id });
+    await page.evaluate((debate) => {
+      window.location.hash = `#/debate/${debate}`;
+    }, id);
+    const failed = page.locator('.debate-note').filter({ hasText: /^Lock attempt 1 of 3 failed: / });
+    await failed.waitFor();
+    const text = (await failed.textContent()) ?? '';
+    // No code and no persona id in the words; the codes in the tooltip, a (?) to the glossary.
+    expect(text).not.toMatch(/[A-Z]{2,}_[A-Z]|STEELMAN|:[a-z]/);
+    for (const agent of agents) expect(text).not.toContain(agent);
+    const names = detail.header.agents.map((a) => a.name);
+    expect(names.some((n) => text.includes(n))).toBe(true);
+    expect(await failed.getAttribute('title')).toMatch(/^lock attempt 1 failed: [A-Z_]+/);
+    expect(await failed.getByTestId('help').count()).toBe(1);
+    // The closing says why in words, its code in the tooltip.
+    const closed = page.locator('.debate-note').filter({ hasText: 'closed: crux would not fix' });
+    expect(await closed.getAttribute('title')).toBe('FAILED_LOCK: 3 failed lock attempts');
+    expect(s.problems).toEqual([]);
+  }, 180_000);
 });

@@ -126,6 +126,8 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await s.screenshot('evaluation-live');
 
     await page.getByTestId('evaluation-status').getByText('locked').waitFor({ timeout: 60_000 });
+    // Locked, the header says so once: no phase badge saying "locked" again beside it.
+    expect(await page.getByTestId('evaluation-phase').count()).toBe(0);
     const overall = (await page.getByTestId('overall-score').innerText()).trim();
     expect(overall).toMatch(/^\d+\.\d\d$/);
     expect(await transcript.locator('li.entry[data-type="ruling"]').count()).toBeGreaterThan(0);
@@ -339,8 +341,24 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     await page.getByText('round', { exact: false }).filter({ hasText: /of 4$/ }).first().waitFor();
     expect((await get()).roundLimit).toBe(4);
     await s.screenshot('evaluation-add-round');
+    // The idea page's link to it says the phase in words, the code on hover.
+    await page.goto(`${s.server.url}#/idea/${slug}`);
+    const follow = page.getByRole('link', { name: /^Follow the standard evaluation live/ });
+    await follow.waitFor();
+    const phaseNow = (await follow.getAttribute('title'))?.replace(/^phase: /, '') ?? '';
+    expect(phaseNow).toMatch(/^[A-Z]+$/);
+    expect(await follow.innerText()).toMatch(/^Follow the standard evaluation live \([a-z ]+, round \d+\)$/);
+    await page.goto(`${s.server.url}#/evaluation/${id}`);
+    await page.getByTestId('evaluation-status').getByText('running').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(async () => (await get()).status, { timeout: 30_000 }).toBe('paused');
+    // Why it stopped, in words; the log's code on hover.
+    const why = page.getByTestId('stop-reason');
+    await why.waitFor();
+    expect({ text: await why.innerText(), code: await why.getAttribute('data-code') }).toEqual({
+      text: '(you stopped it)',
+      code: 'cancelled',
+    });
     expect(s.problems).toEqual([]);
   }, 120_000);
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { entryParts, phaseTerm } from '../../renderer/src/views/evaluation/entry-words';
-import { lockTone, statusClass } from '../../renderer/src/views/evaluation/format';
+import {
+  lockTone,
+  phaseWords,
+  showsPhase,
+  statusClass,
+  stopReasonWords,
+} from '../../renderer/src/views/evaluation/format';
 import {
   confidenceSentence,
   lockSentence,
@@ -94,5 +100,42 @@ describe('the outcome card’s words', () => {
       '0.63 of 1, below the 0.70 an evaluation needs for its scores to count as settled.',
     );
     expect(confidenceSentence(0.81, 0.7)).toMatch(/^0.81 of 1, at or above/);
+  });
+});
+
+describe('the live view header', () => {
+  const run = (over: Partial<Parameters<typeof showsPhase>[0]>) => ({
+    status: 'running' as const,
+    live: true,
+    stopRequested: false,
+    lockReason: null,
+    phase: 'DEBATING',
+    ...over,
+  });
+
+  it('shows the phase only where it adds to the status (not "locked locked", not "failed failed")', () => {
+    expect(showsPhase(run({}))).toBe(true);
+    expect(showsPhase(run({ status: 'paused', live: false }))).toBe(true);
+    expect(showsPhase(run({ status: 'completed', live: false, phase: 'LOCKED', lockReason: 'MAX_ROUNDS' }))).toBe(
+      false,
+    );
+    expect(showsPhase(run({ status: 'completed', live: false, phase: 'REVIEWING' }))).toBe(false);
+    expect(showsPhase(run({ status: 'failed', live: false, phase: 'FAILED' }))).toBe(false);
+  });
+
+  it('says why it stopped in words, a failure in its own', () => {
+    expect(stopReasonWords('cancelled')).toBe('you stopped it');
+    expect(stopReasonWords('app closed')).toBe('the app was closed while it ran');
+    expect(stopReasonWords('review gate')).toBe('held for your review (the pipeline’s review gate)');
+    expect(stopReasonWords('interrupted')).toBe('interrupted: the app stopped while it ran');
+    expect(stopReasonWords('the provider refused the request')).toBe('the provider refused the request');
+  });
+});
+
+describe('phaseWords', () => {
+  it('says a phase in words for a line of text (the idea page’s link to a running evaluation)', () => {
+    expect(phaseWords('DEBATING')).toBe('red team debating');
+    expect(phaseWords('FAILED')).toBe('failed');
+    expect(phaseWords('SOMETHING_NEW')).toBe('SOMETHING_NEW');
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appRoot } from '../../core/node/app-root';
 import { personaColour, personaColours } from '../../renderer/src/ui/persona-colour';
+import { AGENTS, councilColour } from '../../renderer/src/views/council/words';
 
 // Persona colours as the themes draw them: every shipped debater told apart from every other, none
 // near the colours that mean YES/NO, a warning or the primary crux, all readable as text.
@@ -123,5 +124,13 @@ describe('persona colours', () => {
     // The same set in another order gets the same colours.
     const again = personaColours([...shown].reverse());
     expect(shown.map(again)).toEqual(shown.map(colour));
+  });
+});
+
+describe('the council’s agents', () => {
+  it('get three colours told apart, each its own wherever the council shows it', () => {
+    const colours = AGENTS.map(councilColour);
+    expect(new Set(colours).size).toBe(AGENTS.length);
+    for (const colour of colours) expect(colour).toMatch(/^light-dark\(hsl\(/);
   });
 });

@@ -6,7 +6,7 @@ import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
-import { personaColour } from '../../ui/persona-colour';
+import { personaColours } from '../../ui/persona-colour';
 import { ENDED, money, statusBadge } from '../debate/format';
 import { AgentColumn } from './agent-column';
 import { ArenasPanel } from './arenas-panel';
@@ -126,6 +126,8 @@ function LiveArena({ id }: { id: string }) {
     return rank > 0 ? { rank, of: last.ranking.length, score } : null;
   };
   const badge = statusBadge(status, live, 'run');
+  // The arena's columns side by side: agents whose colours would clash are told apart.
+  const colourOf = personaColours((d?.agents ?? []).map((a) => a.id));
 
   return (
     <section className="view arena-view" aria-busy={status === 'running' && live}>
@@ -228,7 +230,7 @@ function LiveArena({ id }: { id: string }) {
               <AgentColumn
                 key={a.id}
                 agent={a}
-                colour={personaColour(a.id)}
+                colour={colourOf(a.id)}
                 critiques={critiques}
                 nameOf={nameOf}
                 place={placeOf(a.id)}

@@ -1,4 +1,5 @@
 import type { CourseThread, DebateCourse } from '../../../../core/contract';
+import { clip } from '../debate/format';
 
 /**
  * The rows recharts draws a debate's course from: one row per message index where anything changed
@@ -65,4 +66,22 @@ export function firstThread(course: DebateCourse): CourseThread | undefined {
     course.threads.find((t) => t.positions.length > 0) ??
     course.threads[0]
   );
+}
+
+/**
+ * The legend's names of a thread's two DCG lines: the crux question, shortened, not its id ("t1 (so
+ * far)" told a reader nothing); `title` holds the whole question and the id for a tooltip.
+ */
+export function dcgSeriesNames(thread: Pick<CourseThread, 'id' | 'question' | 'topic' | 'primary'>): {
+  provisional: string;
+  final: string;
+  title: string;
+} {
+  const question = thread.question ?? thread.topic;
+  const short = `“${clip(question, 40)}”`;
+  return {
+    provisional: `${short} so far`,
+    final: thread.primary ? `${short} (primary crux)` : short,
+    title: `${question} (thread ${thread.id})`,
+  };
 }

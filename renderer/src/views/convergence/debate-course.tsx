@@ -18,7 +18,7 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { forTheme, personaColours } from '../../ui/persona-colour';
 import { PlainCode } from '../../ui/plain-code';
 import { statusBadge, threadTone } from '../debate/format';
-import { dcgRows, finalKey, firstThread, positionRows, provisionalKey } from './course-data';
+import { dcgRows, dcgSeriesNames, finalKey, firstThread, positionRows, provisionalKey } from './course-data';
 import { useThemeColours } from './use-theme-colours';
 
 const VARS = ['--cat-1', '--cat-2', '--cat-3', '--cat-4', '--cat-5', '--cat-6', '--fg-muted', '--border'] as const;
@@ -176,6 +176,17 @@ function DcgChart({ course, onOpen }: { course: DebateCourse; onOpen: (m: number
   const rows = useMemo(() => dcgRows(course), [course]);
   const colour = (i: number) => colours[CATS[i % CATS.length] as (typeof CATS)[number]];
   const drawn = course.threads.filter((t) => t.dcgPoints.length > 0);
+  // Each line named by its crux question; the whole question (and the thread's id) on hover.
+  const names = new Map(course.threads.map((t) => [t.id, dcgSeriesNames(t)]));
+  const titles = new Map(
+    course.threads.flatMap((t) => {
+      const title = names.get(t.id)?.title ?? t.id;
+      return [
+        [provisionalKey(t.id), title],
+        [finalKey(t.id), title],
+      ];
+    }),
+  );
   return (
     <div className="chart" data-testid="dcg-chart" data-lines={drawn.length}>
       <ResponsiveContainer width="100%" height={300}>
@@ -201,7 +212,13 @@ function DcgChart({ course, onOpen }: { course: DebateCourse; onOpen: (m: number
             labelFormatter={(x) => `after ${messageName(course, x)}`}
             formatter={(v) => (typeof v === 'number' ? v.toFixed(2) : String(v))}
           />
-          <Legend />
+          <Legend
+            formatter={(value, entry) => (
+              <span title={titles.get(String(entry.dataKey)) ?? String(value)} data-testid="dcg-legend">
+                {value}
+              </span>
+            )}
+          />
           {course.threads.map((t, i) =>
             t.dcgPoints.length === 0
               ? null
@@ -209,7 +226,7 @@ function DcgChart({ course, onOpen }: { course: DebateCourse; onOpen: (m: number
                   <Line
                     key={provisionalKey(t.id)}
                     dataKey={provisionalKey(t.id)}
-                    name={`${t.id} (so far)`}
+                    name={names.get(t.id)?.provisional ?? t.id}
                     type="stepAfter"
                     stroke={colour(i)}
                     strokeDasharray="5 4"
@@ -222,7 +239,7 @@ function DcgChart({ course, onOpen }: { course: DebateCourse; onOpen: (m: number
                   <Line
                     key={finalKey(t.id)}
                     dataKey={finalKey(t.id)}
-                    name={`${t.id}${t.primary ? ' (primary)' : ''}`}
+                    name={names.get(t.id)?.final ?? t.id}
                     type="stepAfter"
                     stroke={colour(i)}
                     strokeWidth={t.primary ? 3.5 : 2.5}

@@ -1,9 +1,9 @@
 import type { CouncilProposalView, CouncilVersionView } from '../../../../core/contract';
 import { Help } from '../../ui/help';
-import { personaColour } from '../../ui/persona-colour';
 import {
   type Agent,
   actionTarget,
+  councilColour,
   LADDER_WORDS,
   STAKES_TONE,
   STATUS_WORDS,
@@ -18,10 +18,7 @@ import {
 
 export function AgentName({ agent }: { agent: Agent | 'researcher' }) {
   return (
-    <strong
-      className="council-agent"
-      style={agent === 'researcher' ? undefined : { color: personaColour(`council-${agent}`) }}
-    >
+    <strong className="council-agent" style={agent === 'researcher' ? undefined : { color: councilColour(agent) }}>
       {agent}
       {agent !== 'researcher' && <Help term={agent} />}
     </strong>

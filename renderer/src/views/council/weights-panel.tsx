@@ -16,8 +16,7 @@ import { href } from '../../router';
 import { cssVar } from '../../theme';
 import { ErrorNotice } from '../../ui/error-notice';
 import { Help } from '../../ui/help';
-import { personaColour } from '../../ui/persona-colour';
-import { type Agent, AGENTS } from './words';
+import { type Agent, AGENTS, councilColour } from './words';
 
 type Value = (typeof COUNCIL_VALUE_NAMES)[number];
 
@@ -36,7 +35,7 @@ function useDark(): boolean {
 
 /** An agent's colour as the rest of the app draws its name, resolved for the theme. */
 function agentStroke(agent: Agent, dark: boolean): string {
-  const m = /light-dark\((hsl\([^)]*\)), (hsl\([^)]*\))\)/.exec(personaColour(`council-${agent}`));
+  const m = /light-dark\((hsl\([^)]*\)), (hsl\([^)]*\))\)/.exec(councilColour(agent));
   return (dark ? m?.[2] : m?.[1]) ?? cssVar('--accent');
 }
 

@@ -1,9 +1,14 @@
+import { personaColours } from '../../ui/persona-colour';
 import type { CouncilProposalView, CouncilTaskSummary } from '../../../../core/contract';
 
 // The council's codes in the researcher's words, shared by the council view and the approvals inbox.
 
 export type Agent = 'executor' | 'verifier' | 'integrator';
 export const AGENTS: readonly Agent[] = ['executor', 'verifier', 'integrator'];
+
+/** The three agents' colours, told apart as the personas of one view are (council-<agent> ids). */
+const COUNCIL_COLOURS = personaColours(AGENTS.map((a) => `council-${a}`));
+export const councilColour = (agent: Agent): string => COUNCIL_COLOURS(`council-${agent}`);
 
 export const STATUS_WORDS: Record<CouncilProposalView['status'], string> = {
   PROPOSED: 'proposed',

@@ -5,6 +5,7 @@ import { personaColours } from '../../ui/persona-colour';
 import { PlainCode } from '../../ui/plain-code';
 import { reviewWords } from './history-words';
 import { agentNodeId } from './map-elements';
+import { validationFailureWords } from '../debate/lock-words';
 
 interface Props {
   map: CruxMap;
@@ -50,7 +51,13 @@ function CruxDetail({ map, crux, onSelect }: { map: CruxMap; crux: CruxNode; onS
         )}
       </div>
       {crux.validationFailures.length > 0 && (
-        <p className="small muted">Not validated: {crux.validationFailures.join(', ')}</p>
+        <p
+          className="small muted"
+          title={`not validated: ${crux.validationFailures.join(', ')}`}
+          data-testid="validation-failures"
+        >
+          Not validated: {validationFailureWords(crux.validationFailures, name).join('; ')}
+        </p>
       )}
       {crux.history.length > 0 && (
         <>

@@ -1,6 +1,7 @@
 import type { CruxEventView } from '../../../../core/contract';
 import { plainWords } from '../../ui/glossary';
 import { clip } from './format';
+import { lockFailedNote, validationFailureWords } from './lock-words';
 
 /** One line of a thread's column, in the order the protocol decided it. */
 export type ColumnItem =
@@ -24,7 +25,16 @@ export type ColumnItem =
       target: string | null;
       content: string;
     }
-  | { kind: 'note'; key: string; text: string; tone: '' | 'ok' | 'warn' | 'danger'; title?: string };
+  | {
+      kind: 'note';
+      key: string;
+      text: string;
+      tone: '' | 'ok' | 'warn' | 'danger';
+      /** The codes and ids behind the words. */
+      title?: string;
+      /** The glossary term the note is about, for a (?) beside it. */
+      term?: string;
+    };
 
 export interface Column {
   id: string;
@@ -36,7 +46,7 @@ export interface Column {
 export interface Columns {
   columns: Column[];
   /** Debate-level happenings: spawn refusals, primary crux changes, a stop (`title`: the full text or codes). */
-  notes: { key: string; text: string; title?: string }[];
+  notes: { key: string; text: string; title?: string; term?: string }[];
   /** Accepted agent messages so far. */
   posted: number;
 }
@@ -47,9 +57,25 @@ export interface Columns {
  * and crystallization. Recomputed from the whole list on each batch (a debate holds hundreds of
  * events, not millions).
  */
-export function columnsFrom(events: readonly CruxEventView[]): Columns {
+/** What the notes name things by: debaters by their display names, the lock attempts' limit. */
+export interface NoteContext {
+  agentName?: (agent: string) => string;
+  /** The most lock attempts a thread may make (the debate's maxLockAttempts), when known. */
+  maxLockAttempts?: number;
+}
+
+/** Why a thread is being crystallized, in words. */
+const CRYSTALLIZE_WHY: Record<string, string> = {
+  budget: 'its evidence budget is spent',
+  stability: 'the positions stopped moving',
+  hardCap: 'it reached its message cap',
+};
+
+export function columnsFrom(events: readonly CruxEventView[], context: NoteContext = {}): Columns {
+  const name = context.agentName ?? ((a: string) => a);
+  const names = (agents: readonly string[]) => agents.map(name).join(', ');
   const columns = new Map<string, Column>();
-  const notes: { key: string; text: string; title?: string }[] = [];
+  const notes: Columns['notes'] = [];
   /** Each thread's crux question as crystallized (the analysis may word it anew). */
   const cruxQuestion = new Map<string, string>();
   const replies = new Map<string, string[]>();
@@ -63,8 +89,22 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
     }
     return c;
   };
-  const note = (thread: string, key: string, text: string, tone: '' | 'ok' | 'warn' | 'danger' = '', title?: string) =>
-    column(thread).items.push({ kind: 'note', key, text, tone, ...(title ? { title } : {}) });
+  const note = (
+    thread: string,
+    key: string,
+    text: string,
+    tone: '' | 'ok' | 'warn' | 'danger' = '',
+    title?: string,
+    term?: string,
+  ) =>
+    column(thread).items.push({
+      kind: 'note',
+      key,
+      text,
+      tone,
+      ...(title ? { title } : {}),
+      ...(term ? { term } : {}),
+    });
   /** A thread named by its question (shortened; the id after it), the way a reader knows it. */
   const named = (thread: string) => {
     const question = cruxQuestion.get(thread) ?? columns.get(thread)?.question ?? null;
@@ -72,6 +112,8 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
       ? { text: `“${clip(question, 80)}” (${thread})`, full: `${question} (thread ${thread})` }
       : { text: thread, full: `thread ${thread}` };
   };
+  /** A text with thread ids in it (a closing's reason), each id named by its question. */
+  const namedIn = (text: string) => text.replace(/\bt\d+\b/g, (id) => (columns.has(id) ? named(id).text : id));
 
   events.forEach((e, n) => {
     switch (e.type) {
@@ -81,11 +123,21 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
       case 'thread_spawned': {
         const c = column(e.thread, e.topic);
         c.question = e.binaryQuestion;
-        note(e.thread, `n${n}`, `spawned by ${e.by} with ${e.supporters.join(', ')}`);
+        note(
+          e.thread,
+          `n${n}`,
+          `spawned by ${name(e.by)} with ${names(e.supporters)}`,
+          '',
+          `by ${e.by} with ${e.supporters.join(', ')}`,
+        );
         break;
       }
       case 'thread_spawn_rejected':
-        notes.push({ key: `n${n}`, text: `A new thread proposed by ${e.by} was refused (${e.reason}): ${e.detail}` });
+        notes.push({
+          key: `n${n}`,
+          text: `A new thread proposed by ${name(e.by)} was refused: ${e.detail}`,
+          title: `${e.reason} (proposed by ${e.by})`,
+        });
         break;
       case 'message_posted': {
         posted++;
@@ -137,10 +189,10 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         break;
       case 'binary_question_set':
         column(e.thread).question = e.question;
-        note(e.thread, `n${n}`, `${e.by} set the question: ${e.question}`);
+        note(e.thread, `n${n}`, `${name(e.by)} set the question: ${e.question}`, '', `by ${e.by}`);
         break;
       case 'candidate_crux':
-        note(e.thread, `n${n}`, `${e.by} proposed a deeper crux: ${e.question}`);
+        note(e.thread, `n${n}`, `${name(e.by)} proposed a deeper crux: ${e.question}`, '', `by ${e.by}`);
         break;
       case 'stage_transition':
         note(
@@ -155,29 +207,39 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         note(e.thread, `n${n}`, `discovery extended to ${e.budget} messages`, 'warn');
         break;
       case 'lock_failed':
-        note(e.thread, `n${n}`, `lock attempt ${e.attempt} failed: ${e.failures.join(', ')}`, 'warn');
+        note(
+          e.thread,
+          `n${n}`,
+          lockFailedNote(e.attempt, context.maxLockAttempts, e.failures, name),
+          'warn',
+          `lock attempt ${e.attempt} failed: ${e.failures.join(', ')}`,
+          'lock-attempts',
+        );
         break;
       case 'crux_locked':
         note(e.thread, `n${n}`, `crux locked on attempt ${e.crux.attempt}: ${e.crux.question}`, 'ok');
         break;
       case 'crystallization_requested':
-        note(e.thread, `n${n}`, `crystallizing (${e.reason})`);
+        note(e.thread, `n${n}`, `crystallizing: ${CRYSTALLIZE_WHY[e.reason] ?? e.reason}`, '', e.reason);
         break;
       case 'crystallized':
         cruxQuestion.set(e.thread, e.crux.question);
         note(
           e.thread,
           `n${n}`,
-          `crystallized: DCG ${e.crux.dcg.score.toFixed(2)}, ${e.crux.validated ? 'validated' : `not validated (${e.crux.validationFailures.join(', ')})`}`,
+          `crystallized: DCG ${e.crux.dcg.score.toFixed(2)}, ${e.crux.validated ? 'validated' : `not validated (${validationFailureWords(e.crux.validationFailures, name).join('; ')})`}`,
           e.crux.validated ? 'ok' : 'warn',
+          e.crux.validated ? undefined : `not validated: ${e.crux.validationFailures.join(', ')}`,
+          'dcg',
         );
         break;
       case 'thread_closed':
         note(
           e.thread,
           `n${n}`,
-          `closed: ${plainWords(e.status)}${e.reason ? ` (${e.reason})` : ''}`,
+          `closed: ${plainWords(e.status)}${e.reason ? ` (${namedIn(e.reason)})` : ''}`,
           e.status === 'CONVERGED' ? 'ok' : 'danger',
+          e.reason ? `${e.status}: ${e.reason}` : e.status,
           e.status,
         );
         break;
@@ -192,12 +254,31 @@ export function columnsFrom(events: readonly CruxEventView[]): Columns {
         });
         break;
       }
-      case 'threads_merged':
-        note(e.thread, `n${n}`, `merged into ${e.into}: the same crux (${e.messageId})`, 'warn');
-        note(e.into, `n${n}m`, `${e.thread} merged into this thread: the same crux (${e.messageId})`);
+      case 'threads_merged': {
+        // Both threads named by their questions; the ids and the message in the tooltip.
+        const into = named(e.into);
+        const from = named(e.thread);
+        const at = ` at ${e.messageId}`;
+        note(
+          e.thread,
+          `n${n}`,
+          `merged into ${into.text}: the same crux`,
+          'warn',
+          `${e.thread} merged into ${e.into}${at}`,
+          'MERGED',
+        );
+        note(
+          e.into,
+          `n${n}m`,
+          `${from.text} merged into this thread: the same crux`,
+          '',
+          `${e.thread} merged into ${e.into}${at}`,
+          'MERGED',
+        );
         break;
+      }
       case 'thread_revived':
-        note(e.thread, `n${n}`, `back in ${e.status}: ${e.reason}`, 'ok');
+        note(e.thread, `n${n}`, `back to ${plainWords(e.status)}: ${e.reason}`, 'ok', e.status, e.status);
         break;
       case 'agenda_set':
         // The thread's own question and its topic are already in the column's head; a question taken

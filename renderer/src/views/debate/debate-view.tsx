@@ -5,6 +5,7 @@ import { useAction, useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { Help } from '../../ui/help';
 import { personaColours } from '../../ui/persona-colour';
 import { DebatesPanel } from '../idea/debates-panel';
 import { columnsFrom } from './columns';
@@ -97,14 +98,22 @@ function LiveDebate({ id }: { id: string }) {
     if (ENDED.has(payload.status)) detail.reload();
   });
 
-  const model = useMemo(() => columnsFrom(events), [events]);
+  const maxMessages = progress.data?.meter.maxMessages;
+  const header = detail.data?.header;
+  // One list while the header stays the same, so the notes below are not folded again every render.
+  const agents = useMemo(() => header?.agents ?? [], [header]);
+  const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
+  // The notes name debaters as the columns do, and a failed lock attempt out of how many it may make.
+  const configured = header?.config?.maxLockAttempts;
+  const maxLockAttempts =
+    progress.data?.threads[0]?.maxLockAttempts ?? (typeof configured === 'number' ? configured : undefined);
+  const model = useMemo(
+    () => columnsFrom(events, { agentName, ...(maxLockAttempts ? { maxLockAttempts } : {}) }),
+    [events, agentName, maxLockAttempts],
+  );
   // The header and the meter count the same thing, accepted messages, and show the same figure: the
   // newer of the events' fold and the meter's own count (which is read less often).
   const accepted = Math.max(model.posted, progress.data?.meter.messages ?? 0);
-  const maxMessages = progress.data?.meter.maxMessages;
-  const header = detail.data?.header;
-  const agents = header?.agents ?? [];
-  const agentName = useCallback((a: string) => agents.find((x) => x.id === a)?.name ?? a, [agents]);
   // A persona's colour comes from its id, the same in every debate (an agent is a persona); two
   // personas of this debate that would share one are told apart (personaColours).
   const agentColour = useMemo(() => {
@@ -231,6 +240,7 @@ function LiveDebate({ id }: { id: string }) {
           {model.notes.map((n) => (
             <li key={n.key} title={n.title}>
               {n.text}
+              {n.term && <Help term={n.term} />}
             </li>
           ))}
         </ul>

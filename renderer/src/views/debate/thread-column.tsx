@@ -50,6 +50,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
     return (
       <li className={`debate-note ${item.tone}`} title={item.title}>
         {item.text}
+        {item.term && <Help term={item.term} />}
       </li>
     );
   const link = href('transcript', 'debate', debateId, { m: item.id });

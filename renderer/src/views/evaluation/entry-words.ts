@@ -1,4 +1,5 @@
 import type { EvaluationEntry } from '../../../../core/contract';
+import { plainWords } from '../../ui/glossary';
 
 /**
  * A piece of an entry's line: plain text, or a protocol code the page shows in words with a (?)
@@ -37,4 +38,14 @@ function textParts(text: string): Part[] {
   const locked = /^crystallized: ([A-Z_]+)$/.exec(text);
   if (locked?.[1] && LOCK_REASONS.has(locked[1])) return ['locked: ', term(locked[1])];
   return text ? [text] : [];
+}
+
+/**
+ * An entry as the page reads it, in words ("about to start → first scoring: …"), for a find that
+ * should match what is shown as well as the log's codes.
+ */
+export function entryWordsText(entry: Pick<EvaluationEntry, 'type' | 'title' | 'text'>): string {
+  const { title, text } = entryParts(entry);
+  const said = (parts: Part[]) => parts.map((p) => (typeof p === 'string' ? p : plainWords(p.term))).join('');
+  return text.length === 0 ? said(title) : `${said(title)}: ${said(text)}`;
 }

@@ -7,7 +7,7 @@ import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
 import { useMedia } from '../../ui/use-media';
 import { entryParts } from './entry-words';
-import { duration, statusClass, statusLabel, statusWord, usd } from './format';
+import { duration, showsPhase, statusClass, statusLabel, statusWord, stopReasonWords, usd } from './format';
 import { LockNow, lockIsEarly } from './lock-now';
 import { EvaluationOutcomeCard } from './outcome-card';
 import { Parts, PhaseBadge } from './terms';
@@ -270,8 +270,8 @@ export function EvaluationLiveView({ route }: { route: Route }) {
               <span className={statusClass(d)} data-testid="evaluation-status">
                 {statusLabel(d)}
               </span>
-              {/* Once locked, the status badge says it (in its lock's colour): "locked locked" said nothing more. */}
-              {d.phase !== 'LOCKED' && <PhaseBadge phase={d.phase} />}
+              {/* Once locked or failed, the status badge says it: "locked locked" said nothing more. */}
+              {showsPhase(d) && <PhaseBadge phase={d.phase} />}
               <span className="badge">
                 round {d.round} of {d.roundLimit}
               </span>
@@ -285,7 +285,16 @@ export function EvaluationLiveView({ route }: { route: Route }) {
                 </span>
               )}
               {d.staleReasons.length > 0 && <span className="badge warn">may be stale</span>}
-              {d.stopReason && <span className="muted small">({d.stopReason})</span>}
+              {d.stopReason && (
+                <span
+                  className="muted small"
+                  data-testid="stop-reason"
+                  data-code={d.stopReason}
+                  title={`stop reason: ${d.stopReason}`}
+                >
+                  ({stopReasonWords(d.stopReason)})
+                </span>
+              )}
             </div>
             {d.prediction && running && (
               <p className="small eval-prediction" data-testid="evaluation-prediction">

@@ -1,4 +1,6 @@
 import { type EvaluationStatus, evaluationStatusOf, type RunStatusView } from '../../../../core/contract';
+import { plainWords } from '../../ui/glossary';
+import { phaseTerm } from './entry-words';
 
 /**
  * An evaluation as every channel states its status: a run's; with its lock reason when the view
@@ -88,3 +90,28 @@ export const MODE_WORDS: Record<string, string> = {
   standard: 'standard: up to 3 rounds, 3 red-teamers',
   deep: 'deep: up to 5 rounds, 6 red-teamers',
 };
+
+/**
+ * Whether the header shows the phase beside the status: not once the status says the same thing
+ * ("locked" beside "locked", "failed" beside "failed"), only while the phase adds where it stands.
+ */
+export function showsPhase(run: RunLike & { phase: string }): boolean {
+  const word = statusWord(run);
+  if (word === 'locked' || run.phase === 'LOCKED') return false;
+  return !(word === 'failed' && run.phase === 'FAILED');
+}
+
+/** Why an evaluation stopped (`stopReason`: the log's code, or a failure's own message), in words. */
+const STOP_WORDS: Record<string, string> = {
+  cancelled: 'you stopped it',
+  'app closed': 'the app was closed while it ran',
+  'review gate': 'held for your review (the pipeline’s review gate)',
+  interrupted: 'interrupted: the app stopped while it ran',
+};
+
+export function stopReasonWords(reason: string): string {
+  return STOP_WORDS[reason] ?? reason;
+}
+
+/** A phase in words ("red team debating"), for a line of text rather than a badge with its (?). */
+export const phaseWords = (phase: string): string => plainWords(phaseTerm(phase));

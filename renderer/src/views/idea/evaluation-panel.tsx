@@ -12,7 +12,7 @@ import { EvaluateForm } from '../evaluation/evaluate-form';
 import { LockBadge } from '../evaluation/lock-badge';
 import { StalenessNote } from '../evaluation/staleness-note';
 import { RecommendationBadge, WeightFigure } from '../evaluation/terms';
-import { categoryVar, pct, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
+import { categoryVar, pct, phaseWords, score, statusClass, statusLabel, statusWord } from '../evaluation/format';
 import { cellKind, cellLabel, cellStyle } from '../matrix/score-cell';
 import { actionCommands, type PageAction } from './page-actions';
 import '../evaluation/evaluation.css';
@@ -279,8 +279,8 @@ export function EvaluationPanel({ slug }: { slug: string }) {
       {active && (
         <p className="row">
           <span className={statusClass(active)}>{statusLabel(active)}</span>
-          <a href={href('evaluation', active.id)}>
-            Follow the {active.mode} evaluation live ({active.phase}, round {active.round})
+          <a href={href('evaluation', active.id)} title={`phase: ${active.phase}`}>
+            Follow the {active.mode} evaluation live ({phaseWords(active.phase)}, round {active.round})
           </a>
         </p>
       )}

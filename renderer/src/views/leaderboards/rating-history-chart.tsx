@@ -10,7 +10,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { RatingPoint } from '../../../../core/contract';
-import { personaColour } from '../../ui/persona-colour';
+import { forTheme, personaColours } from '../../ui/persona-colour';
 import { useThemeColours } from '../convergence/use-theme-colours';
 
 const VARS = ['--fg-muted', '--border', '--fg'] as const;
@@ -23,22 +23,16 @@ export interface RatingSeries {
 }
 
 /**
- * The persona colour for the theme now shown: charts draw SVG attributes, where `light-dark()` may
- * not resolve, so the matching half is taken.
- */
-function resolvedColour(id: string): string {
-  const both = /^light-dark\((hsl\([^)]*\)),\s*(hsl\([^)]*\))\)$/.exec(personaColour(id));
-  if (!both) return personaColour(id);
-  return (document.documentElement.dataset.theme === 'dark' ? both[2] : both[1]) as string;
-}
-
-/**
  * Each series' rating over the completed arenas, in the order the ratings fold takes them (x: the
  * n-th arena; a persona that sat an arena out keeps its line through it). The 1500 every rating
  * starts from is drawn as a line.
  */
 export function RatingHistoryChart({ series, label }: { series: RatingSeries[]; label: string }) {
   const colours = useThemeColours(VARS);
+  // The lines drawn together get colours told apart (personaColours), the half for the theme shown
+  // now: SVG attributes may not resolve `light-dark()`.
+  const colourOf = personaColours(series.map((s) => s.id));
+  const dark = document.documentElement.dataset.theme === 'dark';
   const arenas = new Map<string, { n: number; topic: string; at: string }>();
   for (const p of series
     .flatMap((s) => s.history)
@@ -91,7 +85,7 @@ export function RatingHistoryChart({ series, label }: { series: RatingSeries[]; 
               dataKey={s.id}
               name={s.name}
               type="linear"
-              stroke={resolvedColour(s.id)}
+              stroke={forTheme(colourOf(s.id), dark)}
               strokeWidth={2}
               dot={{ r: 3 }}
               connectNulls

@@ -2,6 +2,10 @@ import { memo } from 'react';
 import { type EvaluationEntry, evaluationEntryMove, type TranscriptMessage } from '../../../../core/contract';
 import { personaColour } from '../../ui/persona-colour';
 import { PlainCode } from '../../ui/plain-code';
+import { plainWords } from '../../ui/glossary';
+import { Help } from '../../ui/help';
+import { entryParts, type Part } from '../evaluation/entry-words';
+import { entryText } from './entry-search';
 import { highlight } from './highlight';
 
 /** Every row is this tall: a fixed height lets the list place row 9,000 without measuring 8,999. */
@@ -58,9 +62,26 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
   );
 });
 
-/** What an evaluation entry says, as its row shows it and the find looks in it: title, then text. */
-export function entryText(e: EvaluationEntry): string {
-  return e.text === '' ? e.title : `${e.title}: ${e.text}`;
+/** An entry's parts with the find's words marked: codes as words (the code on hover) with a (?). */
+function Said({ parts, words }: { parts: Part[]; words: readonly string[] }) {
+  return (
+    <>
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one line, in order, never reordered
+          <span key={i}>{highlight(p, words)}</span>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: as above
+          <span key={i} className="eval-term">
+            <span title={p.code} data-code={p.code}>
+              {highlight(plainWords(p.term), words)}
+            </span>
+            <Help term={p.term} />
+          </span>
+        ),
+      )}
+    </>
+  );
 }
 
 export function isLongEntry(e: EvaluationEntry): boolean {
@@ -92,6 +113,8 @@ export const EntryRow = memo(function EntryRow(p: EntryProps) {
   const kind = evaluationEntryMove(e.type);
   const color = e.agent ? personaColour(e.agent) : undefined;
   const moved = e.scoreBefore !== null && e.scoreAfter !== null;
+  // Phases, lock reasons and nucleation in words; the log keeps its codes (they are in the tooltips).
+  const said = entryParts(e);
   return (
     <article
       className={`transcript-row eval-entry ${kind === 'PROTOCOL' ? 'moderator' : ''} ${e.dropped ? 'dropped' : ''} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
@@ -127,8 +150,14 @@ export const EntryRow = memo(function EntryRow(p: EntryProps) {
         />
       </header>
       <p className="transcript-content">
-        <strong>{highlight(e.title, p.words)}</strong>
-        {e.text !== '' && <>: {highlight(e.text, p.words)}</>}
+        <strong>
+          <Said parts={said.title} words={p.words} />
+        </strong>
+        {said.text.length > 0 && (
+          <>
+            : <Said parts={said.text} words={p.words} />
+          </>
+        )}
       </p>
     </article>
   );

@@ -7,7 +7,8 @@ import { ErrorNotice } from '../../ui/error-notice';
 import { VirtualList, type VirtualListHandle } from '../../ui/virtual-list';
 import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
-import { EntryRow, entryText, ROW_HEIGHT, TranscriptRow } from './transcript-row';
+import { entrySearchText } from './entry-search';
+import { EntryRow, ROW_HEIGHT, TranscriptRow } from './transcript-row';
 import './transcripts.css';
 
 /** One empty list for every row without a match, so the memoized rows see the same props. */
@@ -46,8 +47,8 @@ export function TranscriptView({ route }: { route: Route }) {
 type Row = TranscriptMessage | EvaluationEntry;
 const isEntry = (row: Row): row is EvaluationEntry => 'seq' in row;
 const indexOf = (row: Row) => (isEntry(row) ? row.seq : row.index);
-/** What the find looks in. */
-const textOf = (row: Row) => (isEntry(row) ? entryText(row) : row.content);
+/** What the find looks in (an entry by its log's codes and by the words its row shows). */
+const textOf = (row: Row) => (isEntry(row) ? entrySearchText(row) : row.content);
 
 /** The place in the transcript a link's `m` names: a message id, or a number (an entry's, or a place). */
 function placeOf(rows: readonly Row[], wanted: string | null): number | null {
