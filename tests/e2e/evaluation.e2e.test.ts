@@ -107,7 +107,7 @@ describe.skipIf(!chromiumPath)('evaluations in the window', () => {
     // The (?) marks stay out of the words: each is a link to the glossary, checked below.
     const words = (text: string) => text.replace(/\?/g, '').replace(/\s+/g, ' ').trim();
     expect(words(await first.innerText())).toBe(
-      'about to start → first scoring first scoring: 6 evaluators score in parallel',
+      'about to start → first scoring first scores: 6 evaluators score in parallel',
     );
     expect(
       await first.locator('[data-testid="help"]').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),

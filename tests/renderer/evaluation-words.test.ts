@@ -54,7 +54,7 @@ describe('entryParts', () => {
       title: [{ term: 'PENDING', code: 'PENDING' }, ' → ', { term: 'EVALUATING', code: 'EVALUATING' }],
       text: [{ term: 'nucleation', code: 'nucleation' }, ': 6 evaluators score in parallel'],
     });
-    expect(plainWords('nucleation')).toBe('first scoring');
+    expect(plainWords('nucleation')).toBe('first scores');
   });
 
   it('turns a lock’s reason into words, in the phase change and in the lock', () => {

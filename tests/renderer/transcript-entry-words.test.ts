@@ -28,7 +28,7 @@ const entry = (over: Partial<EvaluationEntry>): EvaluationEntry => ({
 describe('an evaluation entry in words', () => {
   it('says a phase change in words', () => {
     expect(entryWordsText(entry({}))).toBe(
-      'about to start → first scoring: first scoring: 6 evaluators score in parallel',
+      'about to start → first scoring: first scores: 6 evaluators score in parallel',
     );
     expect(entryWordsText(entry({ title: 'REVIEWING → LOCKED', text: 'crystallized: MAX_ROUNDS' }))).toBe(
       'writing the verdict → locked: locked: round limit reached',

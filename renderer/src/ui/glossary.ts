@@ -128,7 +128,7 @@ export const GLOSSARY = {
     sentence: 'The moderator asks a debater to say what measurable result, by when, would prove them wrong.',
   },
   nucleation: {
-    plain: 'first scoring',
+    plain: 'first scores',
     code: 'nucleation',
     sentence:
       'The start of an evaluation: six evaluators score every criterion at once before the red team challenges them.',
