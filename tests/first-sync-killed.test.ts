@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listIdeas } from '../core/node/sqlite/index-sql';
 import { Workspace } from '../core/node/workspace/workspace';
+import { nodeEntry } from './helpers/node-entry';
 import { readme, sleep, tempWorkspace, writeFile } from './helpers/temp-workspace';
 
 const MAIN = join(import.meta.dirname, '..', 'core', 'node', 'cli', 'main.ts');
@@ -32,7 +33,7 @@ describe('a first sync killed halfway', () => {
       writeFile(root, `ideas/${slug}/development.md`, `### Q: Who pays for ${i}?\n\nThe council.\n`);
     }
     const journal = join(root, '.crucible', 'index.db-journal');
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'sync', '--workspace', root], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [...nodeEntry(MAIN), 'sync', '--workspace', root], { stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // The first sync writes through a rollback journal; while it exists the load is under way.
     let killedMidLoad = false;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProposal } from '../../core/council/recorder';
 import type { CouncilRunReport } from '../../core/node/council/council-runs';
 import { Workspace } from '../../core/node/workspace/workspace';
+import { nodeEntry } from '../helpers/node-entry';
 import {
   copyFolder,
   ideasTree,
@@ -29,7 +30,7 @@ const KILL_AT = join(import.meta.dirname, 'kill-at.ts');
 
 function killedAt(root: string, proposal: string, at: number): Promise<{ signal: string | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', KILL_AT, root, proposal, String(at)], {
+    const child = spawn(process.execPath, [...nodeEntry(KILL_AT), root, proposal, String(at)], {
       env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '0' },
     });
     let stderr = '';

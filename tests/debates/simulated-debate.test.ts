@@ -9,6 +9,7 @@ import { parseDebateLog } from '../../core/engine/log-reader';
 import { appRoot } from '../../core/node/app-root';
 import { DebateService } from '../../core/node/debates/debate-service';
 import { Workspace } from '../../core/node/workspace/workspace';
+import { nodeEntry } from '../helpers/node-entry';
 import { cli } from '../helpers/run-cli';
 import { eventually, tempWorkspace } from '../helpers/temp-workspace';
 
@@ -122,7 +123,7 @@ describe('a simulated crux debate', () => {
       cpSync(join(appRoot(), 'ideas', IDEA), join(other, 'ideas', IDEA), { recursive: true });
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', join(appRoot(), 'core/node/cli/main.ts'), 'debate', '--workspace', other, '--idea', IDEA, '--agents', AGENTS.join(','), '--provider', 'simulated', '--seed', '5'],
+        [...nodeEntry(join(appRoot(), 'core/node/cli/main.ts')), 'debate', '--workspace', other, '--idea', IDEA, '--agents', AGENTS.join(','), '--provider', 'simulated', '--seed', '5'],
         { env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '25' }, stdio: 'ignore' },
       );
       const folder = join(other, 'ideas', IDEA, 'debates');

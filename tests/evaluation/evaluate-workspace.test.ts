@@ -19,6 +19,7 @@ import { FakeAnthropic } from '../fakes/fake-anthropic';
 import { simulatorResponder } from '../fakes/simulator-responder';
 import { parseDebateLog } from '../../core/engine/log-reader';
 import { LlmError } from '../../core/ports/llm';
+import { nodeEntry } from '../helpers/node-entry';
 import { cli } from '../helpers/run-cli';
 import { eventually, tempWorkspace } from '../helpers/temp-workspace';
 
@@ -99,7 +100,7 @@ describe('an interrupted evaluation', () => {
     const reference = await new EvaluationService(ws).evaluate(IDEA, { mode: 'standard', provider: 'simulated', seed: 9 });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(appRoot(), 'core/node/cli/main.ts'), 'evaluate', IDEA, '--workspace', root, '--mode', 'standard', '--seed', '9'],
+      [...nodeEntry(join(appRoot(), 'core/node/cli/main.ts')), 'evaluate', IDEA, '--workspace', root, '--mode', 'standard', '--seed', '9'],
       { env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: '30' }, stdio: 'ignore' },
     );
     const folder = join(root, 'ideas', IDEA, 'evaluations');

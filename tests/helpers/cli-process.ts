@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { nodeEntry } from './node-entry';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'core', 'node', 'cli', 'main.ts');
 
@@ -30,7 +31,7 @@ export function start(
   latencyMs: number,
   main: string = MAIN,
 ): { child: ChildProcess; exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [...nodeEntry(main), ...args], {
     env: { ...process.env, CRUCIBLE_SIMULATED_LATENCY_MS: String(latencyMs) },
   });
   let stdout = '';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { nodeEntry } from './node-entry';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'core', 'node', 'cli', 'main.ts');
 
@@ -12,7 +13,7 @@ export function cliAsync(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [...nodeEntry(MAIN), ...args], {
       cwd: options.cwd ?? join(import.meta.dirname, '..', '..'),
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

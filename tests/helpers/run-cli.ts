@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { nodeEntry } from './node-entry';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'core', 'node', 'cli', 'main.ts');
 
 /** Runs the CLI as a real process, the way `npm run cli -- …` does. */
 export function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const result = spawnSync(process.execPath, [...nodeEntry(MAIN), ...args], {
     cwd: options.cwd ?? join(import.meta.dirname, '..', '..'),
     env: { ...process.env, ...options.env },
     encoding: 'utf8',

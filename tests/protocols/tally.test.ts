@@ -9,6 +9,7 @@ import { runRow } from '../../core/node/sqlite/run-queries';
 import { Workspace } from '../../core/node/workspace/workspace';
 import { protocols } from '../../core/protocols';
 import { eventually, start } from '../helpers/cli-process';
+import { nodeEntry } from '../helpers/node-entry';
 import { tempWorkspace, writeFile, readme } from '../helpers/temp-workspace';
 import { tallyEntry } from './tally/protocol';
 
@@ -41,7 +42,7 @@ afterAll(() => cleanup());
 const cli = (args: string[]) => start([...args, '--workspace', root], LATENCY_MS, CLI);
 
 function cliNow(args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args, '--workspace', root], {
+  const run = spawnSync(process.execPath, [...nodeEntry(CLI), ...args, '--workspace', root], {
     encoding: 'utf8',
     timeout: 60_000,
   });

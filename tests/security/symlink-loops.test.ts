@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeEntry } from '../helpers/node-entry';
 import { cli, cliJson } from '../helpers/run-cli';
 import { eventually, readme, sleep, tempWorkspace, writeFile } from '../helpers/temp-workspace';
 
@@ -27,7 +28,7 @@ afterEach(() => {
 
 /** A long-running app process (`watch`, `web`) with its output collected. */
 function start(script: string, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, script), ...args], { cwd: REPO });
+  const child = spawn(process.execPath, [...nodeEntry(join(REPO, script)), ...args], { cwd: REPO });
   children.push(child);
   const out = { stdout: '', stderr: '', exit: null as number | null | 'running' };
   out.exit = 'running';

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeEntry } from '../helpers/node-entry';
 import { cliJson } from '../helpers/run-cli';
 import { readme, tempWorkspace, writeFile } from '../helpers/temp-workspace';
 
@@ -37,7 +38,7 @@ afterEach(() => {
  */
 function syncAsUser(): { code: number | null; report: { ideas: number; errors: unknown[] } | null; stderr: string } {
   const asRoot = process.getuid?.() === 0;
-  const node = [process.execPath, '--import', 'tsx', MAIN, 'sync', '--workspace', root, '--json'];
+  const node = [process.execPath, ...nodeEntry(MAIN), 'sync', '--workspace', root, '--json'];
   const [command, ...args] = asRoot
     ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--', ...node]
     : node;

@@ -8,6 +8,7 @@ import type { PushEvent } from '../../core/contract';
 import { appRoot } from '../../core/node/app-root';
 import { type App, createApp } from '../../core/node/app/create-app';
 import { startWebServer, type WebServer } from '../../core/node/web/server';
+import { nodeEntry } from '../helpers/node-entry';
 import { readme, tempWorkspace } from '../helpers/temp-workspace';
 import { openEventStream, raw } from './http';
 
@@ -368,7 +369,7 @@ describe('npm run web', () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', join(appRoot(), 'core/node/web/main.ts'), '--workspace', root, '--port', '0'],
+        [...nodeEntry(join(appRoot(), 'core/node/web/main.ts')), '--workspace', root, '--port', '0'],
         {
           cwd: appRoot(),
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -410,7 +411,7 @@ describe('npm run web', () => {
   it('refuses a folder that is not a workspace with one line and exit code 1', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(appRoot(), 'core/node/web/main.ts'), '--workspace', join(root, 'nope')],
+      [...nodeEntry(join(appRoot(), 'core/node/web/main.ts')), '--workspace', join(root, 'nope')],
       {
         cwd: appRoot(),
         stdio: ['ignore', 'pipe', 'pipe'],
