@@ -122,6 +122,40 @@ export const GLOSSARY = {
     code: 'STEELMAN_REQUEST',
     sentence: 'The moderator asks a debater to restate the other side’s case before arguing against it.',
   },
+  threadClosed: {
+    plain: 'refused: the thread is closed',
+    code: 'threadClosed',
+    sentence:
+      'A message to a thread that is closed (its crux fixed, merged, stale or failed) or being turned into a crux is refused and not counted.',
+  },
+  stageRestriction: {
+    plain: 'refused: not allowed at this stage',
+    code: 'stageRestriction',
+    sentence:
+      'Each stage of a thread allows certain moves only (no commitment before the question is fixed, no challenge of a crux that has not crystallized); another move is refused.',
+  },
+  replyLimit: {
+    plain: 'refused: too many replies to one message',
+    code: 'replyLimit',
+    sentence: 'A message takes a few direct replies at most, so one point cannot swallow the thread; one more is refused.',
+  },
+  invalidMove: {
+    plain: 'refused: not a well-formed move',
+    code: 'invalidMove',
+    sentence: 'The answer did not have the shape its move needs (a missing side, question or falsifier field) and was refused.',
+  },
+  steelmanRequired: {
+    plain: 'refused: steelman the other side first',
+    code: 'steelmanRequired',
+    sentence:
+      'Before rebutting someone, a debater must state their view in a form they accept as accurate (a steelman); a rebuttal without one is refused.',
+  },
+  vagueFalsifier: {
+    plain: 'refused: the falsifier is vague',
+    code: 'vagueFalsifier',
+    sentence:
+      'A falsifier needs a metric, a concrete threshold and a deadline, without words such as "significant"; a vague one is refused.',
+  },
   FALSIFIER_REQUEST: {
     plain: 'asks for a falsifier',
     code: 'FALSIFIER_REQUEST',

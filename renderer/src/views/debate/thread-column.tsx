@@ -3,6 +3,7 @@ import type { ThreadProgress } from '../../../../core/contract';
 import { href } from '../../router';
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
+import { PlainCode } from '../../ui/plain-code';
 import { agendaWords } from './agenda-words';
 import type { Column, ColumnItem } from './columns';
 import { clip, threadTone } from './format';
@@ -83,7 +84,7 @@ function Item({ debateId, item, props }: { debateId: string; item: ColumnItem; p
         <header>
           <strong style={{ color }}>{props.agentName(item.agent)}</strong>
           <span className="badge">{item.move}</span>
-          <span className="badge danger">blocked: {item.reason}</span>
+          <PlainCode code={item.reason} tone="danger" />
           <a className="msg-id muted small" href={link} title="Open in the transcript">
             {item.id}
           </a>

@@ -46,7 +46,8 @@ export const TranscriptRow = memo(function TranscriptRow(p: Props) {
         <span className="muted small">{m.thread}</span>
         <strong style={{ color }}>{m.kind === 'moderator' ? 'Moderator' : p.agentName}</strong>
         {m.move && <span className="badge">{m.move}</span>}
-        {m.kind === 'blocked' && <span className="badge danger">blocked: {m.reason}</span>}
+        {m.kind === 'blocked' &&
+          (m.reason ? <PlainCode code={m.reason} tone="danger" /> : <span className="badge danger">refused</span>)}
         {m.intervention && <PlainCode code={m.intervention} tone="accent" testId="intervention" />}
         {m.replyTo && <span className="muted small">↩ {m.replyTo}</span>}
         <RowActions
