@@ -696,6 +696,33 @@ describe('watching a real folder', () => {
     expect(heard.flatMap((r) => r.changed)).not.toContain('beta');
   });
 
+  it('tells of another process’s new and removed ideas, after the app’s own pass and beside a real edit', async () => {
+    writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
+    writeFile(root, 'ideas/beta/README.md', readme('Beta'));
+    writeFile(root, 'ideas/gamma/README.md', readme('Gamma'));
+    const { ws } = await watching();
+    const heard: { added: string[]; changed: string[]; removed: string[] }[] = [];
+    ws.onChange((report) => heard.push(report.slugs));
+    const told = (kind: 'added' | 'changed' | 'removed', slug: string) => heard.some((r) => r[kind].includes(slug));
+    const other = Workspace.open(root);
+    try {
+      // Another process creates an idea and indexes it, and removes one and indexes that; the app
+      // then runs a pass of its own first (a service syncing the idea it wrote), which must not use
+      // up the news; and the researcher edits alpha in an editor, so a batch may hold a real change.
+      const { slug } = other.capture({ title: 'Made elsewhere', text: 'Text.' });
+      rmSync(join(root, 'ideas/gamma'), { recursive: true });
+      other.syncSlugs(['gamma']);
+      ws.setStage('beta', 'RESEARCH');
+      writeFile(root, 'ideas/alpha/README.md', readme('Alpha edited'));
+      await eventually(() => told('added', slug), 'the new idea told as added');
+      await eventually(() => told('removed', 'gamma'), 'the removed idea told as removed');
+      await eventually(() => told('changed', 'alpha'), 'the edit told');
+    } finally {
+      other.close();
+    }
+    expect(told('changed', 'gamma') || told('added', 'gamma')).toBe(false);
+  });
+
   it('keeps an external edit that races an app write, and the app version beside it', async () => {
     writeFile(root, 'ideas/alpha/README.md', readme('Alpha'));
     const { ws } = await watching();

@@ -316,6 +316,11 @@ export function indexEntries(db: Database.Database): IndexEntry[] {
   }));
 }
 
+/** Every indexed idea's slug. */
+export function ideaSlugs(db: Database.Database): string[] {
+  return db.prepare('SELECT slug FROM ideas').pluck().all() as string[];
+}
+
 export function getIdea(db: Database.Database, slug: string): IdeaListRow | null {
   const raw = db.prepare(`${SELECT_IDEAS} WHERE i.slug = ?`).get(slug) as RawIdea | undefined;
   return raw ? toListRow(raw) : null;

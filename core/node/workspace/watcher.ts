@@ -161,7 +161,7 @@ export class WorkspaceWatcher {
     this.dirty.clear();
     this.sawUnlink = false;
     try {
-      const report = this.workspace.syncSlugs(slugs);
+      const report = this.workspace.syncSlugs(slugs, { watched: true });
       this.passes++;
       this.options.onPass?.(report);
     } catch (error) {

@@ -27,6 +27,7 @@ import { indexDataVersion } from '../sqlite/data-version';
 import {
   countIdeaMatches,
   getIdea,
+  ideaSlugs,
   getMeta,
   type IdeaFilter,
   type IdeaListRow,
@@ -104,8 +105,10 @@ export class Workspace {
   private indexDirty = false;
   /** Passes of this process that rewrote some folder's rows of files (see `indexVersion`). */
   private filesRewritten = 0;
-  /** The index's `data_version` as the last watched pass left it (see `pass`): null until one ran. */
-  private seenDataVersion: number | null = null;
+  /** The index's `data_version` as the last watched pass left it (see `withOthersChanges`). */
+  private watchedDataVersion: number | null = null;
+  /** The ideas this process's listeners know of (see `withOthersChanges`); null before the first pass. */
+  private knownSlugs: Set<string> | null = null;
   private indexTimer: NodeJS.Timeout | null = null;
   /**
    * The text of `_index.md` that the last pass that changed the index brought with it (a first sync
@@ -286,9 +289,58 @@ export class Workspace {
     return this.pass(null, options.thorough === true);
   }
 
-  /** Incremental pass over some idea folders (what the watcher calls). */
-  syncSlugs(slugs: Iterable<string>): SyncReport {
-    return this.pass(new Set(slugs), false);
+  /**
+   * Incremental pass over some idea folders. `watched`: the watcher saw their files change, made by
+   * another program (its own writes are not reported), so what they hold is news to the app's
+   * views even when another process indexed it first (see `withOthersChanges`).
+   */
+  syncSlugs(slugs: Iterable<string>, options: { watched?: boolean } = {}): SyncReport {
+    return this.pass(new Set(slugs), false, options.watched === true);
+  }
+
+  /**
+   * A watched pass's report with the ideas another process changed and indexed before this pass
+   * looked (the command line evaluating an idea while the app is open): the pass found their rows
+   * already up to date and reports nothing, yet what the app shows of them changed. They are told
+   * as added, changed or removed by the slugs this process knew; a folder that never was an idea
+   * is not told. Only after another connection committed (`data_version`), so this process's own
+   * unannounced appends (a run's log) do not wake every view.
+   */
+  private withOthersChanges(report: SyncReport, scope: Set<string>): SyncReport {
+    const dataVersion = indexDataVersion(this.db);
+    const othersCommitted = dataVersion !== this.watchedDataVersion;
+    this.watchedDataVersion = dataVersion;
+    if (!othersCommitted) return report;
+    const told = new Set([...report.slugs.added, ...report.slugs.changed, ...report.slugs.removed]);
+    const slugs = {
+      added: [...report.slugs.added],
+      changed: [...report.slugs.changed],
+      removed: [...report.slugs.removed],
+    };
+    for (const slug of scope) {
+      if (told.has(slug)) continue;
+      const indexed = getIdea(this.db, slug) !== null;
+      const known = this.knownSlugs?.has(slug) ?? indexed;
+      if (indexed) (known ? slugs.changed : slugs.added).push(slug);
+      else if (known) slugs.removed.push(slug);
+    }
+    return {
+      ...report,
+      added: slugs.added.length,
+      changed: slugs.changed.length,
+      removed: slugs.removed.length,
+      slugs,
+    };
+  }
+
+  /** Keeps `knownSlugs` as the listeners were told (the whole index after the first pass). */
+  private rememberSlugs(told: SyncReport): void {
+    if (this.knownSlugs === null) {
+      this.knownSlugs = new Set(ideaSlugs(this.db));
+      return;
+    }
+    for (const slug of told.slugs.added) this.knownSlugs.add(slug);
+    for (const slug of told.slugs.removed) this.knownSlugs.delete(slug);
   }
 
   /**
@@ -311,7 +363,7 @@ export class Workspace {
     return input;
   }
 
-  private pass(scope: Set<string> | null, thorough: boolean): SyncReport {
+  private pass(scope: Set<string> | null, thorough: boolean, watched = false): SyncReport {
     const now = () => this.clock.now();
     const early = scope === null ? this.inputBeforeCheck(thorough) : undefined;
     const input = early ?? passInput(this.root, this.db, scope, { thorough });
@@ -340,26 +392,10 @@ export class Workspace {
       plan = again.plan;
       indexText = undefined;
     }
-    const dataVersion = indexDataVersion(this.db);
-    const othersCommitted = this.seenDataVersion !== null && dataVersion !== this.seenDataVersion;
-    this.seenDataVersion = dataVersion;
-    if (report.added + report.changed + report.removed > 0) {
-      this.indexChanged(indexText);
-      for (const listener of this.listeners) listener(report);
-    } else if (othersCommitted && scope !== null && scope.size > 0) {
-      // The files the watcher brought were already indexed by another process (the command line
-      // evaluating an idea while the app is open): this pass changed nothing, but what the app
-      // shows of these ideas did change, so listeners hear of them as changed.
-      const changed = [...scope].filter((slug) => getIdea(this.db, slug) !== null);
-      const removed = [...scope].filter((slug) => !changed.includes(slug));
-      const told: SyncReport = {
-        ...report,
-        changed: changed.length,
-        removed: removed.length,
-        slugs: { added: [], changed, removed },
-      };
-      for (const listener of this.listeners) listener(told);
-    }
+    const told = watched && scope !== null ? this.withOthersChanges(report, scope) : report;
+    if (report.added + report.changed + report.removed > 0) this.indexChanged(indexText);
+    if (told.added + told.changed + told.removed > 0) for (const listener of this.listeners) listener(told);
+    this.rememberSlugs(told);
     // The opening pass is over: the rest of the index's check may have the processor now.
     this.unverified?.check.proceed();
     return report;
