@@ -61,7 +61,7 @@ describe('lock attempts and closings in words', () => {
   it('names every failure of the lock check, debaters by name, the codes in the tooltip', () => {
     const [failed] = notesOf(lockEvents);
     expect(failed?.text).toBe(
-      'Lock attempt 3 of 3 failed: the answers did not split the debaters (no one said yes, or no one said no); End-User Advocate gave no accurate steelman of the other side; nobody steelmanned End-User Advocate accurately',
+      'Lock attempt 3 of 3 failed: the answers did not split the debaters (no one said yes, or no one said no); End-User Advocate gave no accurate steelman of the other side; nobody on the other side steelmanned End-User Advocate accurately',
     );
     expect(failed?.title).toBe(
       'lock attempt 3 failed: NO_SPLIT, STEELMAN_GIVE:end-user-advocate, STEELMAN_RECEIVE:end-user-advocate',
@@ -85,7 +85,7 @@ describe('lock attempts and closings in words', () => {
     expect(words).toEqual([
       'fewer than two debaters committed to an answer',
       'Investor and Historian gave no accurate steelman of the other side',
-      'nobody steelmanned Investor or Historian accurately',
+      'nobody on the other side steelmanned Investor or Historian accurately',
       'Investor gave no accurate steelman of Historian',
       'Historian named no falsifier',
     ]);

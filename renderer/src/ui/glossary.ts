@@ -132,23 +132,25 @@ export const GLOSSARY = {
     plain: 'refused: not allowed at this stage',
     code: 'stageRestriction',
     sentence:
-      'Each stage of a thread allows certain moves only (no commitment before the question is fixed, no challenge of a crux that has not crystallized); another move is refused.',
+      'Each stage of a thread allows its own moves only (claims and proposed cruxes while discovering; steelmans, commitments and falsifiers while fixing the crux; evidence and challenges to it after); another move, or a challenge to a crux that has not crystallized, is refused.',
   },
   replyLimit: {
     plain: 'refused: too many replies to one message',
     code: 'replyLimit',
-    sentence: 'A message takes a few direct replies at most, so one point cannot swallow the thread; one more is refused.',
+    sentence:
+      'A message takes a few direct replies at most, so one point cannot swallow the thread; one more is refused.',
   },
   invalidMove: {
     plain: 'refused: not a well-formed move',
     code: 'invalidMove',
-    sentence: 'The answer did not have the shape its move needs (a missing side, question or falsifier field) and was refused.',
+    sentence:
+      'The answer did not have the shape its move needs (a missing side, question or falsifier field) and was refused.',
   },
   steelmanRequired: {
     plain: 'refused: steelman the other side first',
     code: 'steelmanRequired',
     sentence:
-      'Before rebutting someone, a debater must state their view in a form they accept as accurate (a steelman); a rebuttal without one is refused.',
+      'Before challenging the evidence of a debater committed to the other side, a debater committed to one side must have stated that opponent’s view in a form graded accurate (a steelman); the challenge is refused until then.',
   },
   vagueFalsifier: {
     plain: 'refused: the falsifier is vague',
@@ -211,19 +213,19 @@ export const GLOSSARY = {
     plain: 'pursue',
     code: 'PURSUE',
     sentence:
-      'The evaluation’s advice: the idea is strong enough to put time into now (the simulator gives it from an overall score of 7 out of 10).',
+      'The evaluation’s advice: the idea is strong enough to put time into now (the simulator gives it from an overall score of 7 out of 10; a model’s synthesis chooses for itself).',
   },
   PAUSE: {
     plain: 'pause',
     code: 'PAUSE',
     sentence:
-      'The evaluation’s advice: set the idea aside for now and come back when something changes (an overall score of about 4 to 5.5 out of 10).',
+      'The evaluation’s advice: set the idea aside for now and come back when something changes (the simulator gives it for an overall score of about 4 to 5.5 out of 10; a model’s synthesis chooses for itself).',
   },
   ABANDON: {
     plain: 'abandon',
     code: 'ABANDON',
     sentence:
-      'The evaluation’s advice: the idea is not worth more work as it stands (an overall score below 4 out of 10).',
+      'The evaluation’s advice: the idea is not worth more work as it stands (the simulator gives it below an overall score of 4 out of 10; a model’s synthesis chooses for itself).',
   },
   'overall-score': {
     plain: 'overall score',

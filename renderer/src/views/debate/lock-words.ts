@@ -33,7 +33,7 @@ export function lockFailureWords(codes: readonly string[], name: (agent: string)
   }
   const out = [...parts];
   if (give.length > 0) out.push(`${list(give)} gave no accurate steelman of the other side`);
-  if (receive.length > 0) out.push(`nobody steelmanned ${list(receive, 'or')} accurately`);
+  if (receive.length > 0) out.push(`nobody on the other side steelmanned ${list(receive, 'or')} accurately`);
   out.push(...pairs);
   if (missing.length > 0) out.push(`${list(missing)} named no falsifier`);
   return out;

@@ -12,11 +12,13 @@ const ROW_HEIGHT = 34;
 const OVERSCAN = 10;
 /**
  * The width every column needs at its narrowest (leaderboards.css: rank 40, title at least 200,
- * overall 60, six categories of 72 ("Feasibility" in full), confidence 78, survival 64, stage 110, stale 56, evaluated
- * 104; then the border and a scrollbar). Below it, the rank and title stay and the other columns
- * come in two groups, one shown at a time, rather than running off the right edge.
+ * overall 60, each category 72 ("Feasibility" in full), confidence 78, survival 64, stage 110,
+ * stale 56, evaluated 104; then the border and a scrollbar): the fixed part, and one category's.
+ * Below it, the rank, title and overall stay and the other columns come in two groups, one shown
+ * at a time, rather than running off the right edge. The taxonomy decides how many categories.
  */
-const ALL_COLUMNS_WIDTH = 1162;
+const FIXED_COLUMNS_WIDTH = 730;
+const CATEGORY_WIDTH = 72;
 type Group = 'scores' | 'details';
 const GROUPS: { id: Group; label: string; title: string }[] = [
   { id: 'scores', label: 'Category scores', title: 'The six categories’ scores' },
@@ -183,10 +185,11 @@ export function IdeasBoard({
   useEffect(() => {
     const element = board.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => setNarrow(element.clientWidth < ALL_COLUMNS_WIDTH));
+    const needed = FIXED_COLUMNS_WIDTH + CATEGORY_WIDTH * categories.length;
+    const observer = new ResizeObserver(() => setNarrow(element.clientWidth < needed));
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [categories.length]);
   const drawn = useMemo(
     () => (narrow ? columns.filter((c) => c.group === undefined || c.group === group) : columns),
     [narrow, group, columns],
