@@ -285,6 +285,14 @@ describe.skipIf(!chromiumPath)('a researcher’s first hour', () => {
       const inChart = await read(legend);
       expect(Object.keys(inChart).length).toBeGreaterThanOrEqual(2);
       for (const [name, colour] of Object.entries(inChart)) expect([name, colour]).toEqual([name, inDebate[name]]);
+
+      await go(`#/transcript/debate/${id}`);
+      const speakers = page.locator('.transcript-list article.transcript-row > header > strong');
+      await speakers.first().waitFor();
+      const inTranscript = await read(speakers);
+      delete inTranscript.Moderator;
+      expect(Object.keys(inTranscript).length).toBeGreaterThanOrEqual(2);
+      for (const [name, colour] of Object.entries(inTranscript)) expect([name, colour]).toEqual([name, inDebate[name]]);
     }
     const [first, second] = colours as [Record<string, string>, Record<string, string>];
     expect(Object.keys(first).length).toBe(4);

@@ -1,9 +1,8 @@
 import { memo } from 'react';
 import { type EvaluationEntry, evaluationEntryMove, type TranscriptMessage } from '../../../../core/contract';
-import { personaColour } from '../../ui/persona-colour';
-import { PlainCode } from '../../ui/plain-code';
 import { plainWords } from '../../ui/glossary';
 import { Help } from '../../ui/help';
+import { PlainCode } from '../../ui/plain-code';
 import { entryParts, type Part } from '../evaluation/entry-words';
 import { entryText } from './entry-search';
 import { highlight } from './highlight';
@@ -20,6 +19,8 @@ export function isLong(m: TranscriptMessage): boolean {
 interface Props {
   message: TranscriptMessage;
   agentName: string | null;
+  /** The speaker's colour, told apart from the others of this transcript (personaColours). */
+  agentColour: string | undefined;
   target: boolean;
   match: boolean;
   words: readonly string[];
@@ -31,7 +32,7 @@ interface Props {
 /** One message of a transcript, in one fixed-height row. */
 export const TranscriptRow = memo(function TranscriptRow(p: Props) {
   const m = p.message;
-  const color = m.agent ? personaColour(m.agent) : undefined;
+  const color = p.agentColour;
   return (
     <article
       className={`transcript-row ${m.kind} ${p.target ? 'target' : ''} ${p.match ? 'match' : ''}`}
@@ -95,6 +96,7 @@ const COLUMN_WORDS = { evaluators: 'evaluators', transcript: 'protocol', redteam
 interface EntryProps {
   entry: EvaluationEntry;
   agentName: string | null;
+  agentColour: string | undefined;
   target: boolean;
   match: boolean;
   words: readonly string[];
@@ -112,7 +114,7 @@ interface EntryProps {
 export const EntryRow = memo(function EntryRow(p: EntryProps) {
   const e = p.entry;
   const kind = evaluationEntryMove(e.type);
-  const color = e.agent ? personaColour(e.agent) : undefined;
+  const color = p.agentColour;
   const moved = e.scoreBefore !== null && e.scoreAfter !== null;
   // Phases, lock reasons and nucleation in words; the log keeps its codes (they are in the tooltips).
   const said = entryParts(e);

@@ -4,10 +4,11 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { personaColours } from '../../ui/persona-colour';
 import { VirtualList, type VirtualListHandle } from '../../ui/virtual-list';
 import { statusBadge, when } from '../debate/format';
-import { highlight } from './highlight';
 import { entrySearchText } from './entry-search';
+import { highlight } from './highlight';
 import { EntryRow, ROW_HEIGHT, TranscriptRow } from './transcript-row';
 import './transcripts.css';
 
@@ -165,6 +166,8 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
   );
 
   const names = useMemo(() => new Map((data?.agents ?? []).map((a, i) => [a.id, { name: a.name, i }])), [data]);
+  // The same persona's colour as in its debate, the speakers of this transcript told apart.
+  const colourOf = useMemo(() => personaColours((data?.agents ?? []).map((a) => a.id)), [data]);
   const commands = useMemo<Command[]>(
     () => [
       ...(kind === 'evaluation'
@@ -314,6 +317,7 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
                 <EntryRow
                   entry={msg}
                   agentName={who?.name ?? msg.agent}
+                  agentColour={msg.agent ? colourOf(msg.agent) : undefined}
                   target={msg.seq === target}
                   match={matchSet.has(msg.seq)}
                   words={matchSet.has(msg.seq) ? words : NO_WORDS}
@@ -327,6 +331,7 @@ function Reader({ kind, id, wanted }: { kind: TranscriptKind; id: string; wanted
               <TranscriptRow
                 message={msg}
                 agentName={who?.name ?? msg.agent}
+                agentColour={msg.agent ? colourOf(msg.agent) : undefined}
                 target={msg.index === target}
                 match={matchSet.has(msg.index)}
                 words={matchSet.has(msg.index) ? words : NO_WORDS}
