@@ -74,6 +74,12 @@ export interface AppOptions {
    * tests) the simulator answers at once.
    */
   paceSimulated?: boolean;
+  /**
+   * How long one look at a list of evaluations or transcripts may spend reading records and
+   * counting entries that no look has before (default 150 ms): the rest is done in the background
+   * and pushed (`evaluation:listed`). The CLI, which answers once, passes Infinity.
+   */
+  listingBudgetMs?: number;
   /** Called when a pushed event breaks the contract (a bug; by default only logged). Tests fail on it. */
   onContractBug?: (error: Error) => void;
 }
