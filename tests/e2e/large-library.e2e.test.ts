@@ -154,7 +154,7 @@ describe.skipIf(!chromiumPath)('a library of 700 evaluated ideas', () => {
         async () => (await page.getByTestId('listing-note').count()) + (await table.getByText('counting…').count()),
         {
           timeout: 240_000,
-          intervals: [250],
+          interval: 250,
         },
       )
       .toBe(0);
