@@ -197,7 +197,10 @@ export class EvaluationRecords {
       entry = read;
       this.locked.set(id, entry);
     }
-    if (withTrack && entry.track === null) entry.track = this.rebuild(slug, entry.doc);
+    if (withTrack && entry.track === null) {
+      const doc = entry.doc;
+      entry.track = this.rebuild(slug, id, () => doc);
+    }
     return entry;
   }
 
@@ -304,9 +307,8 @@ export class EvaluationRecords {
   replayEntries(slug: string, id: string): readonly EvaluationEntry[] | null {
     const held = this.locked.get(id)?.track;
     if (held) return held.entries;
-    const entry = this.read(slug, id, undefined);
-    if (!entry) return null;
-    return this.rebuild(slug, entry.doc)?.entries ?? null;
+    // The record itself is read only for a dispute's script (its reopening names the idea).
+    return this.rebuild(slug, id, () => this.read(slug, id, undefined)?.doc ?? null)?.entries ?? null;
   }
 
   private scriptText(slug: string, id: string): string | null {
@@ -331,8 +333,8 @@ export class EvaluationRecords {
    * The run behind a record, from its script: a full evaluation's script replays; a dispute's log
    * is the reopening of the record it disputes plus its inputs. Null when that no longer works.
    */
-  private rebuild(slug: string, doc: FinalSynthesisDocument): EvaluationTrack | null {
-    const text = this.scriptText(slug, doc.evaluationId) ?? this.scriptFromRunLog(slug, doc.evaluationId);
+  private rebuild(slug: string, id: string, docOf: () => FinalSynthesisDocument | null): EvaluationTrack | null {
+    const text = this.scriptText(slug, id) ?? this.scriptFromRunLog(slug, id);
     if (text === null) return null;
     try {
       let initial: ReturnType<typeof replayEvaluation>['initial'];
@@ -344,6 +346,8 @@ export class EvaluationRecords {
         trigger?: { criterion: string; reason: string };
       };
       if (head.type === 'reopen' && head.from && head.trigger) {
+        const doc = docOf();
+        if (!doc) return null;
         initial = this.service.initialState({
           slug,
           setup: {
