@@ -10,7 +10,8 @@ import { startWebServer } from '../../core/node/web/server';
 
 const [root, staticDir] = process.argv.slice(2);
 if (!root || !staticDir) throw new Error('usage: serve.ts <workspace> <renderer folder>');
-const app = await createApp({ workspaceRoot: root, watch: false });
+// As browser mode opens it (core/node/web/main.ts), without the watcher.
+const app = await createApp({ workspaceRoot: root, watch: false, paceSimulated: true, warmLists: true });
 const server = await startWebServer({ app, port: 0, staticDir });
 let closing: Promise<void> | null = null;
 const close = () => {

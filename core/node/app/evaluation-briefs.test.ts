@@ -225,6 +225,17 @@ describe('the briefs of locked records, kept between starts', () => {
     }
   });
 
+  it('lists in the background right after a start when the host asks (warmLists), before any look', async () => {
+    const { ids } = await workspaceOfFive();
+    rmSync(join(f.root, BRIEFS_FILE), { force: true });
+    // No call at all: the records are read, and said to be, all the same.
+    const app = await f.boot({ listingBudgetMs: 0, warmLists: true });
+    await backgroundDone(app);
+    const listed = await lists(app);
+    expect(listed.evaluations.map(([id]) => id)).toEqual(ids);
+    expect(listed.reading).toEqual([0, 0]);
+  });
+
   it('reads and counts what nobody has read in the background, then lists the true counts', async () => {
     const { ids } = await workspaceOfFive();
     rmSync(join(f.root, BRIEFS_FILE), { force: true });
