@@ -99,11 +99,13 @@ async function timeLook(
   page: Page,
   probe: Probe,
   waitWhole: boolean,
-): Promise<{ firstContentMs: number; wholeMs: number | null }> {
+): Promise<{ libraryMs: number; firstContentMs: number; wholeMs: number | null }> {
   await page.evaluate(() => {
     window.location.hash = '#/library';
   });
   await page.waitForSelector('.library-row[data-slug]', { timeout: 120_000 });
+  // The page's start to its library (what the warm-up after a start might slow down).
+  const libraryMs = await page.evaluate(() => performance.now());
   await page.evaluate((hash) => {
     (window as unknown as { __t0: number }).__t0 = performance.now();
     window.location.hash = hash;
@@ -115,7 +117,7 @@ async function timeLook(
     { polling: 'raf', timeout: WHOLE_TIMEOUT_MS },
   );
   const firstContentMs = (await first.jsonValue()) as number;
-  if (!waitWhole) return { firstContentMs, wholeMs: null };
+  if (!waitWhole) return { libraryMs, firstContentMs, wholeMs: null };
   const whole = await page.waitForFunction(
     ({ table, rows }) =>
       !document.querySelector('[data-testid="listing-note"]') &&
@@ -125,7 +127,7 @@ async function timeLook(
     probe.whole,
     { polling: 100, timeout: WHOLE_TIMEOUT_MS },
   );
-  return { firstContentMs, wholeMs: (await whole.jsonValue()) as number };
+  return { libraryMs, firstContentMs, wholeMs: (await whole.jsonValue()) as number };
 }
 
 /** One look: a fresh server process (after `before`), a fresh page, the view opened first. */
@@ -135,7 +137,7 @@ async function look(
   probe: Probe,
   before: () => void,
   waitWhole: boolean,
-): Promise<{ firstContentMs: number; wholeMs: number | null }> {
+): Promise<{ libraryMs: number; firstContentMs: number; wholeMs: number | null }> {
   before();
   const server = await serve(root);
   const page = await context.newPage();
@@ -192,17 +194,17 @@ async function main(): Promise<void> {
     if (values.whole !== 'every' && values.whole !== 'last') throw new Error('--whole is every or last');
     const result: Record<
       string,
-      Record<string, { firstContentMs: number; wholeMs: number | null; wholeRuns: number }>
+      Record<string, { libraryMs: number; firstContentMs: number; wholeMs: number | null; wholeRuns: number }>
     > = {};
     for (const probe of probes(ideas)) {
       for (const [name, before] of Object.entries(cases)) {
-        const samples: { firstContentMs: number; wholeMs: number | null }[] = [];
+        const samples: { libraryMs: number; firstContentMs: number; wholeMs: number | null }[] = [];
         // Run 0 warms up (the page cache, the browser's code cache); not counted. "After a start"
         // follows "ever", whose whole list left everything kept.
         for (let run = 0; run <= runs; run++) {
           const t = await look(context, bench.root, probe, before, values.whole === 'every' || run === runs);
           progress(
-            `${probe.name}, ${name}, ${run === 0 ? 'warm-up' : `run ${run}/${runs}`}: first content ${t.firstContentMs.toFixed(0)} ms, ` +
+            `${probe.name}, ${name}, ${run === 0 ? 'warm-up' : `run ${run}/${runs}`}: library ${t.libraryMs.toFixed(0)} ms, first content ${t.firstContentMs.toFixed(0)} ms, ` +
               `whole ${t.wholeMs === null ? 'not waited for' : `${t.wholeMs.toFixed(0)} ms`} (load ${load()})`,
           );
           if (run > 0) samples.push(t);
@@ -210,6 +212,7 @@ async function main(): Promise<void> {
         const wholes = samples.flatMap((s) => (s.wholeMs === null ? [] : [s.wholeMs]));
         result[probe.name] ??= {};
         (result[probe.name] as Record<string, unknown>)[name] = {
+          libraryMs: round1(median(samples.map((s) => s.libraryMs))),
           firstContentMs: round1(median(samples.map((s) => s.firstContentMs))),
           wholeMs: wholes.length > 0 ? round1(median(wholes)) : null,
           wholeRuns: wholes.length,
