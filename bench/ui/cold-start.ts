@@ -3,7 +3,7 @@
  * convergence list, each opened first thing by a page on a server process started for it, on a
  * workspace of N ideas each with a locked evaluation (the UI benchmark's).
  *
- *   npm run bench:cold-start -- [--ideas N (10000)] [--runs R (3)] [--whole every|last] [--json]
+ *   npm run bench:cold-start -- [--ideas N (10000)] [--runs R (3)] [--whole every|last] [--cold] [--json]
  *
  * Two cases, each view R times after a warm-up (medians):
  * - after a start: what the app keeps under `.crucible/` is there (as after any earlier session);
@@ -67,10 +67,17 @@ function progress(message: string): void {
 const load = () => round1(loadavg()[0] ?? 0);
 
 /** Starts browser mode on `root` in a process of its own; answers its address and a way to stop it. */
-async function serve(root: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function serve(root: string, warm: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench', 'ui', 'serve.ts'), root, join(ROOT, 'out', 'renderer')],
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'bench', 'ui', 'serve.ts'),
+      root,
+      join(ROOT, 'out', 'renderer'),
+      ...(warm ? [] : ['cold']),
+    ],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -137,9 +144,10 @@ async function look(
   probe: Probe,
   before: () => void,
   waitWhole: boolean,
+  warm: boolean,
 ): Promise<{ libraryMs: number; firstContentMs: number; wholeMs: number | null }> {
   before();
-  const server = await serve(root);
+  const server = await serve(root, warm);
   const page = await context.newPage();
   try {
     await page.goto(server.url, { waitUntil: 'commit' });
@@ -159,6 +167,9 @@ async function main(): Promise<void> {
       // The first look ever at 10,000 takes minutes to be whole (10,000 scripts replayed): `last`
       // waits for it in the last run only (which leaves everything kept for "after a start").
       whole: { type: 'string', default: 'every' },
+      // Browser mode lists the evaluations in the background right after its start (warmLists);
+      // --cold starts the server without that, to see what it saves and what it costs.
+      cold: { type: 'boolean', default: false },
     },
   });
   const ideas = Number(values.ideas);
@@ -202,7 +213,14 @@ async function main(): Promise<void> {
         // Run 0 warms up (the page cache, the browser's code cache); not counted. "After a start"
         // follows "ever", whose whole list left everything kept.
         for (let run = 0; run <= runs; run++) {
-          const t = await look(context, bench.root, probe, before, values.whole === 'every' || run === runs);
+          const t = await look(
+            context,
+            bench.root,
+            probe,
+            before,
+            values.whole === 'every' || run === runs,
+            values.warm,
+          );
           progress(
             `${probe.name}, ${name}, ${run === 0 ? 'warm-up' : `run ${run}/${runs}`}: library ${t.libraryMs.toFixed(0)} ms, first content ${t.firstContentMs.toFixed(0)} ms, ` +
               `whole ${t.wholeMs === null ? 'not waited for' : `${t.wholeMs.toFixed(0)} ms`} (load ${load()})`,
@@ -223,6 +241,7 @@ async function main(): Promise<void> {
       views: result,
       ideas,
       runs,
+      warm: !values.cold,
       loadAverage: { start: loadAtStart, end: load() },
       target: { firstContentMs: TARGET_FIRST_CONTENT_MS },
       chromium: context.browser()?.version() ?? executablePath,

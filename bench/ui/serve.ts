@@ -3,15 +3,17 @@
  * `{"url": …}` on its first line of stdout once it serves, and closes the app (which writes what it
  * keeps under `.crucible/`) on SIGTERM or when stdin ends.
  *
- *   tsx bench/ui/serve.ts <workspace> <renderer folder>
+ *   tsx bench/ui/serve.ts <workspace> <renderer folder> [cold]
+ *
+ * `cold`: without the warm-up of the lists after the start (browser mode has it), to compare.
  */
 import { createApp } from '../../core/node/app/create-app';
 import { startWebServer } from '../../core/node/web/server';
 
-const [root, staticDir] = process.argv.slice(2);
+const [root, staticDir, cold] = process.argv.slice(2);
 if (!root || !staticDir) throw new Error('usage: serve.ts <workspace> <renderer folder>');
 // As browser mode opens it (core/node/web/main.ts), without the watcher.
-const app = await createApp({ workspaceRoot: root, watch: false, paceSimulated: true, warmLists: true });
+const app = await createApp({ workspaceRoot: root, watch: false, paceSimulated: true, warmLists: cold !== 'cold' });
 const server = await startWebServer({ app, port: 0, staticDir });
 let closing: Promise<void> | null = null;
 const close = () => {
