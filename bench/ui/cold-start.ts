@@ -219,7 +219,7 @@ async function main(): Promise<void> {
             probe,
             before,
             values.whole === 'every' || run === runs,
-            values.warm,
+            !values.cold,
           );
           progress(
             `${probe.name}, ${name}, ${run === 0 ? 'warm-up' : `run ${run}/${runs}`}: library ${t.libraryMs.toFixed(0)} ms, first content ${t.firstContentMs.toFixed(0)} ms, ` +
