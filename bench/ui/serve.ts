@@ -15,13 +15,13 @@ if (!root || !staticDir) throw new Error('usage: serve.ts <workspace> <renderer 
 // As browser mode opens it (core/node/web/main.ts), without the watcher.
 const app = await createApp({ workspaceRoot: root, watch: false, paceSimulated: true, warmLists: cold !== 'cold' });
 const server = await startWebServer({ app, port: 0, staticDir });
-let closing: Promise<void> | null = null;
-const close = () => {
-  closing ??= (async () => {
-    await server.close();
-    await app.close();
-    process.exit(0);
-  })();
+let closing = false;
+const close = async () => {
+  if (closing) return;
+  closing = true;
+  await server.close();
+  await app.close();
+  process.exit(0);
 };
 process.on('SIGTERM', close);
 process.stdin.on('end', close);
