@@ -266,10 +266,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (closed) return;
       (async () => {
         await handlers['evaluations:list']({});
-        // Counting a workspace's transcripts for the first time replays every script: left to the
-        // first look at them, which may never come.
         if (closed || evaluations.reader.progress().reading > 0) return;
-        await handlers['transcripts:list']({});
+        // Counting transcripts nobody has counted replays their scripts: left to the first look at
+        // them, which may never come (the list is made at once, before the call awaits anything).
+        const { reader } = evaluations;
+        reader.holdCounts = true;
+        const made = handlers['transcripts:list']({});
+        reader.holdCounts = false;
+        await made;
       })().catch(() => {});
     }).unref();
   }

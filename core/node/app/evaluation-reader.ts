@@ -212,6 +212,9 @@ export class EvaluationReader {
     return this.kept;
   }
 
+  /** Set while the app warms the lists up after its start: nothing uncounted is counted then. */
+  holdCounts = false;
+
   /** What the background has still to read and count. */
   progress(): ListingProgress {
     return { reading: this.toRead.size, counting: this.toCount.size };
@@ -226,6 +229,8 @@ export class EvaluationReader {
     // Counted since this source was listed (the listing is made again only on the next look).
     const brief = this.records.briefs.get(source.summary.id, source.brief.key) ?? source.brief;
     if (brief.entries !== null) return brief.entries;
+    // A warm-up after the start makes the list without counting: a first look at it may never come.
+    if (this.holdCounts) return null;
     const id = source.summary.id;
     if (performance.now() >= deadline) {
       // The records still to read are counted as they are read: this list will want them.
