@@ -83,7 +83,14 @@ async function openWorkspace(keyStore: KeyStore): Promise<App> {
   for (;;) {
     try {
       // Simulated runs unfold at a visible pace unless the workspace's Settings say instant.
-      const opened = await createApp({ workspaceRoot: root, log, keyStore, printPdf, paceSimulated: true });
+      const opened = await createApp({
+        workspaceRoot: root,
+        log,
+        keyStore,
+        printPdf,
+        paceSimulated: true,
+        warmLists: true,
+      });
       log.info('workspace open', { workspace: root });
       return opened;
     } catch (error) {

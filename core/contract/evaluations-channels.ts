@@ -363,7 +363,15 @@ export const evaluationsChannels = {
   /** Evaluations, newest first: running, stopped, failed and locked ones, optionally of one idea. */
   'evaluations:list': {
     input: z.strictObject({ slug: slug.optional(), status: runStatusSchema.optional() }),
-    output: z.strictObject({ evaluations: z.array(evaluationSummarySchema) }),
+    output: z.strictObject({
+      evaluations: z.array(evaluationSummarySchema),
+      /**
+       * Locked evaluations on disk that no look has read yet (a workspace copied in, or opened for
+       * the first time): the list lacks them while they are read in the background, and an
+       * `evaluation:listed` push says when to ask again. 0 for one idea's list, read whole.
+       */
+      reading: count,
+    }),
   },
   /** One evaluation: its record once locked, or the progress so far. */
   'evaluations:get': { input: byId, output: evaluationDetailSchema },
@@ -456,6 +464,17 @@ export const evaluationsChannels = {
 } as const;
 
 export const evaluationsPushEvents = {
+  /**
+   * Records read or transcripts counted in the background since the last push (see `reading` of
+   * `evaluations:list` and `transcripts:list`): the lists are worth asking for again. Pushed as the
+   * work goes on (every second or two) and once when it is done (both 0).
+   */
+  'evaluation:listed': z.strictObject({
+    /** Locked records still to read. */
+    reading: count,
+    /** Transcripts of locked evaluations whose entries are still to count. */
+    counting: count,
+  }),
   /** What a running evaluation did; `from` is the `seq` of the first entry. */
   'evaluation:event': z.strictObject({
     evaluationId: z.string(),

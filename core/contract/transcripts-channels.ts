@@ -92,8 +92,12 @@ export const transcriptSummarySchema = z.strictObject({
   provider: z.string().nullable(),
   /** When it started. */
   createdAt: z.string(),
-  /** A debate's messages, or an evaluation's entries. */
-  messages: count,
+  /**
+   * A debate's messages, or an evaluation's entries; null while an evaluation's entries are being
+   * counted in the background (its script replayed: the first look at records this app has not
+   * read before), until an `evaluation:listed` push.
+   */
+  messages: count.nullable(),
 });
 export type TranscriptSummary = z.infer<typeof transcriptSummarySchema>;
 
@@ -124,7 +128,11 @@ export const transcriptsChannels = {
   /** Every past transcript, debates and evaluations, newest first. */
   'transcripts:list': {
     input: z.strictObject({}),
-    output: z.strictObject({ transcripts: z.array(transcriptSummarySchema) }),
+    output: z.strictObject({
+      transcripts: z.array(transcriptSummarySchema),
+      /** Evaluations not read yet, so not in the list (see `evaluations:list`). */
+      reading: count,
+    }),
   },
   /**
    * One transcript in order: a debate's messages (`transcript`, each at its `index`) or an

@@ -50,6 +50,15 @@ export type DefenseAnswer = z.infer<typeof defenseAnswerSchema>;
 
 /** The arbiter's ruling on one exchange; the adjustment range comes from the config. */
 export function arbiterAnswerSchema(range: number) {
+  // One schema per range: building it again for every ruling cost a sixth of a script's replay.
+  const known = arbiterSchemas.get(range);
+  if (known) return known;
+  const schema = arbiterSchemaFor(range);
+  arbiterSchemas.set(range, schema);
+  return schema;
+}
+
+function arbiterSchemaFor(range: number) {
   return z.object({
     reasoning: text.describe('the decisive point and why it decides the exchange, 3 to 5 sentences'),
     winner: z.enum(WINNERS).describe('who won the exchange'),
@@ -69,6 +78,7 @@ export function arbiterAnswerSchema(range: number) {
       .describe('fallacies in the exchange, if any'),
   });
 }
+const arbiterSchemas = new Map<number, ReturnType<typeof arbiterSchemaFor>>();
 export type ArbiterAnswer = z.infer<ReturnType<typeof arbiterAnswerSchema>>;
 
 /** The synthesis agent at the end of a round: a winner per criterion, never an average. */

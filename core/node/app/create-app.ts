@@ -74,6 +74,18 @@ export interface AppOptions {
    * tests) the simulator answers at once.
    */
   paceSimulated?: boolean;
+  /**
+   * How long one look at a list of evaluations or transcripts may spend reading records and
+   * counting entries that no look has before (default 150 ms): the rest is done in the background
+   * and pushed (`evaluation:listed`). The CLI, which answers once, passes Infinity.
+   */
+  listingBudgetMs?: number;
+  /**
+   * Whether the lists of evaluations and transcripts are made (and checked) in the background right
+   * after the start, so the first look at them answers at once: the hosts a researcher opens say
+   * yes (10,000 evaluations took ~0.35 s to list the first time); the CLI and tests do not.
+   */
+  warmLists?: boolean;
   /** Called when a pushed event breaks the contract (a bug; by default only logged). Tests fail on it. */
   onContractBug?: (error: Error) => void;
 }
@@ -246,6 +258,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     invoke: (channel, input) => handlers[channel](input),
     on: (event, listener) => emitter.on(event, listener),
   };
+
+  if (options.warmLists) {
+    // After the start, before a page asks: what it would wait for on its first look. A failure
+    // here is the first look's to report, in words, when it comes.
+    setImmediate(() => {
+      if (closed) return;
+      (async () => {
+        await handlers['evaluations:list']({});
+        if (closed || evaluations.reader.progress().reading > 0) return;
+        // Counting transcripts nobody has counted replays their scripts: left to the first look at
+        // them, which may never come (the list is made at once, before the call awaits anything).
+        const { reader } = evaluations;
+        reader.holdCounts = true;
+        const made = handlers['transcripts:list']({});
+        reader.holdCounts = false;
+        await made;
+      })().catch(() => {});
+    }).unref();
+  }
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

@@ -10,6 +10,7 @@ import { ideaEvaluationStates } from '../sqlite/evaluation-record-queries';
 import type { Workspace } from '../workspace/workspace';
 import { UserError } from '../workspace/workspace';
 import { EvaluationEntriesCache } from './evaluation-entries-cache';
+import type { RecordBrief } from './evaluation-briefs';
 import { EvaluationRecords, type StoredEvaluation } from './evaluation-records';
 import { stalenessChecks } from './evaluation-staleness';
 import {
@@ -36,8 +37,40 @@ export interface EvaluationSource {
   summary: EvaluationSummary;
   /** For a locked record listed from the index, the sizes and times of its files (see StoredEvaluation). */
   key?: string | undefined;
+  /**
+   * A locked record's brief (what the lists need of it, its count of entries included): the
+   * count, when it is null, is made by `count`.
+   */
+  brief?: RecordBrief;
   entries(): readonly EvaluationEntry[];
 }
+
+/** Where the reading and counting left to the background stand: pushed as it goes (`evaluation:listed`). */
+export interface ListingProgress {
+  /** Locked records listed by the index and not read yet: the lists lack them until then. */
+  reading: number;
+  /** Locked records read whose transcript's entries are not counted yet. */
+  counting: number;
+}
+
+export interface ReaderOptions {
+  /** The time the reopen triggers are weighed at (time decay). */
+  now?: () => Date;
+  /**
+   * How long one look at a list may spend reading records and counting entries nobody has yet
+   * (default 150 ms): what is left is done in the background, in slices.
+   */
+  budgetMs?: number;
+  /** Told as the background work goes on (at most once a second or so) and when it is done. */
+  onProgress?: (progress: ListingProgress) => void;
+}
+
+/** One slice of background work: short enough that a call waiting behind it is not noticed. */
+const SLICE_MS = 15;
+/** The background work says where it stands at most this often (each push makes a page ask again). */
+const PROGRESS_MS = 1_500;
+/** And writes what it learnt at most this often before it is done (a crash loses at most that). */
+const SAVE_MS = 15_000;
 
 /**
  * The read side of evaluations, shared by the evaluation channels and the transcripts: running ones
@@ -51,15 +84,24 @@ export class EvaluationReader {
   readonly touched = new Set<string>();
   private readonly cache: EvaluationEntriesCache;
 
+  private readonly now: () => Date;
+  private readonly budgetMs: number;
+
   constructor(
     private readonly ws: Workspace,
     service: EvaluationService,
     readonly live: LiveEvaluations,
-    /** The time the reopen triggers are weighed at (time decay). */
-    private readonly now: () => Date = () => new Date(),
+    private readonly options: ReaderOptions = {},
   ) {
     this.records = new EvaluationRecords(ws, service);
     this.cache = new EvaluationEntriesCache(ws.root);
+    this.now = options.now ?? (() => new Date());
+    this.budgetMs = options.budgetMs ?? 150;
+  }
+
+  /** When a look that starts now must stop reading and counting, and leave the rest to the background. */
+  deadline(): number {
+    return performance.now() + this.budgetMs;
   }
 
   idea(slug: string) {
@@ -103,7 +145,7 @@ export class EvaluationReader {
    * as the index lists it, a locked record's summary kept until the index changes (10,000 records
    * summed up again on every look took seconds), a checkpoint's read again when its file grows.
    */
-  all(slug?: string): EvaluationSource[] {
+  all(slug?: string, deadline = this.deadline()): EvaluationSource[] {
     const out: EvaluationSource[] = this.live
       .all()
       .filter((r) => slug === undefined || r.slug === slug)
@@ -118,7 +160,7 @@ export class EvaluationReader {
       return sortNewestFirst(out);
     }
     for (const s of this.touched) for (const stored of this.records.stored(s)) add(stored);
-    const listed = this.listed();
+    const listed = this.listed(deadline);
     for (const stored of listed.checkpoints) if (!this.touched.has(stored.slug)) add(stored);
     // The kept records are in order already: the few others are sorted and merged in (sorting
     // 10,000 on every look took tens of milliseconds).
@@ -128,33 +170,186 @@ export class EvaluationReader {
 
   private kept: {
     version: string;
+    learnt: number;
     locked: readonly EvaluationSource[];
     checkpoints: readonly StoredEvaluation[];
   } | null = null;
+  /** Bumped when the background has read or counted records: the kept listing is made again. */
+  private learnt = 0;
 
   /**
-   * The locked records the index lists, as sources with their summaries made (a summary names the
-   * idea's staleness and current evaluation, which the index holds: kept while it stays as it
-   * is), and the checkpoints it lists.
+   * The locked records the index lists, as sources with their summaries made from their briefs (a
+   * summary names the idea's staleness and current evaluation, which the index holds: kept while it
+   * stays as it is), and the checkpoints it lists. A record without a brief is read now while
+   * `deadline` allows, else left to the background and left out until it is read (`progress`).
    */
-  private listed(): { locked: readonly EvaluationSource[]; checkpoints: readonly StoredEvaluation[] } {
+  private listed(deadline: number): { locked: readonly EvaluationSource[]; checkpoints: readonly StoredEvaluation[] } {
     const indexed = this.records.indexed();
-    if (this.kept?.version === indexed.version) return this.kept;
+    if (this.kept?.version === indexed.version && this.kept.learnt === this.learnt) return this.kept;
     const states = ideaEvaluationStates(this.ws.db);
     const locked: EvaluationSource[] = [];
     const checkpoints: StoredEvaluation[] = [];
+    const unread: StoredEvaluation[] = [];
     for (const list of indexed.bySlug.values()) {
       for (const stored of list) {
         if (stored.kind === 'checkpoint') {
           checkpoints.push(stored);
           continue;
         }
+        if (stored.key !== undefined && !this.records.known(stored.id, stored.key) && performance.now() >= deadline) {
+          unread.push(stored);
+          continue;
+        }
         const source = this.source(stored, states.get(stored.slug) ?? null);
         if (source) locked.push(source);
       }
     }
-    this.kept = { version: indexed.version, locked: sortNewestFirst(locked), checkpoints };
+    this.toRead.clear();
+    for (const stored of unread) this.toRead.set(stored.id, stored);
+    if (unread.length > 0) this.background();
+    else if (this.records.briefs.unsaved) this.background();
+    this.kept = { version: indexed.version, learnt: this.learnt, locked: sortNewestFirst(locked), checkpoints };
     return this.kept;
+  }
+
+  /** Set while the app warms the lists up after its start: nothing uncounted is counted then. */
+  holdCounts = false;
+
+  /** What the background has still to read and count. */
+  progress(): ListingProgress {
+    return { reading: this.toRead.size, counting: this.toCount.size };
+  }
+
+  /**
+   * The count of a locked record's entries: kept in its brief, else counted now while `deadline`
+   * allows (replaying its script), else null and counted in the background.
+   */
+  count(source: EvaluationSource, deadline: number): number | null {
+    if (!source.brief) return source.entries().length;
+    // Counted since this source was listed (the listing is made again only on the next look).
+    const brief = this.records.briefs.get(source.summary.id, source.brief.key) ?? source.brief;
+    if (brief.entries !== null) return brief.entries;
+    // A warm-up after the start makes the list without counting: a first look at it may never come.
+    if (this.holdCounts) return null;
+    const id = source.summary.id;
+    if (performance.now() >= deadline) {
+      // The records still to read are counted as they are read: this list will want them.
+      this.wantCounts = true;
+      if (!this.toCount.has(id)) {
+        this.toCount.set(id, { slug: brief.slug, id, key: brief.key });
+        this.background();
+      }
+      return null;
+    }
+    return this.countNow(brief.slug, id, brief.key)?.entries ?? 0;
+  }
+
+  /**
+   * Counts a record's entries (from the entries kept on disk, else by replaying its script, then
+   * keeping them there too, for the transcript and the search) and notes the count in its brief.
+   */
+  private countNow(slug: string, id: string, key: string): RecordBrief | null {
+    const brief = this.records.briefs.get(id, key);
+    if (!brief) return null;
+    if (brief.entries !== null) return brief;
+    let entries = this.cache.get(slug, id)?.length;
+    if (entries === undefined) {
+      const replayed = this.records.replayEntries(slug, id);
+      if (replayed) this.cache.put(slug, id, replayed);
+      entries = replayed?.length ?? 0;
+    }
+    return this.records.briefs.counted(id, brief, entries);
+  }
+
+  private readonly toRead = new Map<string, StoredEvaluation>();
+  private readonly toCount = new Map<string, { slug: string; id: string; key: string }>();
+  private working: NodeJS.Immediate | null = null;
+  private closed = false;
+  private lastProgress = 0;
+  private lastSave = 0;
+  /** Set once a list of transcripts has left counts to the background: what is read next is counted too. */
+  private wantCounts = false;
+
+  /**
+   * Reads and counts what the lists left, a slice at a time, each slice handing the event loop back
+   * (calls, pushes and a running evaluation go on meanwhile); says where it stands as it goes and
+   * when it is done, and writes the briefs learnt.
+   */
+  private background(): void {
+    if (this.working || this.closed) return;
+    const slice = () => {
+      this.working = null;
+      if (this.closed) return;
+      const until = performance.now() + SLICE_MS;
+      let did = false;
+      while (performance.now() < until) {
+        const read = this.toRead.values().next();
+        if (!read.done) {
+          const stored = read.value;
+          this.toRead.delete(stored.id);
+          const key = stored.key ?? this.records.fileKey(stored.slug, stored.id);
+          if (!this.records.known(stored.id, key)) {
+            const brief = this.records.brief(stored.slug, stored.id, key);
+            if (brief && brief.entries === null && this.wantCounts)
+              this.toCount.set(stored.id, { slug: stored.slug, id: stored.id, key });
+            did = true;
+          }
+          continue;
+        }
+        const next = this.toCount.values().next();
+        if (next.done) break;
+        this.toCount.delete(next.value.id);
+        try {
+          this.countNow(next.value.slug, next.value.id, next.value.key);
+        } catch {
+          // A script that cannot be read now: its row stays "counting" until a list asks again.
+        }
+        did = true;
+      }
+      if (did) this.learnt++;
+      const now = performance.now();
+      const done = this.toRead.size === 0 && this.toCount.size === 0;
+      if (done || now - this.lastSave > SAVE_MS) {
+        this.lastSave = now;
+        this.save();
+      }
+      if (did && (done || now - this.lastProgress > PROGRESS_MS)) {
+        this.lastProgress = now;
+        this.options.onProgress?.(this.progress());
+      }
+      if (!done) this.working = setImmediate(slice);
+    };
+    this.working = setImmediate(slice);
+  }
+
+  /** Writes the briefs learnt, without those of records the index no longer lists. */
+  private save(): void {
+    const listed = this.records.indexed().keys;
+    this.records.briefs.save((id) => listed.has(id) || this.live.get(id) !== undefined || this.ownIds.has(id));
+  }
+
+  /** Locked evaluations of this app (their ideas are `touched`), which the index may not list yet. */
+  private readonly ownIds = new Set<string>();
+
+  /**
+   * An evaluation this app ran has locked: its brief and entries are kept now, from its run, so no
+   * list ever reads or replays it (the record and its script were written before it ended).
+   */
+  locked(slug: string, id: string, entries: readonly EvaluationEntry[]): void {
+    this.ownIds.add(id);
+    const brief = this.records.brief(slug, id, undefined);
+    if (!brief) return;
+    this.cache.put(slug, id, entries);
+    this.records.briefs.counted(id, brief, entries.length);
+    this.background();
+  }
+
+  /** Stops the background work, keeping what it learnt. */
+  close(): void {
+    this.closed = true;
+    if (this.working) clearImmediate(this.working);
+    this.working = null;
+    this.save();
   }
 
   /** Everything about one evaluation (`evaluations:get`). */
@@ -217,12 +412,17 @@ export class EvaluationReader {
    * replays has none.
    */
   private source(stored: StoredEvaluation, known?: IdeaState | null): EvaluationSource | null {
-    const found = this.stored(stored, false, known);
-    if (!found) return null;
-    if (stored.kind === 'checkpoint') return { summary: found.view, entries: () => found.track?.entries ?? [] };
+    if (stored.kind === 'checkpoint') {
+      const found = this.stored(stored, false, known);
+      if (!found) return null;
+      return { summary: found.view, entries: () => found.track?.entries ?? [] };
+    }
+    const brief = this.records.brief(stored.slug, stored.id, stored.key);
+    if (!brief) return null;
     return {
-      summary: found.view,
+      summary: this.briefSummary(stored, brief, known === undefined ? this.idea(stored.slug) : known),
       key: stored.key,
+      brief,
       entries: () => {
         const held = this.records.record(stored.slug, stored.id, false, stored.key)?.track;
         if (held) return held.entries;
@@ -234,6 +434,33 @@ export class EvaluationReader {
         return track.entries;
       },
     };
+  }
+
+  /** Summaries made from briefs, kept while the brief and the idea's state are the same (the same row). */
+  private readonly briefRows = new WeakMap<
+    RecordBrief,
+    { hash: string | null; current: string | null; summary: EvaluationSummary }
+  >();
+
+  private briefSummary(stored: StoredEvaluation, brief: RecordBrief, known: IdeaState | null): EvaluationSummary {
+    const hash = known?.contentHash ?? null;
+    const current = known?.evaluationId ?? null;
+    const kept = this.briefRows.get(brief);
+    if (kept && kept.hash === hash && kept.current === current) return kept.summary;
+    const summary = summaryFromDocument(brief.head, {
+      id: stored.id,
+      slug: stored.slug,
+      ideaHash: hash,
+      currentId: current,
+      run: { status: 'completed', live: false, stopRequested: false },
+      provider: brief.provider,
+      costUsd: brief.costUsd,
+      budgetUsd: brief.budgetUsd,
+      stopReason: null,
+      expectedAnswers: 0,
+    });
+    this.briefRows.set(brief, { hash, current, summary });
+    return summary;
   }
 
   /** A stored evaluation as the contract shows it (with the whole record when `detail`). */

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EvaluationEntry } from '../../contract';
 import type { EvaluationInput, FinalSynthesisDocument } from '../../evaluation';
 import { finalSynthesisDocumentSchema, replayEvaluation } from '../../evaluation';
 import { ideaFile } from '../../idea/layout';
@@ -12,6 +13,7 @@ import {
 import type { EvaluationService } from '../evaluations/evaluation-service';
 import { EvaluationTrack } from '../evaluations/evaluation-track';
 import { LinkRefusedError, readTextInside } from '../fs/read-inside';
+import { EvaluationBriefs, headOf, packScores, type RecordBrief } from './evaluation-briefs';
 import {
   type IndexedEvaluationFile,
   ideaEvaluationState,
@@ -78,6 +80,8 @@ export class EvaluationRecords {
   constructor(
     private readonly ws: Workspace,
     private readonly service: EvaluationService,
+    /** What the listings need of each record, kept on disk between starts. */
+    readonly briefs: EvaluationBriefs = new EvaluationBriefs(ws.root),
   ) {}
 
   private folder(slug: string): string {
@@ -188,34 +192,123 @@ export class EvaluationRecords {
       entry = undefined;
     }
     if (!entry) {
-      const path = join(this.folder(slug), `${id}.json`);
-      if (!existsSync(path)) return null;
-      let text: string;
-      try {
-        text = readTextInside(this.ws.root, path);
-      } catch (error) {
-        // A record replaced by a link is not one (the sync reports it by path).
-        if (error instanceof LinkRefusedError) return null;
-        throw error;
-      }
-      const parsed = finalSynthesisDocumentSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) return null;
-      const head = this.scriptHead(slug, id);
-      // A process killed between writing the record and its script leaves the run's log, which
-      // says the same: the record reads whole from it.
-      const log = head === null ? this.runLog(slug, id) : null;
-      entry = {
-        key,
-        doc: parsed.data,
-        provider: typeof head?.provider === 'string' ? head.provider : (log?.run.provider ?? null),
-        costUsd: typeof head?.costUsd === 'number' ? head.costUsd : (log?.spentUsd ?? null),
-        budgetUsd: typeof head?.budgetUsd === 'number' ? head.budgetUsd : (log?.run.budgetUsd ?? null),
-        track: null,
-      };
+      const read = this.read(slug, id, key);
+      if (!read) return null;
+      entry = read;
       this.locked.set(id, entry);
     }
-    if (withTrack && entry.track === null) entry.track = this.rebuild(slug, entry.doc);
+    if (withTrack && entry.track === null) {
+      const doc = entry.doc;
+      entry.track = this.rebuild(slug, id, () => doc);
+    }
     return entry;
+  }
+
+  /**
+   * The sizes and times of a record's files as the index would key them (see `indexed`), for a
+   * record listed from its folder: its brief is then found by the next start's index.
+   */
+  fileKey(slug: string, id: string): string {
+    const stamp = (name: string) => {
+      const stat = lstatSync(join(this.folder(slug), name), { throwIfNoEntry: false });
+      return stat ? `${stat.size}:${stat.mtimeMs}` : '-';
+    };
+    return `${stamp(`${id}.json`)}/${stamp(`${id}.jsonl`)}`;
+  }
+
+  /** Records found unreadable (by id, with their key then): not read again until their files change. */
+  private readonly unreadable = new Map<string, string>();
+
+  /**
+   * What the lists need of a locked record (EvaluationBriefs): kept, or read from the record now
+   * (null: it cannot be read: gone, damaged, or a link). `key` is the index's for its files, or
+   * undefined for one listed from its folder (then taken from the files themselves).
+   */
+  brief(slug: string, id: string, key: string | undefined): RecordBrief | null {
+    const k = key ?? this.fileKey(slug, id);
+    const known = this.briefs.get(id, k);
+    if (known) return known;
+    if (this.unreadable.get(id) === k) return null;
+    // A record this app holds whole (an evaluation's page was opened) is not read again.
+    const held = this.locked.get(id);
+    let entry: LockedEvaluation | null;
+    try {
+      entry = held && (key === undefined || held.key === key) ? held : this.read(slug, id, k);
+    } catch {
+      // Not readable now (permissions, a folder in its place…): left out of the lists, as a damaged one.
+      entry = null;
+    }
+    if (!entry) {
+      this.unreadable.set(id, k);
+      return null;
+    }
+    return this.keep(slug, id, k, entry);
+  }
+
+  /** Whether the brief of a record is kept for its files as they are (`brief` would not read it). */
+  known(id: string, key: string): boolean {
+    return this.briefs.get(id, key) !== undefined || this.unreadable.get(id) === key;
+  }
+
+  private keep(slug: string, id: string, key: string, entry: LockedEvaluation): RecordBrief {
+    const brief: RecordBrief = {
+      key,
+      slug,
+      head: headOf(entry.doc),
+      provider: entry.provider,
+      costUsd: entry.costUsd,
+      budgetUsd: entry.budgetUsd,
+      criteria: this.briefs.criteriaOf(entry.doc.scores.map((s) => s.criterion)),
+      scores: packScores(entry.doc.scores),
+      entries: entry.track ? entry.track.entries.length : null,
+    };
+    this.briefs.set(id, brief);
+    return brief;
+  }
+
+  /** Reads a locked record from its folder (null: none, damaged, or replaced by a link). */
+  private read(slug: string, id: string, key: string | undefined): LockedEvaluation | null {
+    const path = join(this.folder(slug), `${id}.json`);
+    if (!existsSync(path)) return null;
+    let text: string;
+    try {
+      text = readTextInside(this.ws.root, path);
+    } catch (error) {
+      // A record replaced by a link is not one (the sync reports it by path).
+      if (error instanceof LinkRefusedError) return null;
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    const parsed = finalSynthesisDocumentSchema.safeParse(json);
+    if (!parsed.success) return null;
+    const head = this.scriptHead(slug, id);
+    // A process killed between writing the record and its script leaves the run's log, which
+    // says the same: the record reads whole from it.
+    const log = head === null ? this.runLog(slug, id) : null;
+    return {
+      key,
+      doc: parsed.data,
+      provider: typeof head?.provider === 'string' ? head.provider : (log?.run.provider ?? null),
+      costUsd: typeof head?.costUsd === 'number' ? head.costUsd : (log?.spentUsd ?? null),
+      budgetUsd: typeof head?.budgetUsd === 'number' ? head.budgetUsd : (log?.run.budgetUsd ?? null),
+      track: null,
+    };
+  }
+
+  /**
+   * The entries of a locked record's run, rebuilt from its script without keeping the run (the
+   * count of 10,000 transcripts must not hold 10,000 runs in memory). Null when it does not replay.
+   */
+  replayEntries(slug: string, id: string): readonly EvaluationEntry[] | null {
+    const held = this.locked.get(id)?.track;
+    if (held) return held.entries;
+    // The record itself is read only for a dispute's script (its reopening names the idea).
+    return this.rebuild(slug, id, () => this.read(slug, id, undefined)?.doc ?? null)?.entries ?? null;
   }
 
   private scriptText(slug: string, id: string): string | null {
@@ -240,8 +333,8 @@ export class EvaluationRecords {
    * The run behind a record, from its script: a full evaluation's script replays; a dispute's log
    * is the reopening of the record it disputes plus its inputs. Null when that no longer works.
    */
-  private rebuild(slug: string, doc: FinalSynthesisDocument): EvaluationTrack | null {
-    const text = this.scriptText(slug, doc.evaluationId) ?? this.scriptFromRunLog(slug, doc.evaluationId);
+  private rebuild(slug: string, id: string, docOf: () => FinalSynthesisDocument | null): EvaluationTrack | null {
+    const text = this.scriptText(slug, id) ?? this.scriptFromRunLog(slug, id);
     if (text === null) return null;
     try {
       let initial: ReturnType<typeof replayEvaluation>['initial'];
@@ -253,6 +346,8 @@ export class EvaluationRecords {
         trigger?: { criterion: string; reason: string };
       };
       if (head.type === 'reopen' && head.from && head.trigger) {
+        const doc = docOf();
+        if (!doc) return null;
         initial = this.service.initialState({
           slug,
           setup: {

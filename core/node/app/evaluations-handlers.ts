@@ -2,6 +2,7 @@ import type { EvaluationSummary, evaluationsChannels } from '../../contract';
 import { EvaluationService } from '../evaluations/evaluation-service';
 import { UserError } from '../workspace/workspace';
 import type { AppContext, AreaHandlers } from './app-context';
+import { briefScores } from './evaluation-briefs';
 import { EvaluationReader } from './evaluation-reader';
 import { SameRows } from './index-memo';
 import { LiveEvaluations } from './live-evaluations';
@@ -28,12 +29,18 @@ export function evaluationsHandlers(
     log: ctx.log,
     runs: ctx.runs,
     remaining: (track) => service.remainingAsks(track.state),
+    onLocked: (run) => reader.locked(run.slug, run.id, run.track.entries),
   });
-  const reader = new EvaluationReader(ws, service, live, () => ctx.options.clock?.now() ?? new Date());
+  const reader = new EvaluationReader(ws, service, live, {
+    now: () => ctx.options.clock?.now() ?? new Date(),
+    ...(ctx.options.listingBudgetMs !== undefined ? { budgetMs: ctx.options.listingBudgetMs } : {}),
+    onProgress: (progress) => ctx.emitter.emit('evaluation:listed', progress),
+  });
   const { records, touched } = reader;
 
   const idea = (slug: string) => reader.idea(slug);
-  const sameList = new SameRows<EvaluationSummary, { evaluations: EvaluationSummary[] }>();
+  let sameList = new SameRows<EvaluationSummary, { evaluations: EvaluationSummary[]; reading: number }>();
+  let reading = 0;
 
   /**
    * What settings.md says a run gets when the request does not: its budget (0 there means no cap)
@@ -107,8 +114,15 @@ export function evaluationsHandlers(
       const rows = reader.summaries(slug).filter((e) => status === undefined || e.status === status);
       // Every evaluation: the same answer, checked once, while its rows are the reader's kept ones
       // (checking 10,000 summaries on every look took a second).
-      if (slug === undefined && status === undefined) return sameList.of(rows, (r) => ({ evaluations: [...r] }));
-      return { evaluations: rows };
+      // One idea's evaluations are read from its folder, whole.
+      if (slug !== undefined) return { evaluations: rows, reading: 0 };
+      const now = reader.progress().reading;
+      if (now !== reading) {
+        reading = now;
+        sameList = new SameRows();
+      }
+      if (status === undefined) return sameList.of(rows, (r) => ({ evaluations: [...r], reading }));
+      return { evaluations: rows, reading };
     },
     'evaluations:get': ({ id }) => {
       ctx.open();
@@ -196,8 +210,11 @@ export function evaluationsHandlers(
       critical: c.critical,
     }));
     const ideas = service.leaderboard().map((row) => {
-      const doc = row.evaluationId ? records.record(row.slug, row.evaluationId, false)?.doc : undefined;
-      const byCriterion = new Map((doc?.scores ?? []).map((s) => [s.criterion, s]));
+      // From the record's brief (kept on disk between starts): its final scores without reading it.
+      const brief = row.evaluationId
+        ? records.brief(row.slug, row.evaluationId, records.indexed().keys.get(row.evaluationId))
+        : null;
+      const byCriterion = brief ? briefScores(brief) : new Map<string, { finalScore: number; confidence: number }>();
       return {
         slug: row.slug,
         title: row.title,
@@ -216,5 +233,13 @@ export function evaluationsHandlers(
     };
   }
 
-  return { impl, reader, live, close: () => live.close(ctx.options.shutdownTimeoutMs ?? 5000) };
+  return {
+    impl,
+    reader,
+    live,
+    close: async () => {
+      await live.close(ctx.options.shutdownTimeoutMs ?? 5000);
+      reader.close();
+    },
+  };
 }

@@ -37,6 +37,8 @@ interface Deps {
   runs: LiveRuns;
   /** Answers a simulated continuation of the state would take (an estimate of the work left). */
   remaining: (track: EvaluationTrack) => number;
+  /** Told when a run has locked (its record and script written), with the entries it followed. */
+  onLocked?: (run: LiveEvaluation) => void;
 }
 
 /** Gives the event loop a turn, so that pushes, other calls and a cancel get in between batches. */
@@ -166,6 +168,17 @@ export class LiveEvaluations {
    * pushed now; a stop was pushed when its log recorded the pause.
    */
   private finished(run: LiveEvaluation, outcome: RunOutcome): void {
+    if (outcome.kind === 'locked') {
+      try {
+        this.deps.onLocked?.(run);
+      } catch (error) {
+        // Only what is kept to list it faster: the record on disk is the evaluation.
+        this.deps.log.error('a locked evaluation could not be noted for the lists', {
+          id: run.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
     this.live.delete(run.id);
     // The runner logs a failure without its reason; the protocol's words for it go out with it.
     run.followed.end(outcome.kind === 'failed' ? outcome.reason : undefined);

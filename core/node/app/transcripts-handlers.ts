@@ -32,7 +32,8 @@ export function transcriptsHandlers(
   const { transcripts } = reads;
   const evaluationTranscripts = new EvaluationTranscripts(evaluations, () => ws.taxonomy.categories);
   const runTranscripts = new RunTranscripts(ws, protocols);
-  const sameList = new SameRows<TranscriptSummary, { transcripts: TranscriptSummary[] }>();
+  let sameList = new SameRows<TranscriptSummary, { transcripts: TranscriptSummary[]; reading: number }>();
+  let reading = 0;
   const runSummary = (row: RunListing) => ({
     kind: 'run' as const,
     id: row.id,
@@ -78,7 +79,12 @@ export function transcriptsHandlers(
           evaluationTranscripts.list(),
           runTranscripts.rows().map(runSummary).sort(newerFirst),
         ]);
-        return sameList.of(sorted, (rows) => ({ transcripts: [...rows] }));
+        const now = evaluations.progress().reading;
+        if (now !== reading) {
+          reading = now;
+          sameList = new SameRows();
+        }
+        return sameList.of(sorted, (rows) => ({ transcripts: [...rows], reading }));
       },
 
       'transcripts:get': ({ kind, id }) => {

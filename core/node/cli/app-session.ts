@@ -10,7 +10,12 @@ import { workspaceDir } from './common';
  * never answer differently.
  */
 export async function withApp<T>(args: ParsedArgs, body: (app: App) => Promise<T> | T): Promise<T> {
-  const app = await createApp({ workspaceRoot: workspaceDir(args), watch: false });
+  // A command answers once: its lists are read and counted whole, nothing is left to a background.
+  const app = await createApp({
+    workspaceRoot: workspaceDir(args),
+    watch: false,
+    listingBudgetMs: Number.POSITIVE_INFINITY,
+  });
   try {
     return await body(app);
   } finally {

@@ -60,7 +60,7 @@ export async function runWeb(argv: readonly string[], io: CliIo = processIo): Pr
     const staticDir = resolve(staticOption ?? join(appRoot(), 'out', 'renderer'));
 
     // A researcher watches this app: simulated runs unfold at a visible pace unless Settings say instant.
-    const app = await createApp({ workspaceRoot: workspace, log, paceSimulated: true });
+    const app = await createApp({ workspaceRoot: workspace, log, paceSimulated: true, warmLists: true });
     let server: Awaited<ReturnType<typeof startWebServer>>;
     try {
       server = await startWebServer({ app, port, staticDir, log });

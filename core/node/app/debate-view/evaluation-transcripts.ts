@@ -17,8 +17,9 @@ import { snippetAround } from './transcripts';
  * The search scans the entries in memory: the index holds none of them (they are rebuilt from each
  * evaluation's script, which the folder keeps), and a hundred evaluations of about a hundred entries
  * each are scanned in milliseconds. A locked record's entries are replayed from its script once and
- * then kept in `.crucible/evaluation-entries/` (EvaluationEntriesCache), so a list or search after a
- * restart does not replay a hundred scripts.
+ * then kept in `.crucible/evaluation-entries/` (EvaluationEntriesCache), so a search after a restart
+ * does not replay a hundred scripts; their count is kept in the record's brief, so a list does not
+ * read them at all.
  */
 export class EvaluationTranscripts {
   constructor(
@@ -42,7 +43,7 @@ export class EvaluationTranscripts {
     return this.reader.all();
   }
 
-  summaryOf(e: EvaluationSummary, entries: number): TranscriptSummary {
+  summaryOf(e: EvaluationSummary, entries: number | null): TranscriptSummary {
     return {
       kind: 'evaluation',
       id: e.id,
@@ -57,35 +58,25 @@ export class EvaluationTranscripts {
   }
 
   /**
-   * Entries per locked evaluation, counted once (again when the index says its files changed:
-   * `key`): counting read its entries back from the cache on disk, 2,000 files on every look at
-   * the list (half a second).
-   */
-  private readonly counted = new Map<string, { key: string | undefined; entries: number }>();
-  /**
-   * The row made for a summary the reader keeps (a locked record's, until the index changes): the
-   * same summary gives the same row object, so an unchanged list is told apart from a changed one
-   * row by row, without serializing 10,000 rows.
+   * The row made for a locked record's summary with its count (the reader keeps both while the
+   * record's brief and its idea's state stay the same): the same row object, so an unchanged list
+   * is told apart from a changed one row by row, without serializing 10,000 rows.
    */
   private readonly rows = new WeakMap<EvaluationSummary, TranscriptSummary>();
 
-  /** The transcript list's rows. */
-  list(): TranscriptSummary[] {
-    return this.sources().map((s) => {
-      const locked = s.summary.status === 'completed';
-      if (locked) {
-        const row = this.rows.get(s.summary);
-        if (row) return row;
-      }
-      const counted = locked ? this.counted.get(s.summary.id) : undefined;
-      let entries = counted?.key === s.key ? counted?.entries : undefined;
-      if (entries === undefined) {
-        entries = s.entries().length;
-        if (locked) this.counted.set(s.summary.id, { key: s.key, entries });
-      }
-      const row = this.summaryOf(s.summary, entries);
-      if (locked) this.rows.set(s.summary, row);
-      return row;
+  /**
+   * The transcript list's rows. A locked record's count of entries is kept in its brief (on disk
+   * between starts); one not counted yet is counted now while `deadline` allows, else shown as
+   * null (being counted) and counted in the background.
+   */
+  list(deadline = this.reader.deadline()): TranscriptSummary[] {
+    return this.reader.all(undefined, deadline).map((s) => {
+      if (!s.brief) return this.summaryOf(s.summary, s.entries().length);
+      const row = this.rows.get(s.summary);
+      if (row && row.messages !== null) return row;
+      const made = this.summaryOf(s.summary, this.reader.count(s, deadline));
+      this.rows.set(s.summary, made);
+      return made;
     });
   }
 

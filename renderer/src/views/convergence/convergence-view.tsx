@@ -4,6 +4,7 @@ import { useChannel, usePush } from '../../api/hooks';
 import { type Command, useCommands } from '../../commands';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { ListingNote } from '../../ui/listing-note';
 import { useWindow } from '../../ui/use-window';
 import { statusBadge } from '../debate/format';
 import { score, statusClass, statusLabel, statusWord } from '../evaluation/format';
@@ -152,12 +153,17 @@ function Picker() {
   const list = useChannel('evaluations:list', {});
   const debateList = useChannel('debates:list', {});
   usePush('run:status', (p) => (p.protocol === 'evaluation' ? list : debateList).reload());
+  // Records read in the background since (the first look at a workspace).
+  usePush('evaluation:listed', () => {
+    if ((list.data?.reading ?? 0) > 0) list.reload();
+  });
   const evaluations = list.data?.evaluations ?? [];
   const debates = debateList.data?.debates ?? [];
   return (
     <div className="stack">
       <h2>Evaluations</h2>
       <ErrorNotice error={list.error} />
+      <ListingNote reading={list.data?.reading ?? 0} counting={0} />
       {list.data && evaluations.length === 0 && (
         <p className="muted">
           No evaluation yet. Open an idea from the <a href={href('library')}>library</a> and evaluate it.

@@ -10,6 +10,7 @@ import {
 import { useChannel, usePush } from '../../api/hooks';
 import { href, navigate, type Route } from '../../router';
 import { ErrorNotice } from '../../ui/error-notice';
+import { ListingNote } from '../../ui/listing-note';
 import { useWindow } from '../../ui/use-window';
 import { statusBadge, when } from '../debate/format';
 import { highlight } from './highlight';
@@ -59,7 +60,7 @@ const TranscriptRow = memo(function TranscriptRow({ t, index }: { t: TranscriptS
           {t.status === 'running' && t.kind === 'debate' ? 'running or interrupted' : badge.label}
         </span>
       </td>
-      <td className="num">{t.messages}</td>
+      <td className="num">{t.messages ?? <span className="muted">counting…</span>}</td>
     </tr>
   );
 });
@@ -135,10 +136,16 @@ function searchOf(query: URLSearchParams): ChannelInput<'transcripts:search'> | 
 export function TranscriptsView({ route }: { route: Route }) {
   const list = useChannel('transcripts:list', {});
   usePush('run:status', () => list.reload());
+  // Records read, or entries counted, in the background since (the first look at a workspace).
+  usePush('evaluation:listed', () => list.reload());
   const shownKind = kindOf(route.query.get('kind'));
   const transcripts = useMemo(
     () => (list.data?.transcripts ?? []).filter((t) => shownKind === undefined || t.kind === shownKind),
     [list.data, shownKind],
+  );
+  const counting = useMemo(
+    () => (list.data?.transcripts ?? []).reduce((n, t) => n + (t.messages === null ? 1 : 0), 0),
+    [list.data],
   );
   const search = useMemo(() => searchOf(route.query), [route.query]);
   const results = useChannel('transcripts:search', search);
@@ -302,6 +309,7 @@ export function TranscriptsView({ route }: { route: Route }) {
         </nav>
       </div>
       <ErrorNotice error={list.error} />
+      <ListingNote reading={list.data?.reading ?? 0} counting={counting} />
       {list.data && transcripts.length === 0 && (
         <p className="muted">
           {shownKind === 'evaluation'
