@@ -36,7 +36,8 @@ describe('a crux’s history in words', () => {
       {
         challenge: 'cy challenged it as mis-stated (m41)',
         answer: 'the crystallizer re-extracted it from the thread',
-        before: 'Before: “Will the tariff rise?” (not validated: NEEDS_CLARIFICATION, FEW_CRITERIA)',
+        before:
+          'Before: “Will the tariff rise?” (not validated: a debater asked for it to be worded more clearly; fewer than two ways to settle it)',
       },
     ]);
   });

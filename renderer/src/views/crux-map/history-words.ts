@@ -1,4 +1,5 @@
 import type { CruxNode } from '../../../../core/contract';
+import { validationFailureWords } from '../debate/lock-words';
 
 type Review = CruxNode['history'][number];
 
@@ -23,6 +24,6 @@ export function reviewWords(
       review.outcome === 'REEXTRACTED'
         ? 'the crystallizer re-extracted it from the thread'
         : `the crystallizer asked for clarification: ${review.note ?? 'no reason given'}`,
-    before: `Before: “${before.question}” (${before.validated ? 'validated' : `not validated: ${before.validationFailures.join(', ') || 'no reason recorded'}`})`,
+    before: `Before: “${before.question}” (${before.validated ? 'validated' : `not validated: ${validationFailureWords(before.validationFailures, name).join('; ') || 'no reason recorded'}`})`,
   };
 }
