@@ -30,7 +30,9 @@ function monthIndex(word: string): number {
 }
 
 function addTo(reference: Date, amount: number, unit: string): string {
-  const d = new Date(Date.UTC(reference.getUTCFullYear(), reference.getUTCMonth(), reference.getUTCDate()));
+  // From the reference's day where the researcher is, as the ledger's "today" is: a debate started
+  // at 23:00 in Honolulu counts from that day, not from the next one in UTC.
+  const d = new Date(Date.UTC(reference.getFullYear(), reference.getMonth(), reference.getDate()));
   if (unit.startsWith('day')) d.setUTCDate(d.getUTCDate() + amount);
   else if (unit.startsWith('week')) d.setUTCDate(d.getUTCDate() + amount * 7);
   else if (unit.startsWith('month')) d.setUTCMonth(d.getUTCMonth() + amount);
