@@ -49,6 +49,9 @@ export function nodeEntry(entry: string): string[] {
  * its own file.
  */
 export async function buildTestBundles(): Promise<void> {
+  // Until this build has succeeded the tests start the sources through tsx: a rebuild that fails
+  // (a syntax error during a watch) must not leave them starting the previous bundles.
+  delete process.env[ENV];
   const { build } = await import('esbuild');
   const staging = join(BUNDLE_DIR, `.staging-${process.pid}`);
   mkdirSync(staging, { recursive: true });
