@@ -90,7 +90,7 @@ describe('a debate whose model slips', () => {
     timeout: 60_000,
   }, async () => {
     const runs = [];
-    for (const seed of [1, 2, 3]) {
+    for (const seed of [1, 2, 3, 4]) {
       for (const agents of [3, 5, 12])
         runs.push({ agents, seed, ...(await misbehavingDebate({ agents, seed, rate: 0.2 })) });
     }
