@@ -107,6 +107,8 @@ describe.skipIf(!chromiumPath)('a 1,024 × 700 window', () => {
     const board = page.getByTestId('leaderboard-ideas');
     await board.getByTestId('leaderboard-row').first().waitFor();
     const { categories } = await s.app.client.invoke('evaluations:leaderboard', {});
+    // The board decides it is too narrow once it has been laid out with its categories.
+    await page.getByRole('group', { name: 'Columns shown' }).waitFor();
     const groups = page.getByRole('group', { name: 'Columns shown' }).getByRole('button');
     expect(await groups.count()).toBe(2);
     const seen = new Set<string>();
