@@ -13,6 +13,30 @@ import { RecommendationBadge } from './terms';
  * locked them first), the strongest and weakest criteria, and the ways on to the charts, the
  * transcript and the export.
  */
+/** A few criteria with their scores, under a heading. */
+function CriteriaList({
+  title,
+  testId,
+  criteria,
+}: {
+  title: string;
+  testId: string;
+  criteria: readonly { id: string; name: string; score: number | null }[];
+}) {
+  return (
+    <div>
+      <h3 className="small">{title}</h3>
+      <ul className="small" data-testid={testId}>
+        {criteria.map((c) => (
+          <li key={c.id}>
+            {c.name} <span className="num">{c.score}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function EvaluationOutcomeCard({ d }: { d: EvaluationDetail }) {
   const minimum = d.options.minConfidence ?? d.latestConvergence?.conditions.confidence.minimum ?? 0.7;
   const converged = d.latestConvergence?.converged ?? null;
@@ -69,26 +93,8 @@ export function EvaluationOutcomeCard({ d }: { d: EvaluationDetail }) {
       </p>
       {strongest.length > 0 && (
         <div className="eval-outcome-extremes">
-          <div>
-            <h3 className="small">Strongest criteria (1–10)</h3>
-            <ul className="small" data-testid="strongest">
-              {strongest.map((c) => (
-                <li key={c.id}>
-                  {c.name} <span className="num">{c.score}</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div>
-            <h3 className="small">Weakest criteria (1–10)</h3>
-            <ul className="small" data-testid="weakest">
-              {weakest.map((c) => (
-                <li key={c.id}>
-                  {c.name} <span className="num">{c.score}</span>
-                </li>
-              ))}
-            </ul>
-          </div>
+          <CriteriaList title="Strongest criteria (1–10)" testId="strongest" criteria={strongest} />
+          <CriteriaList title="Weakest criteria (1–10)" testId="weakest" criteria={weakest} />
         </div>
       )}
       {d.narrative && <Markdown text={d.narrative.executiveSummary} className="executive-summary" />}
